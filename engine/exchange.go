@@ -1,0 +1,23 @@
+package engine
+
+import "time"
+
+// Exchange is one recorded request and its response, decoded.
+type Exchange struct {
+	Index  int    `json:"index"` // 0-based position in the cassette
+	Method string `json:"method"`
+	URL    string `json:"url"`
+	Status int    `json:"status"`
+	Wire   Wire   `json:"wire"`
+	// Request is nil when the request had no body or could not be decoded.
+	Request *Request `json:"request,omitempty"`
+	// Response is nil when the response could not be decoded.
+	Response *Response     `json:"response,omitempty"`
+	Duration time.Duration `json:"duration,omitempty"`
+	// RequestErr and ResponseErr say why a side did not decode.
+	RequestErr  string `json:"request_error,omitempty"`
+	ResponseErr string `json:"response_error,omitempty"`
+}
+
+// Accepted reports whether the provider accepted the request (2xx).
+func (e *Exchange) Accepted() bool { return e.Status >= 200 && e.Status < 300 }

@@ -1,0 +1,305 @@
+// Package rawjson reads and writes JSON while keeping values as raw bytes, so
+// opaque payloads and key order survive a decode and an encode.
+package rawjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+)
+
+// Field is one key of a JSON object with its raw value.
+type Field struct {
+	Key   string
+	Value json.RawMessage
+}
+
+// Fields decodes a JSON object into its fields in document order. The values
+// alias data.
+func Fields(data []byte) ([]Field, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, fmt.Errorf("expected a JSON object, found %s", kind(data))
+	}
+	var fields []Field
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string)
+		start := dec.InputOffset()
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("key %q: %w", key, err)
+		}
+		end := dec.InputOffset()
+		// Take the value straight from data so its bytes are untouched.
+		raw := bytes.TrimLeft(data[start:end], " \t\r\n:")
+		fields = append(fields, Field{Key: key, Value: json.RawMessage(raw)})
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("trailing data after JSON object")
+	}
+	return fields, nil
+}
+
+// Array decodes a JSON array into its raw elements. The elements alias data.
+func Array(data []byte) ([]json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return nil, fmt.Errorf("expected a JSON array, found %s", kind(data))
+	}
+	var out []json.RawMessage
+	for dec.More() {
+		start := dec.InputOffset()
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		raw := bytes.TrimLeft(data[start:dec.InputOffset()], " \t\r\n,")
+		out = append(out, json.RawMessage(raw))
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// kind names the JSON type of data for error messages.
+func kind(data []byte) string {
+	b := bytes.TrimLeft(data, " \t\r\n")
+	if len(b) == 0 {
+		return "nothing"
+	}
+	switch b[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	default:
+		return "a number"
+	}
+}
+
+// Kind names the JSON type of a raw value: object, array, string, number, boolean, null.
+func Kind(data []byte) string {
+	k := kind(data)
+	switch k {
+	case "an object":
+		return "object"
+	case "an array":
+		return "array"
+	case "a string":
+		return "string"
+	case "a boolean":
+		return "boolean"
+	case "a number":
+		return "number"
+	}
+	return k
+}
+
+// String unquotes a raw JSON string. ok is false when raw is not a string.
+func String(raw json.RawMessage) (s string, ok bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// Quote encodes s as a JSON string with HTML escaping off.
+func Quote(s string) json.RawMessage {
+	b, _ := Marshal(s)
+	return b
+}
+
+// Marshal encodes v like json.Marshal but leaves <, > and & unescaped.
+func Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// Object builds a JSON object with keys in the order they are added.
+type Object struct {
+	buf bytes.Buffer
+	n   int
+}
+
+// Raw adds key with a raw value. A nil or empty value is skipped.
+func (o *Object) Raw(key string, v json.RawMessage) {
+	if len(v) == 0 {
+		return
+	}
+	if o.n == 0 {
+		o.buf.WriteByte('{')
+	} else {
+		o.buf.WriteByte(',')
+	}
+	o.buf.Write(Quote(key))
+	o.buf.WriteByte(':')
+	o.buf.Write(v)
+	o.n++
+}
+
+// String adds key with a string value.
+func (o *Object) String(key, v string) { o.Raw(key, Quote(v)) }
+
+// StringNonEmpty adds key only when v is not empty.
+func (o *Object) StringNonEmpty(key, v string) {
+	if v != "" {
+		o.String(key, v)
+	}
+}
+
+// Bool adds key with a boolean value.
+func (o *Object) Bool(key string, v bool) { o.Raw(key, json.RawMessage(strconv.FormatBool(v))) }
+
+// Int adds key with an integer value.
+func (o *Object) Int(key string, v int) { o.Raw(key, json.RawMessage(strconv.Itoa(v))) }
+
+// Value adds key with v encoded by Marshal.
+func (o *Object) Value(key string, v any) error {
+	b, err := Marshal(v)
+	if err != nil {
+		return fmt.Errorf("%s: %w", key, err)
+	}
+	o.Raw(key, b)
+	return nil
+}
+
+// Extra adds every key of m not already in skip, in sorted key order.
+func (o *Object) Extra(m map[string]json.RawMessage) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		o.Raw(k, m[k])
+	}
+}
+
+// Bytes returns the object; an object with no keys is "{}".
+func (o *Object) Bytes() json.RawMessage {
+	if o.n == 0 {
+		return json.RawMessage("{}")
+	}
+	b := append([]byte(nil), o.buf.Bytes()...)
+	return append(b, '}')
+}
+
+// ArrayOf joins raw values into a JSON array.
+func ArrayOf(items []json.RawMessage) json.RawMessage {
+	var buf bytes.Buffer
+	buf.WriteByte('[')
+	for i, it := range items {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(it)
+	}
+	buf.WriteByte(']')
+	return buf.Bytes()
+}
+
+// Equal reports whether a and b are the same JSON value (key order and
+// insignificant whitespace ignored; numbers compared by their text).
+func Equal(a, b []byte) bool {
+	va, err1 := decodeNumbers(a)
+	vb, err2 := decodeNumbers(b)
+	if err1 != nil || err2 != nil {
+		return bytes.Equal(a, b)
+	}
+	return equalValues(va, vb)
+}
+
+func decodeNumbers(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func equalValues(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !equalValues(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !equalValues(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		if x == y {
+			return true
+		}
+		fx, e1 := x.Float64()
+		fy, e2 := y.Float64()
+		return e1 == nil && e2 == nil && fx == fy
+	default:
+		return a == b
+	}
+}
+
+// Compact returns data with insignificant whitespace removed, or data itself
+// when it is not valid JSON.
+func Compact(data []byte) []byte {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, data); err != nil {
+		return data
+	}
+	return buf.Bytes()
+}

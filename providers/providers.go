@@ -1,0 +1,46 @@
+// Package providers detects which provider wire a recorded call speaks and
+// decodes it, through the wire's codec, into the canonical engine model.
+package providers
+
+import (
+	"net/http"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/providers/anthropic"
+	"github.com/llmtck/llmtck/providers/gemini"
+	"github.com/llmtck/llmtck/providers/openai"
+	"github.com/llmtck/llmtck/providers/responses"
+)
+
+// Codec decodes one wire's bodies into the model and encodes requests back.
+// Every codec keeps opaque payloads and tool arguments as the raw bytes it
+// received, so DecodeRequest followed by EncodeRequest changes no opaque byte.
+type Codec interface {
+	Wire() engine.Wire
+	// DecodeRequest decodes a request body (always JSON).
+	DecodeRequest(body []byte) (*engine.Request, error)
+	// EncodeRequest encodes the model back into a request body (JSON, HTML
+	// escaping off).
+	EncodeRequest(req *engine.Request) ([]byte, error)
+	// DecodeResponse decodes a response body: a JSON document, an error
+	// body, or an event stream (detected from the content, not headers),
+	// reassembled the way the provider's SDK accumulates it. Stream grammar
+	// problems are reported in Response.Stream.Issues, not as errors; an error
+	// is returned only when nothing could be decoded at all.
+	DecodeResponse(status int, header http.Header, body []byte) (*engine.Response, error)
+}
+
+var codecs = map[engine.Wire]Codec{
+	engine.WireAnthropic: anthropic.Codec{},
+	engine.WireOpenAI:    openai.Codec{},
+	engine.WireResponses: responses.Codec{},
+	engine.WireGemini:    gemini.Codec{},
+}
+
+// For returns the codec of wire, or nil for WireUnknown.
+func For(wire engine.Wire) Codec { return codecs[wire] }
+
+// Wires lists the wires that have a codec, in report order.
+func Wires() []engine.Wire {
+	return []engine.Wire{engine.WireAnthropic, engine.WireOpenAI, engine.WireResponses, engine.WireGemini}
+}

@@ -1,0 +1,30 @@
+// Package responses decodes and encodes the OpenAI Responses wire.
+package responses
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/llmtck/llmtck/engine"
+)
+
+// Codec is the OpenAI Responses codec.
+type Codec struct{}
+
+// Wire returns engine.WireResponses.
+func (Codec) Wire() engine.Wire { return engine.WireResponses }
+
+// DecodeRequest is not written yet.
+func (Codec) DecodeRequest(body []byte) (*engine.Request, error) {
+	return nil, errors.New("not implemented")
+}
+
+// EncodeRequest is not written yet.
+func (Codec) EncodeRequest(req *engine.Request) ([]byte, error) {
+	return nil, errors.New("not implemented")
+}
+
+// DecodeResponse is not written yet.
+func (Codec) DecodeResponse(status int, header http.Header, body []byte) (*engine.Response, error) {
+	return nil, errors.New("not implemented")
+}
