@@ -194,6 +194,10 @@ type Stream struct {
 	Error *APIError `json:"error,omitempty"`
 	// Issues are grammar violations found while reassembling.
 	Issues []StreamIssue `json:"issues,omitempty"`
+	// Partial lists the indexes in Response.Output of messages the stream
+	// started but never finished (no done/stop event): they hold only what the
+	// deltas built and must not be echoed as if complete.
+	Partial []int `json:"partial,omitempty"`
 	// Offsets are each event's byte offset in the body, in order.
 	Offsets []int `json:"-"`
 }

@@ -1,30 +1,30 @@
-// Package anthropic decodes and encodes the Anthropic Messages wire.
+// Package anthropic decodes and encodes the Anthropic Messages wire
+// (POST /v1/messages, and the same bodies on Bedrock and Vertex).
 package anthropic
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/llmtck/llmtck/engine"
 )
 
-// Codec is the Anthropic Messages codec.
+// Codec is the Anthropic Messages codec. The zero value is ready to use.
 type Codec struct{}
 
 // Wire returns engine.WireAnthropic.
 func (Codec) Wire() engine.Wire { return engine.WireAnthropic }
 
-// DecodeRequest is not written yet.
-func (Codec) DecodeRequest(body []byte) (*engine.Request, error) {
-	return nil, errors.New("not implemented")
-}
+// DecodeRequest decodes a Messages request body. Opaque tokens (signature,
+// redacted data, tool input, media source, server-tool blocks) alias body.
+func (Codec) DecodeRequest(body []byte) (*engine.Request, error) { return decodeRequest(body) }
 
-// EncodeRequest is not written yet.
-func (Codec) EncodeRequest(req *engine.Request) ([]byte, error) {
-	return nil, errors.New("not implemented")
-}
+// EncodeRequest encodes req as a Messages request body with HTML escaping
+// off. Opaque tokens and BlockOther Raw values are written verbatim.
+func (Codec) EncodeRequest(req *engine.Request) ([]byte, error) { return encodeRequest(req) }
 
-// DecodeResponse is not written yet.
+// DecodeResponse decodes a Messages response: a message document, an error
+// body, or an event stream (SSE, or one JSON event per line), reassembled as
+// anthropic-sdk-go's Message.Accumulate does.
 func (Codec) DecodeResponse(status int, header http.Header, body []byte) (*engine.Response, error) {
-	return nil, errors.New("not implemented")
+	return decodeResponse(status, body)
 }

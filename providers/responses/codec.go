@@ -1,30 +1,16 @@
-// Package responses decodes and encodes the OpenAI Responses wire.
+// Package responses decodes and encodes the OpenAI Responses wire
+// (POST /v1/responses): request bodies, response documents, error bodies and
+// event streams, reassembled the way the OpenAI SDKs accumulate them.
 package responses
 
-import (
-	"errors"
-	"net/http"
+import "github.com/llmtck/llmtck/engine"
 
-	"github.com/llmtck/llmtck/engine"
-)
-
-// Codec is the OpenAI Responses codec.
+// Codec is the OpenAI Responses codec. Its zero value is ready to use.
 type Codec struct{}
 
 // Wire returns engine.WireResponses.
 func (Codec) Wire() engine.Wire { return engine.WireResponses }
 
-// DecodeRequest is not written yet.
-func (Codec) DecodeRequest(body []byte) (*engine.Request, error) {
-	return nil, errors.New("not implemented")
-}
-
-// EncodeRequest is not written yet.
-func (Codec) EncodeRequest(req *engine.Request) ([]byte, error) {
-	return nil, errors.New("not implemented")
-}
-
-// DecodeResponse is not written yet.
-func (Codec) DecodeResponse(status int, header http.Header, body []byte) (*engine.Response, error) {
-	return nil, errors.New("not implemented")
-}
+// CheckStream is the check every stream-grammar issue of this wire breaks
+// (wire-rules §7): sequence numbers, item added→done pairing, terminal event.
+const CheckStream = "OAI-STREAM-002"

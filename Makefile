@@ -1,0 +1,30 @@
+# llmtck: `make demo` shows the main job, `make test` is what CI runs.
+GO ?= go
+PKGS := ./...
+
+.PHONY: build test bench lint demo fmt-check fuzz-seeds
+
+build:
+	$(GO) build -o bin/llmtck ./cmd/llmtck
+
+# gofmt check, go vet, then the race-enabled tests (fuzz targets run their seed corpus).
+test: fmt-check
+	$(GO) vet $(PKGS)
+	$(GO) test -race -count=1 $(PKGS)
+
+fmt-check:
+	@out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+lint: fmt-check
+	$(GO) vet $(PKGS)
+
+# Benchmarks only (no tests); figures that matter are compared side by side in one run.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+# The main job on bundled fixtures, offline.
+demo: build
+	./bin/llmtck check fixtures/demo; status=$$?; \
+	echo "llmtck check exited $$status (0: clean, 1: error-level findings, 2: unreadable input)"; \
+	[ $$status -le 1 ]

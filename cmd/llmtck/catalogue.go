@@ -1,0 +1,49 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/llmtck/llmtck/conformance"
+)
+
+// catalogueEntry is one check as `check --list --format json` prints it.
+type catalogueEntry struct {
+	ID            string `json:"id"`
+	Title         string `json:"title"`
+	Severity      string `json:"severity"`
+	Scope         string `json:"scope"`
+	Wire          string `json:"wire,omitempty"`
+	Law           string `json:"law"`
+	ProviderError string `json:"provider_error,omitempty"`
+	Troubleshoot  string `json:"troubleshoot"`
+	Since         string `json:"since"`
+}
+
+// writeCatalogue prints the registry: a table in text, or a JSON array.
+func writeCatalogue(w io.Writer, format string) error {
+	checks := conformance.Checks()
+	if format == "json" {
+		entries := make([]catalogueEntry, 0, len(checks))
+		for _, c := range checks {
+			entries = append(entries, catalogueEntry{c.ID, c.Title, string(c.Severity), c.Scope, string(c.Wire), c.Law, c.ProviderError, c.Troubleshoot, c.Since})
+		}
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(entries)
+	}
+	var b strings.Builder
+	for _, c := range checks {
+		fmt.Fprintf(&b, "%-16s %-8s %-6s %s\n", c.ID, c.Severity, c.Scope, c.Title)
+		fmt.Fprintf(&b, "    %s\n", c.Law)
+		if c.ProviderError != "" {
+			fmt.Fprintf(&b, "    provider says: %s\n", c.ProviderError)
+		}
+	}
+	fmt.Fprintf(&b, "%d checks\n", len(checks))
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/spf13/cobra"
+)
+
+// importFormats maps --from values to the reader formats they accept.
+var importFormats = map[string][]cassette.Format{
+	"govcr":   {cassette.Format("govcr-v1"), cassette.Format("govcr-v2")},
+	"vcrpy":   {cassette.Format("vcrpy")},
+	"rubyvcr": {cassette.Format("rubyvcr")},
+	"httprr":  {cassette.Format("httprr")},
+	"har":     {cassette.Format("har")},
+	"jsonl":   {cassette.Format("jsonl")},
+}
+
+func newImportCmd() *cobra.Command {
+	var from, outDir string
+	cmd := &cobra.Command{
+		Use:   "import [--from auto|govcr|vcrpy|rubyvcr|httprr|har|jsonl] SRC... -o DIR",
+		Short: "Convert other tools' recordings into go-vcr v2 cassettes",
+		Long: `import reads recordings made by go-vcr (any version), vcrpy, Ruby VCR, httprr, HAR 1.2
+or JSONL event fixtures and writes one go-vcr v2 cassette per input into DIR, named after
+the input with a .yaml ending. Stock go-vcr v2.1.0 cassette.Load reads the result.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErr("import: no SRC given")
+			}
+			if outDir == "" {
+				return usageErr("import: -o DIR is required")
+			}
+			if from != "auto" && importFormats[from] == nil {
+				return usageErr("import: --from %q: want auto, govcr, vcrpy, rubyvcr, httprr, har or jsonl", from)
+			}
+			if err := os.MkdirAll(outDir, 0o755); err != nil {
+				return usageErr("import: %v", err)
+			}
+			written := map[string]string{}
+			failed := 0
+			for _, src := range args {
+				dst := filepath.Join(outDir, cassetteName(src))
+				if prev, dup := written[dst]; dup {
+					fmt.Fprintf(cmd.ErrOrStderr(), "%s: skipped: %s already writes %s\n", src, prev, dst)
+					failed++
+					continue
+				}
+				c, err := loadAs(src, from)
+				if err == nil {
+					err = cassette.Save(dst, c)
+				}
+				if err != nil {
+					fmt.Fprintln(cmd.ErrOrStderr(), err)
+					failed++
+					continue
+				}
+				written[dst] = src
+				fmt.Fprintf(cmd.OutOrStdout(), "%s -> %s (%s, %d interactions)\n", src, dst, c.Format, len(c.Interactions))
+			}
+			if failed > 0 {
+				return &exitError{code: 2, err: fmt.Errorf("import: %d of %d inputs not imported", failed, len(args))}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&from, "from", "auto", "input format: auto, govcr, vcrpy, rubyvcr, httprr, har or jsonl")
+	cmd.Flags().StringVarP(&outDir, "output", "o", "", "folder to write the cassettes into")
+	return cmd
+}
+
+// loadAs reads src, detecting its format or holding it to the --from choice.
+func loadAs(src, from string) (*cassette.Cassette, error) {
+	if from == "auto" {
+		return cassette.Load(src)
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return nil, err
+	}
+	formats := importFormats[from]
+	f := formats[0]
+	if len(formats) > 1 { // go-vcr: the version inside decides which layout
+		if got, err := cassette.Detect(data); err == nil {
+			for _, g := range formats {
+				if g == got {
+					f = got
+				}
+			}
+		}
+	}
+	return cassette.ParseAs(src, data, f)
+}
+
+// cassetteName is the output file name for src: its base name with the
+// recording ending replaced by .yaml.
+func cassetteName(src string) string {
+	base := filepath.Base(src)
+	for _, ext := range []string{".chunks.txt", ".yaml", ".yml", ".json", ".har", ".httprr", ".jsonl", ".ndjson", ".txt"} {
+		if strings.HasSuffix(strings.ToLower(base), ext) {
+			base = base[:len(base)-len(ext)]
+			break
+		}
+	}
+	return base + ".yaml"
+}

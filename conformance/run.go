@@ -1,0 +1,144 @@
+package conformance
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/providers"
+)
+
+// Options select what a check run judges.
+type Options struct {
+	// Only and Skip are check-ID globs (see Select).
+	Only, Skip []string
+	// Wire forces the wire of every call; "" detects it per call.
+	Wire engine.Wire
+}
+
+// recordingExts are the file endings a folder walk always checks; other
+// files in a walked folder are checked only when their content is a
+// recording, so licences and manifests beside cassettes are not errors.
+var recordingExts = map[string]bool{
+	".yaml": true, ".yml": true, ".json": true, ".har": true, ".httprr": true,
+	".jsonl": true, ".ndjson": true, ".txt": true,
+}
+
+// CheckPaths checks every recording named by paths (files, or folders walked
+// recursively) and returns the report. It fails only on usage errors: a
+// path that does not exist, a check filter that selects nothing, or a run
+// that found nothing to check. Files that cannot be decoded are reported in
+// their FileReport.Error and the other files are still checked.
+func CheckPaths(paths []string, opts Options) (*Report, error) {
+	checks, err := Select(opts.Only, opts.Skip)
+	if err != nil {
+		return nil, err
+	}
+	files, err := collect(paths)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no recordings found under %s", strings.Join(paths, ", "))
+	}
+	rep := &Report{Version: 1}
+	for _, f := range files {
+		rep.Add(CheckFile(f, checks, opts.Wire))
+	}
+	return rep, nil
+}
+
+// collect expands paths into the files to check, in walk order.
+func collect(paths []string) ([]string, error) {
+	var files []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if path != p && strings.HasPrefix(d.Name(), ".") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() {
+				return nil
+			}
+			if recordingExts[strings.ToLower(filepath.Ext(path))] || looksLikeRecording(path) {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+// looksLikeRecording sniffs the start of a file with an unusual name.
+func looksLikeRecording(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 64<<10)
+	n, _ := f.Read(head)
+	_, err = cassette.Detect(head[:n])
+	return err == nil
+}
+
+// CheckFile loads, decodes and judges one file. It never fails: a file that
+// cannot be read or decoded is reported in the FileReport's Error.
+func CheckFile(path string, checks []*Check, wire engine.Wire) FileReport {
+	fr := FileReport{Path: path}
+	c, err := cassette.Load(path)
+	if err != nil {
+		fr.Error = err.Error()
+		return fr
+	}
+	tr := &Traffic{Path: path, Exchanges: providers.DecodeCassette(c, wire)}
+	fr.Interactions = len(tr.Exchanges)
+	fr.Provider = providerOf(tr.Exchanges)
+	for _, ex := range tr.Exchanges {
+		fr.Statuses = append(fr.Statuses, ex.Status)
+	}
+	applicable := Applicable(tr, checks)
+	for _, ch := range applicable {
+		fr.Checked = append(fr.Checked, ch.ID)
+	}
+	fr.Findings = Judge(tr, applicable)
+	return fr
+}
+
+// providerOf names the file's wire; a cassette mixing wires lists each known
+// one in order of first use, joined by commas ("responses,gemini").
+func providerOf(exs []engine.Exchange) string {
+	var wires []string
+	seen := map[engine.Wire]bool{}
+	for _, ex := range exs {
+		if ex.Wire == engine.WireUnknown || seen[ex.Wire] {
+			continue
+		}
+		seen[ex.Wire] = true
+		wires = append(wires, string(ex.Wire))
+	}
+	if len(wires) == 0 {
+		return string(engine.WireUnknown)
+	}
+	return strings.Join(wires, ",")
+}

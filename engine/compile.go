@@ -1,0 +1,82 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Compiled is what one request is built from.
+type Compiled struct {
+	// System is the system prompt: the blocks of the transcript's leading
+	// system messages, then the experiences section when there is one.
+	System []Block
+	// Messages is the history after the leading system messages, with the
+	// routed thoughts placed and the ephemeral messages appended.
+	Messages []Message
+	// Thoughts says where each thought went; Elided ones were not sent.
+	Thoughts Dispatch
+}
+
+// Compile builds the next request's content from the history, the
+// committed experiences, the queued ephemeral messages and thoughts routed
+// for an adapter that replays the tags in accepts. Routed thoughts lead the
+// latest assistant message (opaque ones first, as providers require thinking
+// first); with no assistant message they are elided. Ephemeral messages go
+// last, after every tool result. It fails while tool calls wait for results.
+// The transcript is not changed.
+func (t *Transcript) Compile(thoughts []Thought, accepts []string) (Compiled, error) {
+	if len(t.pending) > 0 {
+		return Compiled{}, fmt.Errorf("compile: %w: %s", ErrPendingToolCalls, t.pendingIDs())
+	}
+	var c Compiled
+	n := 0
+	for ; n < len(t.msgs) && t.msgs[n].Role == RoleSystem; n++ {
+		c.System = append(c.System, t.msgs[n].Blocks...)
+	}
+	if len(t.experiences) > 0 {
+		var b strings.Builder
+		b.WriteString("<experiences>\n")
+		for _, e := range t.experiences {
+			b.WriteString("- [" + e.ID + "] " + e.Text + "\n")
+		}
+		b.WriteString("</experiences>")
+		c.System = append(c.System, Block{Type: BlockText, Text: b.String()})
+	}
+	c.Messages = slices.Concat(t.msgs[n:], t.ephemeral)
+
+	d := RouteThoughts(thoughts, accepts)
+	var lead []Block
+	var opaque []Thought
+	for _, th := range d.Opaque {
+		if b, ok := ThoughtBlock(th); ok {
+			lead = append(lead, b)
+			opaque = append(opaque, th)
+		} else {
+			d.Elided = append(d.Elided, th)
+		}
+	}
+	d.Opaque = opaque
+	for _, th := range d.Plain {
+		lead = append(lead, PlainThoughtBlock(th))
+	}
+	last := -1
+	for i := len(t.msgs) - 1; i >= n; i-- {
+		if t.msgs[i].Role == RoleAssistant {
+			last = i - n
+			break
+		}
+	}
+	switch {
+	case len(lead) == 0:
+	case last < 0:
+		d.Elided = append(d.Elided, slices.Concat(d.Opaque, d.Plain)...)
+		d.Opaque, d.Plain = nil, nil
+	default:
+		m := c.Messages[last]
+		m.Blocks = slices.Concat(lead, m.Blocks)
+		c.Messages[last] = m
+	}
+	c.Thoughts = d
+	return c, nil
+}

@@ -1,0 +1,101 @@
+package engine
+
+import (
+	"strings"
+	"sync"
+	"testing"
+)
+
+func req(tool string, kv ...string) ToolPermission {
+	p := ToolPermission{Tool: tool, Params: map[string]string{}}
+	for i := 0; i+1 < len(kv); i += 2 {
+		p.Params[kv[i]] = kv[i+1]
+	}
+	return p
+}
+
+func TestPermissionGate(t *testing.T) {
+	perms := Permissions{
+		Allowlist: []ToolPermission{
+			{Tool: "read_file", Params: map[string]string{"path": "src/**"}},
+			{Tool: "list_*"},
+		},
+		AllowOnce: []ToolPermission{
+			{Tool: "write_file", Params: map[string]string{"path": "src/*.go"}},
+		},
+		Deny: []Denial{{ToolCallID: "toolu_bad", Reason: "not in this repo"}},
+	}
+	g, err := NewPermissionGate(perms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One sequence: allow-once is consumed by the first call it allows.
+	steps := []struct {
+		call    string
+		req     ToolPermission
+		verdict Verdict
+		rule    string
+	}{
+		{"c1", req("read_file", "path", "src/a/b/c.go"), Allow, "allowlist[0]"},
+		{"c2", req("read_file", "path", "src"), Allow, "allowlist[0]"}, // "src/**" also matches the folder itself
+		{"c3", req("read_file", "path", "/etc/passwd"), Relay, ""},
+		{"c4", req("read_file", "path", "srcx/a.go"), Relay, ""},
+		{"c5", req("read_file"), Relay, ""}, // constrained parameter missing
+		{"toolu_bad", req("read_file", "path", "src/a.go"), Deny, "deny[0]"}, // deny wins over the allowlist
+		{"c6", req("list_dir", "path", "/"), Allow, "allowlist[1]"},
+		{"c7", req("write_file", "path", "src/a/b.go"), Relay, ""}, // "*" stays in one segment
+		{"c8", req("write_file", "path", "src/main.go"), Allow, "allowOnce[0]"},
+		{"c9", req("write_file", "path", "src/main.go"), Relay, ""}, // consumed
+		{"c10", req("exec", "cmd", "ls"), Relay, ""},
+	}
+	for _, s := range steps {
+		d := g.Decide(s.call, s.req)
+		if d.Verdict != s.verdict || d.Rule != s.rule {
+			t.Errorf("%s %+v: %+v, want %s %s", s.call, s.req, d, s.verdict, s.rule)
+		}
+	}
+	if d := g.Decide("toolu_bad", req("x")); d.Reason != "not in this repo" {
+		t.Errorf("denial reason %q", d.Reason)
+	}
+}
+
+func TestPermissionGateAllowOnceUnderConcurrency(t *testing.T) {
+	g, err := NewPermissionGate(Permissions{AllowOnce: []ToolPermission{{Tool: "deploy"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	allowed := 0
+	var wg sync.WaitGroup
+	for i := 0; i < 50; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if g.Decide("c", req("deploy")).Verdict == Allow {
+				mu.Lock()
+				allowed++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if allowed != 1 {
+		t.Errorf("allow-once allowed %d calls", allowed)
+	}
+}
+
+func TestNewPermissionGateErrors(t *testing.T) {
+	tests := []struct {
+		p    Permissions
+		want string
+	}{
+		{Permissions{Allowlist: []ToolPermission{{Tool: "read", Params: map[string]string{"path": "src/[a"}}}}, `allowlist[0].params.path: "src/[a" is not a valid glob`},
+		{Permissions{AllowOnce: []ToolPermission{{}}}, "allowOnce[0].tool"},
+		{Permissions{Deny: []Denial{{Reason: "x"}}}, "deny[0].toolCallId: empty"},
+	}
+	for _, tt := range tests {
+		if _, err := NewPermissionGate(tt.p); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("err = %v, want %s", err, tt.want)
+		}
+	}
+}

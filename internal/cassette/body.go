@@ -1,0 +1,105 @@
+package cassette
+
+import (
+	"bytes"
+	"compress/gzip"
+	"compress/zlib"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// finish gives every reader's output the same shape: non-nil headers, nil
+// for empty bodies, and bodies undone from gzip or deflate when the headers
+// say so (openllmetry keeps gzip bodies as !!binary). The Content-Encoding
+// header is kept; Encode drops it once it no longer matches the body.
+func finish(name string, f Format, ins []*Interaction) (*Cassette, error) {
+	budget := MaxSize // decoded bytes allowed, against gzip bombs
+	for i, in := range ins {
+		for _, s := range []struct {
+			side   string
+			header *http.Header
+			body   *[]byte
+		}{
+			{"request", &in.Request.Header, &in.Request.Body},
+			{"response", &in.Response.Header, &in.Response.Body},
+		} {
+			if *s.header == nil {
+				*s.header = http.Header{}
+			}
+			b, err := decodeBody(*s.header, *s.body, &budget)
+			if err != nil {
+				return nil, errorf(name, 0, "interaction %d %s body: %v", i, s.side, err)
+			}
+			if len(b) == 0 {
+				b = nil
+			}
+			*s.body = b
+		}
+	}
+	return &Cassette{Path: name, Format: f, Interactions: ins}, nil
+}
+
+var errTooLarge = errors.New("decompressed body is larger than the size limit")
+
+// decodeBody undoes a single gzip or deflate content coding when the body
+// really is in it. A body that fails to decompress is kept as it is.
+func decodeBody(h http.Header, body []byte, budget *int) ([]byte, error) {
+	var open func(io.Reader) (io.ReadCloser, error)
+	switch coding(h.Values("Content-Encoding")) {
+	case "gzip", "x-gzip":
+		if !isGzip(body) {
+			return body, nil
+		}
+		open = func(r io.Reader) (io.ReadCloser, error) { return gzip.NewReader(r) }
+	case "deflate":
+		if !isZlib(body) {
+			return body, nil
+		}
+		open = zlib.NewReader
+	default:
+		return body, nil
+	}
+	r, err := open(bytes.NewReader(body))
+	if err != nil {
+		return body, nil
+	}
+	out, err := io.ReadAll(io.LimitReader(r, int64(*budget)+1))
+	if err != nil {
+		return body, nil
+	}
+	if len(out) > *budget {
+		return nil, errTooLarge
+	}
+	*budget -= len(out)
+	return out, nil
+}
+
+// coding returns a Content-Encoding header's coding when it is a single one.
+func coding(v []string) string {
+	if len(v) != 1 {
+		return ""
+	}
+	return strings.ToLower(strings.TrimSpace(v[0]))
+}
+
+func isGzip(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }
+
+// isZlib checks the RFC 1950 header HTTP's "deflate" means.
+func isZlib(b []byte) bool {
+	return len(b) >= 2 && b[0]&0x0f == 8 && (int(b[0])<<8|int(b[1]))%31 == 0
+}
+
+// encodingMatches reports whether a Content-Encoding header still describes
+// body. Encode drops one that does not, since go-vcr replays body bytes as
+// they are.
+func encodingMatches(contentEncoding []string, body []byte) bool {
+	switch coding(contentEncoding) {
+	case "gzip", "x-gzip":
+		return isGzip(body)
+	case "deflate":
+		return isZlib(body)
+	}
+	return true
+}

@@ -1,0 +1,68 @@
+package cassette
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/internal/sse"
+)
+
+// readJSONL reads stream events saved one JSON object per line with no SSE
+// framing and no request (vercel/ai's .chunks.txt fixtures). The result is
+// one interaction with an empty request and a 200 text/event-stream response
+// whose body frames each line as an SSE event: `event: <type>` when the
+// object has a string "type", then `data: <line>`.
+func readJSONL(name string, data []byte) ([]*Interaction, error) {
+	if err := checkText(name, data); err != nil {
+		return nil, err
+	}
+	var body []byte
+	rest := trimBOM(data)
+	for lineNo := 1; len(rest) > 0; lineNo++ {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte{'\n'})
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		fields, err := rawjson.Fields(line)
+		if err != nil {
+			var v json.RawMessage
+			if jerr := json.Unmarshal(line, &v); jerr != nil {
+				return nil, errorf(name, lineNo, "expected one JSON object per line (JSONL): %v", jerr)
+			}
+			return nil, errorf(name, lineNo, "expected one JSON object per line (JSONL), found %s", rawjson.Kind(line))
+		}
+		// A bare CR between JSON tokens would end the SSE line early.
+		data := strings.ReplaceAll(string(line), "\r", " ")
+		body = sse.Write(body, eventType(fields), data)
+	}
+	return []*Interaction{{
+		Request: Request{Header: http.Header{}},
+		Response: Response{
+			Status:     http.StatusOK,
+			StatusText: statusText(http.StatusOK, ""),
+			Header:     http.Header{"Content-Type": {"text/event-stream"}},
+			Body:       body,
+		},
+	}}, nil
+}
+
+// eventType is the object's "type" when it is a string that fits on an
+// `event:` line.
+func eventType(fields []rawjson.Field) string {
+	for _, f := range fields {
+		if f.Key != "type" {
+			continue
+		}
+		s, ok := rawjson.String(f.Value)
+		if ok && !strings.ContainsAny(s, "\r\n") {
+			return s
+		}
+		return ""
+	}
+	return ""
+}

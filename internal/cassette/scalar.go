@@ -1,0 +1,208 @@
+package cassette
+
+import (
+	"encoding/base64"
+	"strings"
+	"unicode/utf8"
+)
+
+// The writer picks, for every string, the first YAML form that reads back
+// byte for byte through yaml.v3 (go-vcr v2.1.0's parser):
+//   - plain, for short safe words such as header names and most values;
+//   - a literal block (|), for multi-line text such as SSE bodies;
+//   - single quotes, for one line of printable text;
+//   - double quotes with escapes, for text with control characters, CR,
+//     U+2028 and the like, which no other form keeps;
+//   - !!binary base64, for bytes that are not UTF-8, which YAML text cannot
+//     hold at all.
+// The fast reader accepts exactly these forms.
+
+// appendInline appends s as a one-line scalar.
+func appendInline(dst []byte, s string) []byte {
+	switch {
+	case !utf8.ValidString(s):
+		dst = append(dst, "!!binary "...)
+		return base64.StdEncoding.AppendEncode(dst, []byte(s))
+	case plainSafe(s):
+		return append(dst, s...)
+	case printable(s, false):
+		dst = append(dst, '\'')
+		for {
+			i := strings.IndexByte(s, '\'')
+			if i < 0 {
+				break
+			}
+			dst = append(dst, s[:i+1]...)
+			dst = append(dst, '\'')
+			s = s[i+1:]
+		}
+		dst = append(dst, s...)
+		return append(dst, '\'')
+	}
+	return appendDoubleQuoted(dst, s)
+}
+
+// appendBody appends a body after "body: ", as a literal block indented
+// under a key at indent columns when that form is exact, else inline.
+func appendBody(dst []byte, s string, indent int) []byte {
+	if !blockSafe(s) {
+		return appendInline(dst, s)
+	}
+	dst = append(dst, '|')
+	if s[0] == ' ' || s[0] == '\t' || s[0] == '\n' {
+		// The indentation cannot be guessed from the first line.
+		dst = append(dst, '2')
+	}
+	text := strings.TrimRight(s, "\n")
+	trailing := len(s) - len(text)
+	switch {
+	case trailing == 0:
+		dst = append(dst, '-')
+	case trailing > 1:
+		dst = append(dst, '+')
+	}
+	for {
+		line, rest, more := strings.Cut(text, "\n")
+		dst = append(dst, '\n')
+		if line != "" {
+			dst = appendSpaces(dst, indent+2)
+			dst = append(dst, line...)
+		}
+		if !more {
+			break
+		}
+		text = rest
+	}
+	// Keep chomping (|+) keeps the extra final line breaks as empty lines;
+	// the caller writes the last line break.
+	for range trailing - 1 {
+		dst = append(dst, '\n')
+	}
+	return dst
+}
+
+func appendSpaces(dst []byte, n int) []byte {
+	for range n {
+		dst = append(dst, ' ')
+	}
+	return dst
+}
+
+// plainSafe reports whether s reads back as itself as a plain scalar: it
+// starts with a letter or '/', uses no character YAML gives a meaning to, and
+// is not a word YAML reads as null or a boolean.
+func plainSafe(s string) bool {
+	if s == "" || !(isLetter(s[0]) || s[0] == '/') || s[len(s)-1] == ' ' || s[len(s)-1] == ':' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case isLetter(c), c >= '0' && c <= '9':
+		case strings.IndexByte(" -_./;,=+()*&%@~!$?<>^'\"\\", c) >= 0:
+		case c == ':':
+			if i+1 < len(s) && s[i+1] == ' ' {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	switch strings.ToLower(s) {
+	case "null", "true", "false", "yes", "no", "on", "off", "y", "n":
+		return false
+	}
+	return true
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// printable reports whether every rune of s may appear raw in a YAML scalar
+// without being read as a line break or refused as a control character.
+// Tab and '\n' are allowed only in blocks. Bytes that are not UTF-8 are not
+// printable.
+func printable[T string | []byte](s T, block bool) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			continue
+		}
+		if (c == '\n' || c == '\t') && block {
+			continue
+		}
+		if c < 0x80 {
+			return false
+		}
+		r, n := utf8.DecodeRuneInString(string(s[i:min(len(s), i+utf8.UTFMax)]))
+		if r == utf8.RuneError && n == 1 || !printableRune(r) {
+			return false
+		}
+		i += n - 1
+	}
+	return true
+}
+
+// printableRune follows YAML's c-printable minus the runes libyaml reads as
+// line breaks (U+0085, U+2028, U+2029) and the byte-order mark.
+func printableRune(r rune) bool {
+	switch {
+	case r >= 0xa0 && r <= 0xd7ff:
+		return r != 0x2028 && r != 0x2029
+	case r >= 0xe000 && r <= 0xfffd:
+		return r != 0xfeff
+	case r >= 0x10000 && r <= 0x10ffff:
+		return true
+	}
+	return false
+}
+
+// blockSafe reports whether s can be a literal block: several lines of
+// printable text with no CR, and some line with text on it.
+func blockSafe(s string) bool {
+	return strings.Contains(s, "\n") &&
+		strings.TrimLeft(s, " \t\n") != "" &&
+		utf8.ValidString(s) &&
+		printable(s, true)
+}
+
+func appendDoubleQuoted(dst []byte, s string) []byte {
+	const hex = "0123456789ABCDEF"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		switch c {
+		case '"':
+			dst = append(dst, '\\', '"')
+		case '\\':
+			dst = append(dst, '\\', '\\')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		}
+		if c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' {
+			i++
+			continue
+		}
+		if c < 0x80 {
+			dst = append(dst, '\\', 'x', hex[c>>4], hex[c&15])
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if printableRune(r) {
+			dst = append(dst, s[i:i+n]...)
+		} else {
+			dst = append(dst, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
+		}
+		i += n
+	}
+	return append(dst, '"')
+}

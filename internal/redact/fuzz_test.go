@@ -1,0 +1,70 @@
+package redact
+
+import (
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/llmtck/llmtck/internal/corpus"
+)
+
+// FuzzScan checks that the streaming Scanner, fed in pieces, finds exactly
+// what Scan finds in the whole value, and that neither panics.
+func FuzzScan(f *testing.F) {
+	for _, p := range corpus.Files(f) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data, uint16(len(data)/3))
+	}
+	for _, s := range []string{anthropicKey, openaiKey, googleKey, jwt, "x " + jwt + " y", "sk-" + openaiKey} {
+		f.Add([]byte(s), uint16(len(s)/2))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, step uint16) {
+		want := Scan("body", data)
+		if want != nil && (want.Offset < 0 || want.Offset >= int64(len(data))) {
+			t.Fatalf("offset %d outside %d bytes", want.Offset, len(data))
+		}
+		s := NewScanner("body")
+		n := int(step%512) + 1
+		for i := 0; i < len(data); i += n {
+			s.Write(data[i:min(len(data), i+n)])
+		}
+		got := s.Leak()
+		if (got == nil) != (want == nil) || got != nil && *got != *want {
+			t.Fatalf("in pieces of %d: %v; whole: %v", n, got, want)
+		}
+	})
+}
+
+// FuzzURL checks that masking never touches anything but key values.
+func FuzzURL(f *testing.F) {
+	for _, s := range []string{
+		"https://generativelanguage.googleapis.com/v1beta/models/g:streamGenerateContent?alt=sse&key=AIza",
+		"https://x/?key=1&key=2#k", "/p?%zz=1&key", "?", "https://api.anthropic.com/v1/messages",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		got := Default().URL(raw)
+		if !strings.Contains(raw, "?") && got != raw {
+			t.Fatalf("URL(%q) = %q changed a URL without a query", raw, got)
+		}
+		if Default().URL(got) != got {
+			t.Fatalf("URL is not idempotent on %q", raw)
+		}
+		if u, err := url.Parse(got); err == nil {
+			for k, vs := range u.Query() {
+				if strings.EqualFold(k, "key") {
+					for _, v := range vs {
+						if v != Mask && v != "" {
+							t.Fatalf("URL(%q) = %q kept key %q", raw, got, v)
+						}
+					}
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,102 @@
+// Package redact removes credentials from recorded HTTP traffic and refuses
+// to let anything that still looks like a secret reach disk.
+package redact
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Mask replaces every redacted value. It is kept (rather than the header
+// dropped) so a cassette still shows that a credential was sent.
+const Mask = "REDACTED"
+
+// Policy names the headers and query parameters that hold credentials or
+// account identifiers. Names are matched case-insensitively.
+type Policy struct {
+	Headers []string
+	Query   []string
+}
+
+// Default is the policy of wire-rules §6: API keys and bearer tokens of every
+// provider, cookies, AWS session tokens, and the organisation and project ids
+// that providers echo in responses.
+func Default() Policy {
+	return Policy{
+		Headers: []string{
+			"x-api-key", "authorization", "api-key", "x-goog-api-key",
+			"proxy-authorization", "cookie", "set-cookie",
+			"x-amz-security-token",
+			"anthropic-organization-id", "openai-organization", "openai-project",
+			"x-goog-user-project",
+		},
+		Query: []string{"key"},
+	}
+}
+
+// WithHeaders returns a copy of p that also redacts the named headers.
+func (p Policy) WithHeaders(names ...string) Policy {
+	p.Headers = append(append([]string(nil), p.Headers...), names...)
+	return p
+}
+
+func (p Policy) redactsHeader(name string) bool {
+	for _, h := range p.Headers {
+		if strings.EqualFold(h, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// Header returns a copy of h in which every value of a redacted header is
+// Mask. The original is not modified, since it may still be in flight.
+func (p Policy) Header(h http.Header) http.Header {
+	if h == nil {
+		return nil
+	}
+	out := make(http.Header, len(h))
+	for k, vs := range h {
+		if p.redactsHeader(k) {
+			masked := make([]string, len(vs))
+			for i := range masked {
+				masked[i] = Mask
+			}
+			out[k] = masked
+			continue
+		}
+		out[k] = append([]string(nil), vs...)
+	}
+	return out
+}
+
+// URL masks the values of redacted query parameters and leaves every other
+// byte of raw as it was, so the rest of the query still matches on replay.
+func (p Policy) URL(raw string) string {
+	before, query, ok := strings.Cut(raw, "?")
+	if !ok || len(p.Query) == 0 {
+		return raw
+	}
+	query, fragment, hasFragment := strings.Cut(query, "#")
+	params := strings.Split(query, "&")
+	for i, param := range params {
+		name, _, hasValue := strings.Cut(param, "=")
+		if unescaped, err := url.QueryUnescape(name); err == nil {
+			name = unescaped
+		}
+		for _, q := range p.Query {
+			if strings.EqualFold(q, name) {
+				if hasValue {
+					params[i] = param[:strings.IndexByte(param, '=')+1] + Mask
+				}
+				break
+			}
+		}
+	}
+	out := before + "?" + strings.Join(params, "&")
+	if hasFragment {
+		out += "#" + fragment
+	}
+	return out
+}

@@ -1,0 +1,183 @@
+package anthropic
+
+import (
+	"encoding/json"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// Wire names of the content blocks the model interprets.
+const (
+	wireText       = "text"
+	wireImage      = "image"
+	wireDocument   = "document"
+	wireThinking   = "thinking"
+	wireRedacted   = "redacted_thinking"
+	wireToolUse    = "tool_use"
+	wireToolResult = "tool_result"
+)
+
+// taker moves one named field of a wire block into b. It reports false for a
+// field it does not name, which then goes to Extra.
+type taker func(b *engine.Block, f rawjson.Field, path string) (bool, error)
+
+// kindOf returns the model type and taker of an interpreted wire type; ok
+// is false for every other type.
+func kindOf(wireType string) (typ engine.BlockType, take taker, ok bool) {
+	switch wireType {
+	case wireText:
+		return engine.BlockText, takeText, true
+	case wireThinking:
+		return engine.BlockThinking, takeThinking, true
+	case wireRedacted:
+		return engine.BlockRedacted, takeRedacted, true
+	case wireImage:
+		return engine.BlockImage, takeMedia, true
+	case wireDocument:
+		return engine.BlockDocument, takeMedia, true
+	case wireToolUse:
+		return engine.BlockToolCall, takeToolUse, true
+	case wireToolResult:
+		return engine.BlockToolResult, takeToolResult, true
+	}
+	return engine.BlockOther, nil, false
+}
+
+// decodeBlocks decodes the block array at path.
+func decodeBlocks(path string, raw json.RawMessage) ([]engine.Block, error) {
+	items, err := array(path, raw)
+	if err != nil {
+		return nil, err
+	}
+	blocks := make([]engine.Block, 0, len(items))
+	for i, item := range items {
+		b, err := decodeBlock(index(path, i), item)
+		if err != nil {
+			return nil, err
+		}
+		blocks = append(blocks, b)
+	}
+	return blocks, nil
+}
+
+// decodeBlock decodes one content block. A block whose type the model does
+// not interpret (server_tool_use, web_search_tool_result, search_result,
+// container_upload…) or that has no string "type" becomes BlockOther with
+// the whole object in Raw, so nothing is lost.
+func decodeBlock(path string, raw json.RawMessage) (engine.Block, error) {
+	fields, err := object(path, raw)
+	if err != nil {
+		return engine.Block{}, err
+	}
+	typ := lookupString(fields, "type")
+	b := engine.Block{WireType: typ, Path: path}
+	modelType, take, ok := kindOf(typ)
+	if !ok {
+		b.Type = engine.BlockOther
+		b.Raw = raw
+		return b, nil
+	}
+	b.Type = modelType
+	for _, f := range fields {
+		if f.Key == "type" {
+			continue
+		}
+		taken, err := take(&b, f, at(path, f.Key))
+		if err != nil {
+			return engine.Block{}, err
+		}
+		if !taken {
+			setExtra(&b.Extra, f.Key, f.Value)
+		}
+	}
+	return b, nil
+}
+
+func takeText(b *engine.Block, f rawjson.Field, path string) (bool, error) {
+	if f.Key != "text" {
+		return false, nil
+	}
+	var err error
+	b.Text, err = str(path, f.Value)
+	return true, err
+}
+
+func takeThinking(b *engine.Block, f rawjson.Field, path string) (bool, error) {
+	switch f.Key {
+	case "thinking":
+		var err error
+		b.Text, err = str(path, f.Value)
+		return true, err
+	case "signature":
+		b.Signature = f.Value
+		return true, nil
+	}
+	return false, nil
+}
+
+func takeRedacted(b *engine.Block, f rawjson.Field, path string) (bool, error) {
+	if f.Key != "data" {
+		return false, nil
+	}
+	b.Data = f.Value
+	return true, nil
+}
+
+// takeMedia keeps an image or document source raw; MediaType is read from it
+// for the checks' convenience, the source stays the authority.
+func takeMedia(b *engine.Block, f rawjson.Field, path string) (bool, error) {
+	if f.Key != "source" {
+		return false, nil
+	}
+	b.Source = f.Value
+	if src, err := rawjson.Fields(f.Value); err == nil {
+		b.MediaType = lookupString(src, "media_type")
+	}
+	return true, nil
+}
+
+func takeToolUse(b *engine.Block, f rawjson.Field, path string) (bool, error) {
+	var err error
+	switch f.Key {
+	case "id":
+		b.ID, err = str(path, f.Value)
+	case "name":
+		b.Name, err = str(path, f.Value)
+	case "input":
+		b.Input = f.Value
+	default:
+		return false, nil
+	}
+	return true, err
+}
+
+// takeToolResult reads a tool_result. content is a block list (Content) or,
+// as a string or null, kept raw in ResultRaw. is_error:false, which IsError
+// cannot tell from absent, also stays in Extra so the body encodes back the
+// same.
+func takeToolResult(b *engine.Block, f rawjson.Field, path string) (bool, error) {
+	var err error
+	switch f.Key {
+	case "tool_use_id":
+		b.ToolCallID, err = str(path, f.Value)
+	case "is_error":
+		if isNull(f.Value) {
+			return false, nil
+		}
+		b.IsError, err = boolean(path, f.Value)
+		return b.IsError || err != nil, err
+	case "content":
+		switch rawjson.Kind(f.Value) {
+		case "string", "null":
+			b.ResultRaw = f.Value
+		case "array":
+			b.Content, err = decodeBlocks(path, f.Value)
+		default:
+			err = mismatch(path, "a string or an array", f.Value)
+		}
+	default:
+		return false, nil
+	}
+	return true, err
+}

@@ -1,0 +1,186 @@
+package anthropic
+
+import (
+	"encoding/json"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// decodeRequest decodes a Messages request body. Named top-level fields go
+// to the model; a named field that is null, or whose value the model cannot
+// tell from absent ("stream": false, "max_tokens": 0, "model": ""), is also
+// kept in Extra so that encoding gives the same JSON value back.
+func decodeRequest(body []byte) (*engine.Request, error) {
+	if err := document("request body", body); err != nil {
+		return nil, err
+	}
+	fields, err := object("request body", body)
+	if err != nil {
+		return nil, err
+	}
+	req := &engine.Request{Wire: engine.WireAnthropic}
+	for _, f := range fields {
+		if err := decodeRequestField(req, f); err != nil {
+			return nil, err
+		}
+	}
+	return req, nil
+}
+
+func decodeRequestField(req *engine.Request, f rawjson.Field) error {
+	named := true
+	var err error
+	switch f.Key {
+	case "model", "max_tokens", "stream", "system", "messages", "tools", "tool_choice", "thinking":
+	default:
+		named = false
+	}
+	if !named || isNull(f.Value) {
+		setExtra(&req.Extra, f.Key, f.Value)
+		return nil
+	}
+	keep := false // also keep the raw value in Extra
+	switch f.Key {
+	case "model":
+		req.Model, err = str(f.Key, f.Value)
+		keep = req.Model == ""
+	case "max_tokens":
+		req.MaxTokens, err = integer(f.Key, f.Value)
+		keep = req.MaxTokens == 0
+	case "stream":
+		req.Stream, err = boolean(f.Key, f.Value)
+		keep = !req.Stream
+	case "system":
+		err = decodeSystem(req, f.Value)
+	case "messages":
+		req.Messages, err = decodeMessages(f.Value)
+	case "tools":
+		req.Tools, err = decodeTools(f.Value)
+	case "tool_choice":
+		req.ToolChoice = f.Value
+	case "thinking":
+		req.Thinking, err = decodeThinking(f.Value)
+	}
+	if keep {
+		setExtra(&req.Extra, f.Key, f.Value)
+	}
+	return err
+}
+
+// decodeSystem reads the top-level system prompt: a bare string (one text
+// block, SystemString set) or a block array.
+func decodeSystem(req *engine.Request, raw json.RawMessage) error {
+	switch rawjson.Kind(raw) {
+	case "string":
+		s, _ := rawjson.String(raw)
+		req.SystemString = true
+		req.System = []engine.Block{{Type: engine.BlockText, WireType: wireText, Path: "system", Text: s}}
+		return nil
+	case "array":
+		blocks, err := decodeBlocks("system", raw)
+		req.System = blocks
+		return err
+	}
+	return mismatch("system", "a string or an array", raw)
+}
+
+// decodeMessages reads the messages array. An empty array stays a non-nil
+// empty slice so it encodes back as [] rather than being left out.
+func decodeMessages(raw json.RawMessage) ([]engine.Message, error) {
+	items, err := array("messages", raw)
+	if err != nil {
+		return nil, err
+	}
+	msgs := make([]engine.Message, 0, len(items))
+	for i, item := range items {
+		m, err := decodeMessage(index("messages", i), item)
+		if err != nil {
+			return nil, err
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs, nil
+}
+
+// decodeMessage reads one message: role, content (string, block array or
+// null) and any other key into Extra.
+func decodeMessage(path string, raw json.RawMessage) (engine.Message, error) {
+	fields, err := object(path, raw)
+	if err != nil {
+		return engine.Message{}, err
+	}
+	m := engine.Message{Path: path}
+	for _, f := range fields {
+		p := at(path, f.Key)
+		switch f.Key {
+		case "role":
+			role, err := str(p, f.Value)
+			if err != nil {
+				return engine.Message{}, err
+			}
+			m.Role = engine.Role(role)
+		case "content":
+			if err := decodeContent(&m, p, f.Value); err != nil {
+				return engine.Message{}, err
+			}
+		default:
+			setExtra(&m.Extra, f.Key, f.Value)
+		}
+	}
+	return m, nil
+}
+
+func decodeContent(m *engine.Message, path string, raw json.RawMessage) error {
+	switch rawjson.Kind(raw) {
+	case "string":
+		s, _ := rawjson.String(raw)
+		m.ContentString = true
+		m.Blocks = []engine.Block{{Type: engine.BlockText, WireType: wireText, Path: path, Text: s}}
+	case "null":
+		m.ContentNull = true
+	case "array":
+		blocks, err := decodeBlocks(path, raw)
+		if err != nil {
+			return err
+		}
+		m.Blocks = blocks
+	default:
+		return mismatch(path, "a string or an array", raw)
+	}
+	return nil
+}
+
+// decodeTools reads tool definitions; Raw keeps each whole definition
+// (server tools such as web_search carry their own fields).
+func decodeTools(raw json.RawMessage) ([]engine.Tool, error) {
+	items, err := array("tools", raw)
+	if err != nil {
+		return nil, err
+	}
+	tools := make([]engine.Tool, 0, len(items))
+	for i, item := range items {
+		fields, err := object(index("tools", i), item)
+		if err != nil {
+			return nil, err
+		}
+		schema, _ := lookup(fields, "input_schema")
+		tools = append(tools, engine.Tool{
+			Name:        lookupString(fields, "name"),
+			Description: lookupString(fields, "description"),
+			Schema:      schema,
+			Raw:         item,
+		})
+	}
+	return tools, nil
+}
+
+// decodeThinking reads the thinking configuration; Raw keeps the value.
+func decodeThinking(raw json.RawMessage) (*engine.Thinking, error) {
+	fields, err := object("thinking", raw)
+	if err != nil {
+		return nil, err
+	}
+	budget, _ := lookupInt(fields, "budget_tokens")
+	return &engine.Thinking{Type: lookupString(fields, "type"), BudgetTokens: budget, Raw: raw}, nil
+}

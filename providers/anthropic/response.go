@@ -1,0 +1,172 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/internal/sse"
+)
+
+// decodeResponse tells a stream, a message document and an error body apart
+// by their content, since recorded headers are often missing.
+func decodeResponse(status int, body []byte) (*engine.Response, error) {
+	trimmed := bytes.TrimSpace(body)
+	switch {
+	case len(trimmed) == 0:
+		return nil, fmt.Errorf("response body: empty (HTTP %d)", status)
+	case sse.Looks(body):
+		return decodeStream(sseEvents(body)), nil
+	case json.Valid(trimmed):
+		return decodeDocument(status, trimmed)
+	case !utf8.Valid(body):
+		return nil, errors.New("response body: binary data, neither JSON nor an event stream")
+	case trimmed[0] == '{':
+		if events, ok := jsonlEvents(body); ok {
+			return decodeStream(events), nil
+		}
+		if ok2xx(status) {
+			return nil, document("response body", trimmed)
+		}
+	case ok2xx(status):
+		return nil, fmt.Errorf("response body: expected a JSON object or an event stream, found text %q", snippet(trimmed))
+	}
+	// A non-2xx body that is not JSON (a gateway's HTML page, plain text):
+	// the error is the text itself.
+	return &engine.Response{
+		Wire:   engine.WireAnthropic,
+		Output: []engine.Message{},
+		Error:  &engine.APIError{Message: fmt.Sprintf("HTTP %d: %s", status, snippet(trimmed))},
+	}, nil
+}
+
+func ok2xx(status int) bool { return status >= 200 && status < 300 }
+
+// decodeDocument decodes a JSON response object: an error body (type
+// "error", or any non-2xx body) or a message.
+func decodeDocument(status int, body []byte) (*engine.Response, error) {
+	fields, err := object("response body", body)
+	if err != nil {
+		return nil, err
+	}
+	resp := &engine.Response{Wire: engine.WireAnthropic, Output: []engine.Message{}}
+	if lookupString(fields, "type") == "error" || !ok2xx(status) {
+		resp.Error = decodeErrorBody(status, fields)
+		return resp, nil
+	}
+	resp.ID = lookupString(fields, "id")
+	resp.Model = lookupString(fields, "model")
+	resp.StopReason = lookupString(fields, "stop_reason")
+	if u, ok := lookup(fields, "usage"); ok {
+		resp.Usage = mergeUsage(nil, u)
+	}
+	content, ok := lookup(fields, "content")
+	if !ok {
+		// Not a message (count_tokens, a model listing…): nothing to output.
+		return resp, nil
+	}
+	items, err := array("content", content)
+	if err != nil {
+		return nil, err
+	}
+	msg := engine.Message{Role: engine.Role(lookupString(fields, "role")), Blocks: make([]engine.Block, 0, len(items))}
+	if msg.Role == "" {
+		msg.Role = engine.RoleAssistant
+	}
+	for i, item := range items {
+		msg.Blocks = append(msg.Blocks, responseBlock(index("content", i), item))
+	}
+	resp.Output = append(resp.Output, msg)
+	return resp, nil
+}
+
+// responseBlock decodes a response content block. The provider is not what
+// llmtck judges, so a block the model cannot read is kept whole as
+// BlockOther rather than failing the response.
+func responseBlock(path string, raw json.RawMessage) engine.Block {
+	b, err := decodeBlock(path, raw)
+	if err != nil {
+		fields, _ := rawjson.Fields(raw)
+		return engine.Block{Type: engine.BlockOther, WireType: lookupString(fields, "type"), Path: path, Raw: raw}
+	}
+	return b
+}
+
+// mergeUsage overlays the counts present in raw onto u (nil starts a new
+// one). Counts are cumulative totals, so a later value replaces an earlier.
+func mergeUsage(u *engine.Usage, raw json.RawMessage) *engine.Usage {
+	fields, err := rawjson.Fields(raw)
+	if err != nil {
+		return u
+	}
+	if u == nil {
+		u = &engine.Usage{}
+	}
+	set := func(dst *int, key string) {
+		if n, ok := lookupInt(fields, key); ok {
+			*dst = n
+		}
+	}
+	set(&u.InputTokens, "input_tokens")
+	set(&u.OutputTokens, "output_tokens")
+	set(&u.CacheReadTokens, "cache_read_input_tokens")
+	set(&u.CacheCreationTokens, "cache_creation_input_tokens")
+	if d, ok := lookup(fields, "output_tokens_details"); ok {
+		if details, err := rawjson.Fields(d); err == nil {
+			if n, ok := lookupInt(details, "thinking_tokens"); ok {
+				u.ReasoningTokens = n
+			}
+		}
+	}
+	return u
+}
+
+// decodeErrorBody reads {"type":"error","error":{"type","message"}} and the
+// shapes gateways use instead: a Google-style error object with code and
+// status (Vertex), or a top-level message (Bedrock).
+func decodeErrorBody(status int, fields []rawjson.Field) *engine.APIError {
+	e := &engine.APIError{}
+	if raw, ok := lookup(fields, "error"); ok {
+		if inner, err := rawjson.Fields(raw); err == nil {
+			e.Type = lookupString(inner, "type")
+			if e.Type == "" {
+				e.Type = lookupString(inner, "status")
+			}
+			e.Message = lookupString(inner, "message")
+			if code, ok := lookup(inner, "code"); ok && !isNull(code) {
+				e.Code = string(code)
+				if s, ok := rawjson.String(code); ok {
+					e.Code = s
+				}
+			}
+		} else if s, ok := rawjson.String(raw); ok {
+			e.Message = s
+		}
+	}
+	if e.Message == "" {
+		e.Message = lookupString(fields, "message")
+	}
+	if e.Message == "" {
+		e.Message = fmt.Sprintf("HTTP %d with no error message", status)
+	}
+	return e
+}
+
+// snippet shortens b to its first line, at most 200 bytes.
+func snippet(b []byte) string {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b = b[:i]
+	}
+	if len(b) > 200 {
+		n := 200
+		for n > 0 && !utf8.RuneStart(b[n]) {
+			n--
+		}
+		b = append(b[:n:n], "…"...)
+	}
+	return string(bytes.TrimSpace(b))
+}

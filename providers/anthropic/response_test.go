@@ -1,0 +1,108 @@
+package anthropic
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/llmtck/llmtck/engine"
+)
+
+func TestDecodeResponseMessage(t *testing.T) {
+	body := `{"id":"msg_01","type":"message","role":"assistant","model":"claude-x",
+	 "content":[{"type":"thinking","thinking":"Hmm.","signature":"EqQB\/+=="},
+	            {"type":"text","text":"a <b>","citations":[{"type":"char_location","cited_text":"b"}]},
+	            {"type":"tool_use","id":"toolu_01","name":"f","input":{"z":1,"a":[1.0]}},
+	            {"type":"text","text":5},
+	            {"type":"container_upload","file_id":"file_1"}],
+	 "stop_reason":"tool_use","stop_sequence":null,
+	 "usage":{"input_tokens":395,"output_tokens":67,"cache_read_input_tokens":7,"cache_creation_input_tokens":3,"output_tokens_details":{"thinking_tokens":40}}}`
+	resp, err := Codec{}.DecodeResponse(200, http.Header{"Content-Type": {"application/json"}}, []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "id", resp.ID, "msg_01")
+	eq(t, "stop", resp.StopReason, "tool_use")
+	eq(t, "usage", *resp.Usage, engine.Usage{InputTokens: 395, OutputTokens: 67, CacheReadTokens: 7, CacheCreationTokens: 3, ReasoningTokens: 40})
+	eq(t, "stream", resp.Stream == nil, true)
+	b := blocks(t, resp, 5)
+	eq(t, "types", blockTypes(b), []string{"thinking/thinking", "text/text", "tool_call/tool_use", "other/text", "other/container_upload"})
+	eq(t, "signature", string(b[0].Signature), `"EqQB\/+=="`)
+	eq(t, "citations", string(b[1].Extra["citations"]), `[{"type":"char_location","cited_text":"b"}]`)
+	eq(t, "input", string(b[2].Input), `{"z":1,"a":[1.0]}`)
+	eq(t, "malformed block kept whole", string(b[3].Raw), `{"type":"text","text":5}`)
+	eq(t, "paths", b[4].Path, "content[4]")
+	eq(t, "role", resp.Output[0].Role, engine.RoleAssistant)
+}
+
+func TestDecodeResponseErrors(t *testing.T) {
+	cases := []struct {
+		name   string
+		status int
+		body   string
+		want   engine.APIError
+	}{
+		{"anthropic 400", 400, `{"type":"error","error":{"type":"invalid_request_error","message":"messages.1.content.0: Invalid ` + "`signature`" + ` in ` + "`thinking`" + ` block"},"request_id":"req_011"}`,
+			engine.APIError{Type: "invalid_request_error", Message: "messages.1.content.0: Invalid `signature` in `thinking` block"}},
+		{"overloaded 529", 529, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`,
+			engine.APIError{Type: "overloaded_error", Message: "Overloaded"}},
+		{"error type in a 200", 200, `{"type":"error","error":{"type":"api_error","message":"Internal server error"}}`,
+			engine.APIError{Type: "api_error", Message: "Internal server error"}},
+		{"vertex", 429, `{"error":{"code":429,"message":"Resource exhausted","status":"RESOURCE_EXHAUSTED"}}`,
+			engine.APIError{Type: "RESOURCE_EXHAUSTED", Code: "429", Message: "Resource exhausted"}},
+		{"bedrock", 403, `{"message":"The security token included in the request is invalid."}`,
+			engine.APIError{Message: "The security token included in the request is invalid."}},
+		{"string error", 401, `{"error":"invalid x-api-key"}`, engine.APIError{Message: "invalid x-api-key"}},
+		{"json without message", 500, `{}`, engine.APIError{Message: "HTTP 500 with no error message"}},
+		{"gateway html", 502, "<html>\n<head><title>502 Bad Gateway</title></head></html>", engine.APIError{Message: "HTTP 502: <html>"}},
+		{"plain text", 500, "upstream connect error or disconnect/reset before headers", engine.APIError{Message: "HTTP 500: upstream connect error or disconnect/reset before headers"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resp, err := Codec{}.DecodeResponse(c.status, nil, []byte(c.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Error == nil {
+				t.Fatal("no Error")
+			}
+			eq(t, "error", *resp.Error, c.want)
+			eq(t, "output", resp.Output, []engine.Message{})
+		})
+	}
+}
+
+// TestDecodeResponseUndecodable lists the bodies that decode to nothing at
+// all: the only ones that return an error.
+func TestDecodeResponseUndecodable(t *testing.T) {
+	cases := []struct {
+		status int
+		body   string
+		want   string
+	}{
+		{200, "", "response body: empty (HTTP 200)"},
+		{529, " \n", "response body: empty (HTTP 529)"},
+		{200, "\x1f\x8b\x08\x00\xff\xfe", "response body: binary data"},
+		{200, `{"id":"msg_1","content":[`, "response body: invalid JSON at byte 25"},
+		{200, "OK", `response body: expected a JSON object or an event stream, found text "OK"`},
+		{200, `[1,2]`, "response body: expected an object, found an array"},
+		{200, `{"type":"message","content":"hi"}`, "content: expected an array, found a string"},
+	}
+	for _, c := range cases {
+		_, err := Codec{}.DecodeResponse(c.status, nil, []byte(c.body))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("DecodeResponse(%d, %q)\n got  %v\n want %s…", c.status, c.body, err, c.want)
+		}
+	}
+}
+
+// TestDecodeResponseNotAMessage covers 2xx documents of other endpoints
+// (count_tokens): no output, no error.
+func TestDecodeResponseNotAMessage(t *testing.T) {
+	resp, err := Codec{}.DecodeResponse(200, nil, []byte(`{"input_tokens":12}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "output", resp.Output, []engine.Message{})
+	eq(t, "error", resp.Error == nil, true)
+}

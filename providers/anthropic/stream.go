@@ -1,0 +1,350 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// Stream check IDs (wire-rules §7).
+const (
+	checkGrammar = "ANT-STREAM-001" // event order: message_start … message_delta, message_stop
+	checkIndex   = "ANT-STREAM-002" // block indices contiguous; deltas/stops only for open blocks
+	checkDelta   = "ANT-STREAM-003" // delta type matches the block type
+	checkJSON    = "ANT-STREAM-004" // partial_json concatenates to a JSON object
+)
+
+// reassembler rebuilds the message from stream events the way
+// anthropic-sdk-go's Message.Accumulate does, and records every departure
+// from the event grammar as a StreamIssue instead of stopping.
+type reassembler struct {
+	resp   *engine.Response
+	stream *engine.Stream
+	role   engine.Role
+
+	started      bool // message_start seen
+	stopped      bool // message_stop seen
+	failed       bool // error event seen
+	sawDelta     bool // message_delta seen
+	openAtStop   bool // a block was still open at message_stop
+	earlyNoticed bool // an event before message_start was reported
+
+	byIndex map[int]*blockState // by wire index
+	blocks  []*blockState       // in output order
+}
+
+// decodeStream reassembles events into a Response with Stream filled.
+func decodeStream(events []event) *engine.Response {
+	r := &reassembler{
+		resp:    &engine.Response{Wire: engine.WireAnthropic, Output: []engine.Message{}},
+		stream:  &engine.Stream{Offsets: make([]int, 0, len(events))},
+		byIndex: map[int]*blockState{},
+	}
+	r.resp.Stream = r.stream
+	for i, ev := range events {
+		r.event(i, ev)
+	}
+	r.finish(len(events) - 1)
+	return r.resp
+}
+
+func (r *reassembler) issue(check string, ev int, format string, args ...any) {
+	r.stream.Issues = append(r.stream.Issues, engine.StreamIssue{Check: check, Event: max(ev, 0), Message: fmt.Sprintf(format, args...)})
+}
+
+// event interprets one event. Its type comes from the data's own "type"
+// (JSONL inputs have nothing else), falling back to the SSE event name.
+func (r *reassembler) event(i int, ev event) {
+	r.stream.Events++
+	r.stream.Offsets = append(r.stream.Offsets, ev.offset)
+	data := bytes.TrimSpace(ev.data)
+	if len(data) == 0 && ev.name != "error" {
+		return // the SDK skips events without data
+	}
+	fields, err := rawjson.Fields(data)
+	if err != nil {
+		cut := ""
+		if ev.cut {
+			cut = " (the body ends inside this event)"
+		}
+		r.issue(checkGrammar, i, "event %d (%s): data is not a JSON object%s: %s", i, orNone(ev.name), cut, snippet(data))
+		if ev.name == "error" {
+			r.fail(i, nil, data)
+		}
+		return
+	}
+	typ := lookupString(fields, "type")
+	if typ == "" {
+		typ = ev.name
+	}
+	if typ == "" {
+		r.issue(checkGrammar, i, "event %d has no type: %s", i, snippet(data))
+		return
+	}
+	if typ == "ping" {
+		return // allowed anywhere
+	}
+	if r.stopped || r.failed {
+		after := "message_stop"
+		if r.failed {
+			after = "the error event"
+		}
+		r.issue(checkGrammar, i, "event %d: %s after %s; ignored", i, typ, after)
+		return
+	}
+	switch typ {
+	case "message_start":
+		r.messageStart(i, fields)
+	case "content_block_start":
+		r.requireStart(i, typ)
+		r.blockStart(i, fields)
+	case "content_block_delta":
+		r.requireStart(i, typ)
+		r.blockDelta(i, fields)
+	case "content_block_stop":
+		r.requireStart(i, typ)
+		r.blockStop(i, fields)
+	case "message_delta":
+		r.requireStart(i, typ)
+		r.messageDelta(fields)
+	case "message_stop":
+		r.requireStart(i, typ)
+		r.messageStop(i)
+	case "error":
+		r.fail(i, fields, data)
+	default:
+		// The API may add event types without a new version; the SDK
+		// ignores them, and so do we.
+	}
+}
+
+func orNone(name string) string {
+	if name == "" {
+		return "unnamed"
+	}
+	return name
+}
+
+// requireStart reports the first event that comes before message_start.
+// The event is still applied, as the SDK would.
+func (r *reassembler) requireStart(i int, typ string) {
+	if r.started || r.earlyNoticed {
+		return
+	}
+	r.earlyNoticed = true
+	r.issue(checkGrammar, i, "event %d: %s before message_start", i, typ)
+}
+
+func (r *reassembler) messageStart(i int, fields []rawjson.Field) {
+	if r.started {
+		r.issue(checkGrammar, i, "event %d: a second message_start; ignored", i)
+		return
+	}
+	r.started = true
+	raw, _ := lookup(fields, "message")
+	msg, err := rawjson.Fields(raw)
+	if err != nil {
+		r.issue(checkGrammar, i, "event %d: message_start without a message object", i)
+		return
+	}
+	r.resp.ID = lookupString(msg, "id")
+	r.resp.Model = lookupString(msg, "model")
+	r.resp.StopReason = lookupString(msg, "stop_reason")
+	r.role = engine.Role(lookupString(msg, "role"))
+	if u, ok := lookup(msg, "usage"); ok {
+		r.resp.Usage = mergeUsage(r.resp.Usage, u)
+	}
+	// The skeleton's content is normally []; blocks in it count as
+	// already started and stopped, as in the SDK.
+	content, _ := lookup(msg, "content")
+	items, _ := rawjson.Array(content)
+	for _, item := range items {
+		b, err := newBlockState(len(r.blocks), index("content", len(r.blocks)), item)
+		if err != nil {
+			r.issue(checkGrammar, i, "event %d: message_start content[%d]: %v", i, len(r.blocks), err)
+			continue
+		}
+		b.stopped = true
+		r.byIndex[b.index] = b
+		r.blocks = append(r.blocks, b)
+	}
+}
+
+// blockIndex reads an event's "index"; ok is false (and an issue recorded)
+// when there is none.
+func (r *reassembler) blockIndex(i int, typ string, fields []rawjson.Field) (int, bool) {
+	n, ok := lookupInt(fields, "index")
+	if !ok || n < 0 {
+		r.issue(checkGrammar, i, "event %d: %s without a non-negative integer index", i, typ)
+		return 0, false
+	}
+	return n, true
+}
+
+func (r *reassembler) blockStart(i int, fields []rawjson.Field) {
+	n, ok := r.blockIndex(i, "content_block_start", fields)
+	if !ok {
+		return
+	}
+	if _, dup := r.byIndex[n]; dup {
+		r.issue(checkIndex, i, "event %d: content_block_start for index %d, which was already started; ignored", i, n)
+		return
+	}
+	if n != len(r.blocks) {
+		r.issue(checkIndex, i, "event %d: content_block_start for index %d, expected index %d", i, n, len(r.blocks))
+	}
+	raw, _ := lookup(fields, "content_block")
+	b, err := newBlockState(n, index("content", len(r.blocks)), raw)
+	if err != nil {
+		r.issue(checkGrammar, i, "event %d: content_block_start for index %d: %v", i, n, err)
+		return
+	}
+	r.byIndex[n] = b
+	r.blocks = append(r.blocks, b)
+}
+
+// openBlock returns the block an event addresses, reporting an index that
+// was never started. A stopped block is returned too: the SDK still applies
+// its deltas, and the caller reports them.
+func (r *reassembler) openBlock(i int, typ string, fields []rawjson.Field) *blockState {
+	n, ok := r.blockIndex(i, typ, fields)
+	if !ok {
+		return nil
+	}
+	b := r.byIndex[n]
+	if b == nil {
+		r.issue(checkIndex, i, "event %d: %s for index %d, which was never started", i, typ, n)
+	}
+	return b
+}
+
+func (r *reassembler) blockDelta(i int, fields []rawjson.Field) {
+	b := r.openBlock(i, "content_block_delta", fields)
+	if b == nil {
+		return
+	}
+	raw, _ := lookup(fields, "delta")
+	delta, err := rawjson.Fields(raw)
+	if err != nil {
+		r.issue(checkGrammar, i, "event %d: content_block_delta for index %d without a delta object", i, b.index)
+		return
+	}
+	kind := lookupString(delta, "type")
+	if b.stopped {
+		check := checkIndex
+		if kind == "signature_delta" {
+			check = checkDelta
+		}
+		r.issue(check, i, "event %d: %s for index %d (%s) after its content_block_stop", i, kind, b.index, b.block.Path)
+	}
+	if !b.apply(kind, delta) {
+		r.issue(checkDelta, i, "event %d: %s on a %s block (index %d, %s); ignored", i, kind, b.wireType(), b.index, b.block.Path)
+	}
+}
+
+func (r *reassembler) blockStop(i int, fields []rawjson.Field) {
+	b := r.openBlock(i, "content_block_stop", fields)
+	if b == nil {
+		return
+	}
+	if b.stopped {
+		r.issue(checkIndex, i, "event %d: a second content_block_stop for index %d (%s)", i, b.index, b.block.Path)
+		return
+	}
+	b.stopped = true
+	if problem := b.finish(); problem != "" {
+		r.issue(checkJSON, i, "event %d: %s (index %d, %s): %s", i, b.wireType(), b.index, b.block.Path, problem)
+	}
+}
+
+// messageDelta takes the stop reason and the cumulative usage.
+func (r *reassembler) messageDelta(fields []rawjson.Field) {
+	r.sawDelta = true
+	if raw, ok := lookup(fields, "delta"); ok {
+		if delta, err := rawjson.Fields(raw); err == nil {
+			r.resp.StopReason = lookupString(delta, "stop_reason")
+		}
+	}
+	if u, ok := lookup(fields, "usage"); ok {
+		r.resp.Usage = mergeUsage(r.resp.Usage, u)
+	}
+}
+
+func (r *reassembler) messageStop(i int) {
+	r.stopped = true
+	if !r.sawDelta {
+		r.issue(checkGrammar, i, "event %d: message_stop without a message_delta before it", i)
+	}
+	if open := r.openBlocks(); open != "" {
+		r.openAtStop = true
+		r.issue(checkGrammar, i, "event %d: message_stop while %s never stopped", i, open)
+	}
+}
+
+// fail records an error event: the stream's terminal failure.
+func (r *reassembler) fail(i int, fields []rawjson.Field, data []byte) {
+	r.failed = true
+	e := &engine.APIError{Message: snippet(data)}
+	if fields != nil {
+		e = decodeErrorBody(200, fields)
+	}
+	r.stream.Error = e
+	r.resp.Error = e
+}
+
+// openBlocks lists the blocks not stopped yet, for messages; "" when none.
+func (r *reassembler) openBlocks() string {
+	var open []string
+	for _, b := range r.blocks {
+		if !b.stopped {
+			open = append(open, fmt.Sprintf("%s (index %d, %s)", b.block.Path, b.index, b.wireType()))
+		}
+	}
+	return strings.Join(open, ", ")
+}
+
+// finish closes the stream: open blocks are finished as they stand (a
+// thinking block without signature_delta keeps an empty signature), a
+// missing message_stop marks the stream truncated, and the message is
+// complete only when message_stop closed every block and no error came.
+func (r *reassembler) finish(last int) {
+	open := r.openBlocks()
+	for _, b := range r.blocks {
+		b.finish() // again for stopped blocks: later deltas were applied
+	}
+	if !r.started && !r.failed && !r.earlyNoticed {
+		r.issue(checkGrammar, last, "the stream has no message_start")
+	}
+	if !r.stopped && !r.failed {
+		r.stream.Truncated = true
+		msg := fmt.Sprintf("the stream ended after %d events without message_stop", r.stream.Events)
+		if open != "" {
+			msg += "; " + open + " never stopped"
+		}
+		r.issue(checkGrammar, last, "%s", msg)
+	}
+	r.stream.Complete = r.stopped && !r.failed && !r.openAtStop
+	if !r.started && len(r.blocks) == 0 {
+		return
+	}
+	msg := engine.Message{Role: r.role, Blocks: make([]engine.Block, 0, len(r.blocks))}
+	if msg.Role == "" {
+		msg.Role = engine.RoleAssistant
+	}
+	for _, b := range r.blocks {
+		msg.Blocks = append(msg.Blocks, b.block)
+	}
+	r.resp.Output = append(r.resp.Output, msg)
+	if !r.stream.Complete {
+		r.stream.Partial = []int{0}
+	}
+}
+
+// validObject reports whether b is exactly one JSON object.
+func validObject(b []byte) bool {
+	return json.Valid(b) && rawjson.Kind(b) == "object"
+}

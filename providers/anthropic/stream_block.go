@@ -1,0 +1,208 @@
+package anthropic
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// judgedTypes are the block types whose allowed deltas are known; deltas on
+// any other (newer) block type are applied where they fit and not judged.
+var judgedTypes = map[string]bool{
+	"text": true, "thinking": true, "redacted_thinking": true, "tool_use": true,
+	"server_tool_use": true, "mcp_tool_use": true, "mcp_tool_result": true,
+	"web_search_tool_result": true, "web_fetch_tool_result": true,
+	"code_execution_tool_result": true, "bash_code_execution_tool_result": true,
+	"text_editor_code_execution_tool_result": true, "tool_search_tool_result": true,
+	"container_upload": true, "compaction": true,
+}
+
+// inputTypes are the block types that stream their input as input_json_delta.
+var inputTypes = map[string]bool{"tool_use": true, "server_tool_use": true, "mcp_tool_use": true}
+
+// blockState is one streamed content block being accumulated.
+type blockState struct {
+	index   int // the wire index
+	stopped bool
+	// block is decoded from content_block_start; finish lays the deltas
+	// over it.
+	block  engine.Block
+	fields []rawjson.Field // the start object's fields, for rebuilding Raw
+	judged bool
+
+	text      strings.Builder // text or thinking, from the start value on
+	sig       strings.Builder
+	sigSeen   bool
+	input     []byte // the SDK's buffer: the start input, then partial_json
+	inputSeen bool   // a non-empty partial_json arrived
+	takesIn   bool
+	cites     []json.RawMessage
+	citesSeen bool
+	overrides map[string]json.RawMessage // compaction_delta fields
+}
+
+// newBlockState starts a block from its content_block object.
+func newBlockState(idx int, path string, raw json.RawMessage) (*blockState, error) {
+	fields, err := object("content_block", raw)
+	if err != nil {
+		return nil, err
+	}
+	b := &blockState{index: idx, fields: fields, block: responseBlock(path, raw)}
+	wire := b.block.WireType
+	b.judged = judgedTypes[wire]
+	b.text.WriteString(b.block.Text)
+	if s, ok := rawjson.String(b.block.Signature); ok {
+		b.sig.WriteString(s)
+	}
+	if sig, ok := lookup(fields, "signature"); ok && b.block.Type == engine.BlockOther {
+		s, _ := rawjson.String(sig)
+		b.sig.WriteString(s)
+	}
+	in, hasInput := lookup(fields, "input")
+	b.takesIn = hasInput || inputTypes[wire]
+	// A copy: appending must never write into the event's bytes.
+	b.input = append([]byte(nil), in...)
+	if c, ok := b.block.Extra["citations"]; ok {
+		b.cites, _ = rawjson.Array(c)
+	}
+	return b, nil
+}
+
+func (b *blockState) wireType() string {
+	if b.block.WireType == "" {
+		return "untyped"
+	}
+	return b.block.WireType
+}
+
+// apply adds one delta. It reports false for a delta type the block's type
+// does not take; unknown delta types (new API variants) are ignored, as the
+// SDK ignores them.
+func (b *blockState) apply(kind string, delta []rawjson.Field) bool {
+	wire := b.block.WireType
+	switch kind {
+	case "text_delta":
+		if b.block.Type != engine.BlockText {
+			return !b.judged
+		}
+		b.text.WriteString(lookupString(delta, "text"))
+	case "citations_delta":
+		if b.block.Type != engine.BlockText {
+			return !b.judged
+		}
+		if c, ok := lookup(delta, "citation"); ok {
+			b.cites = append(b.cites, c)
+		}
+		b.citesSeen = true
+	case "thinking_delta":
+		if b.block.Type != engine.BlockThinking {
+			return !b.judged
+		}
+		b.text.WriteString(lookupString(delta, "thinking"))
+	case "signature_delta":
+		if b.block.Type != engine.BlockThinking && wire != "compaction" {
+			return !b.judged
+		}
+		b.sig.WriteString(lookupString(delta, "signature"))
+		b.sigSeen = true
+	case "input_json_delta":
+		if !b.takesIn {
+			return !b.judged
+		}
+		// As the SDK: the first non-empty fragment replaces the start's
+		// "{}", later ones are appended.
+		if p := lookupString(delta, "partial_json"); p != "" {
+			if string(b.input) == "{}" {
+				b.input = b.input[:0]
+			}
+			b.input = append(b.input, p...)
+			b.inputSeen = true
+		}
+	case "compaction_delta":
+		if wire != "compaction" {
+			return !b.judged
+		}
+		for _, key := range []string{"content", "encrypted_content"} {
+			if s := lookupString(delta, key); s != "" {
+				setExtra(&b.overrides, key, rawjson.Quote(s))
+			}
+		}
+	}
+	return true
+}
+
+// finish lays the accumulated deltas over the block. It may run more than
+// once (deltas after a stop are still applied, as in the SDK). It returns
+// what is wrong with the tool input, "" when nothing is.
+func (b *blockState) finish() (problem string) {
+	switch b.block.Type {
+	case engine.BlockText:
+		b.block.Text = b.text.String()
+		if b.citesSeen {
+			setExtra(&b.block.Extra, "citations", rawjson.ArrayOf(b.cites))
+		}
+	case engine.BlockThinking:
+		b.block.Text = b.text.String()
+		if b.sigSeen {
+			b.block.Signature = rawjson.Quote(b.sig.String())
+		}
+	case engine.BlockToolCall:
+		if b.inputSeen {
+			b.block.Input, problem = b.finalInput()
+		}
+	case engine.BlockOther:
+		over := map[string]json.RawMessage{}
+		for k, v := range b.overrides {
+			over[k] = v
+		}
+		if b.inputSeen {
+			over["input"], problem = b.finalInput()
+		}
+		if b.sigSeen {
+			over["signature"] = rawjson.Quote(b.sig.String())
+		}
+		if len(over) > 0 {
+			b.block.Raw = rebuild(b.fields, over)
+		}
+	}
+	return problem
+}
+
+// finalInput checks the concatenated partial_json. Input that does not
+// parse becomes {} as in the SDK; the problem names the bytes lost.
+func (b *blockState) finalInput() (json.RawMessage, string) {
+	in := json.RawMessage(append([]byte(nil), b.input...))
+	switch {
+	case validObject(in):
+		return in, ""
+	case json.Valid(in):
+		return in, fmt.Sprintf("partial_json concatenates to %s, not an object", found(in))
+	}
+	return json.RawMessage("{}"), fmt.Sprintf("partial_json does not parse as JSON: %s", quoteSnippet(in))
+}
+
+// quoteSnippet quotes b for a message, shortened.
+func quoteSnippet(b []byte) string {
+	if len(b) > 200 {
+		return fmt.Sprintf("%q… (%d bytes)", b[:200], len(b))
+	}
+	return fmt.Sprintf("%q", b)
+}
+
+// rebuild writes fields in their order with the values in over replacing
+// (or adding to) theirs.
+func rebuild(fields []rawjson.Field, over map[string]json.RawMessage) json.RawMessage {
+	var w objectWriter
+	for _, f := range fields {
+		if v, ok := over[f.Key]; ok {
+			w.raw(f.Key, v)
+			continue
+		}
+		w.raw(f.Key, f.Value)
+	}
+	w.extra(over)
+	return w.bytes()
+}

@@ -1,0 +1,130 @@
+package providers
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"strings"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/sse"
+)
+
+// Detect names the wire of one call from its URL and, when the URL says
+// nothing (response-only fixtures, unusual gateways), from the shape of its
+// bodies. OpenAI-compatible hosts (Groq, OpenRouter, DeepSeek…) use the
+// chat-completions path and so decode as engine.WireOpenAI.
+func Detect(rawURL string, reqBody, respBody []byte) engine.Wire {
+	if w := detectPath(rawURL); w != engine.WireUnknown {
+		return w
+	}
+	if rawURL != "" && !bytes.Contains(reqBody, []byte(`"anthropic_version"`)) {
+		// A URL that names no provider endpoint (a search API, a tool
+		// server) is not provider traffic, whatever its body looks like.
+		return engine.WireUnknown
+	}
+	if w := detectRequestShape(reqBody); w != engine.WireUnknown {
+		return w
+	}
+	return detectResponseShape(respBody)
+}
+
+// detectPath recognises the endpoint paths of the four wires, including the
+// Bedrock and Vertex routes that carry Anthropic bodies.
+func detectPath(rawURL string) engine.Wire {
+	u, err := url.Parse(rawURL)
+	if err != nil || rawURL == "" {
+		return engine.WireUnknown
+	}
+	p := strings.TrimSuffix(u.Path, "/")
+	switch {
+	case strings.HasSuffix(p, "/messages") && !strings.Contains(p, "/threads/"):
+		return engine.WireAnthropic
+	case strings.HasSuffix(p, ":rawPredict"), strings.HasSuffix(p, ":streamRawPredict"):
+		return engine.WireAnthropic // Vertex AI route for Claude
+	case strings.Contains(p, "/model/") && (strings.HasSuffix(p, "/invoke") || strings.HasSuffix(p, "/invoke-with-response-stream")):
+		return engine.WireAnthropic // Bedrock InvokeModel for Claude
+	case strings.HasSuffix(p, "/chat/completions"):
+		return engine.WireOpenAI
+	case strings.HasSuffix(p, "/responses"):
+		return engine.WireResponses
+	case strings.HasSuffix(p, ":generateContent"), strings.HasSuffix(p, ":streamGenerateContent"):
+		return engine.WireGemini
+	}
+	return engine.WireUnknown
+}
+
+// topKeys returns the top-level keys of a JSON object, or nil.
+func topKeys(body []byte) map[string]json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(body, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+func detectRequestShape(body []byte) engine.Wire {
+	m := topKeys(body)
+	switch {
+	case m == nil:
+		return engine.WireUnknown
+	case m["contents"] != nil:
+		return engine.WireGemini
+	case m["input"] != nil && m["messages"] == nil:
+		return engine.WireResponses
+	case m["anthropic_version"] != nil:
+		return engine.WireAnthropic
+	case m["messages"] != nil:
+		// Anthropic takes a top-level system and content blocks typed
+		// tool_use/tool_result; chat takes tool_calls and role "tool".
+		s := string(m["messages"])
+		if m["system"] != nil || strings.Contains(s, `"tool_use"`) || strings.Contains(s, `"tool_result"`) || strings.Contains(s, `"thinking"`) {
+			return engine.WireAnthropic
+		}
+		return engine.WireOpenAI
+	}
+	return engine.WireUnknown
+}
+
+func detectResponseShape(body []byte) engine.Wire {
+	if sse.Looks(body) {
+		for _, ev := range sse.Parse(body) {
+			if ev.Data == "" || ev.Data == "[DONE]" {
+				continue
+			}
+			if w := detectResponseDoc([]byte(ev.Data)); w != engine.WireUnknown {
+				return w
+			}
+		}
+		return engine.WireUnknown
+	}
+	return detectResponseDoc(body)
+}
+
+func detectResponseDoc(doc []byte) engine.Wire {
+	m := topKeys(doc)
+	if m == nil {
+		return engine.WireUnknown
+	}
+	typ, _ := unquote(m["type"])
+	obj, _ := unquote(m["object"])
+	switch {
+	case typ == "message" || strings.HasPrefix(typ, "message_") || strings.HasPrefix(typ, "content_block_"):
+		return engine.WireAnthropic
+	case strings.HasPrefix(typ, "response.") || obj == "response":
+		return engine.WireResponses
+	case strings.HasPrefix(obj, "chat.completion"):
+		return engine.WireOpenAI
+	case m["candidates"] != nil || m["promptFeedback"] != nil:
+		return engine.WireGemini
+	}
+	return engine.WireUnknown
+}
+
+func unquote(raw json.RawMessage) (string, bool) {
+	var s string
+	if len(raw) == 0 || json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}

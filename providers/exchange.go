@@ -1,0 +1,119 @@
+package providers
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/cassette"
+)
+
+// Call is one recorded HTTP call, as any cassette format yields it.
+type Call struct {
+	Method         string
+	URL            string
+	RequestHeader  http.Header
+	RequestBody    []byte
+	Status         int
+	ResponseHeader http.Header
+	ResponseBody   []byte
+	Duration       time.Duration
+	// Wire, when set, forces the wire instead of detecting it.
+	Wire engine.Wire
+}
+
+// Decode turns one recorded call into an Exchange: it detects the wire and
+// decodes both bodies with that wire's codec. A body that does not decode is
+// reported in RequestErr or ResponseErr; Decode itself never fails, so one
+// bad interaction never hides the others.
+func Decode(index int, c Call) engine.Exchange {
+	ex := engine.Exchange{
+		Index:    index,
+		Method:   c.Method,
+		URL:      c.URL,
+		Status:   c.Status,
+		Duration: c.Duration,
+		Wire:     c.Wire,
+	}
+	if ex.Wire == "" {
+		ex.Wire = Detect(c.URL, c.RequestBody, c.ResponseBody)
+	}
+	codec := For(ex.Wire)
+	if codec == nil {
+		return ex
+	}
+	if len(c.RequestBody) > 0 {
+		req, err := codec.DecodeRequest(c.RequestBody)
+		if err != nil {
+			ex.RequestErr = "request body: " + err.Error()
+		} else {
+			if req.Model == "" {
+				req.Model = modelFromPath(c.URL)
+			}
+			req.Stream = req.Stream || streamedByPath(c.URL)
+			ex.Request = req
+		}
+	}
+	if len(c.ResponseBody) > 0 || c.Status != 0 {
+		resp, err := codec.DecodeResponse(c.Status, c.ResponseHeader, c.ResponseBody)
+		if err != nil {
+			ex.ResponseErr = "response body: " + err.Error()
+		} else {
+			ex.Response = resp
+		}
+	}
+	return ex
+}
+
+// modelFromPath reads the model from a Gemini or Vertex path such as
+// /v1beta/models/gemini-2.5-pro:generateContent.
+func modelFromPath(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
+	}
+	_, rest, ok := strings.Cut(u.Path, "/models/")
+	if !ok {
+		return ""
+	}
+	model, _, _ := strings.Cut(rest, ":")
+	return model
+}
+
+// streamedByPath reports whether the endpoint itself asks for a stream, as
+// Gemini's :streamGenerateContent and Bedrock's invoke-with-response-stream do.
+func streamedByPath(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	for _, s := range []string{":streamGenerateContent", ":streamRawPredict", "/invoke-with-response-stream"} {
+		if strings.HasSuffix(u.Path, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// DecodeCassette decodes every interaction of a cassette. A non-empty wire
+// forces that wire for every call instead of detecting it.
+func DecodeCassette(c *cassette.Cassette, wire engine.Wire) []engine.Exchange {
+	out := make([]engine.Exchange, len(c.Interactions))
+	for i, in := range c.Interactions {
+		call := Call{
+			Method:         in.Request.Method,
+			URL:            in.Request.URL,
+			RequestHeader:  in.Request.Header,
+			RequestBody:    in.Request.Body,
+			Status:         in.Response.Status,
+			ResponseHeader: in.Response.Header,
+			ResponseBody:   in.Response.Body,
+			Duration:       in.Response.Duration,
+			Wire:           wire,
+		}
+		out[i] = Decode(i, call)
+	}
+	return out
+}

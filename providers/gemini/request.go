@@ -1,0 +1,294 @@
+package gemini
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// DecodeRequest decodes a generateContent or streamGenerateContent body.
+//
+// The model and the streaming mode are in the URL, so Model is set only when
+// the body carries one (older gapic clients send "model":"models/…"; Model
+// then holds it without the "models/" prefix) and Stream stays false: the
+// caller fills both from the URL.
+//
+// contents → Messages ("user" → RoleUser, "model" → RoleAssistant, any
+// other role as is, an unset role as Role ""), systemInstruction → System,
+// functionDeclarations → one Tool each (other tool kinds → a Tool with only
+// Raw), toolConfig → ToolChoice, generationConfig → Extra with its
+// thinkingConfig surfaced as Thinking and maxOutputTokens as MaxTokens; every
+// other field → Extra. A top-level field the model surfaces is also kept raw
+// in Extra when the model alone would not rebuild it — snake_case spelling,
+// a role on systemInstruction, tools split over several objects — and the
+// encoder then writes the model's values into that raw value.
+func (Codec) DecodeRequest(body []byte) (*engine.Request, error) {
+	if err := checkJSON(body); err != nil {
+		return nil, err
+	}
+	obj, err := parseObject(body, "request body")
+	if err != nil {
+		return nil, err
+	}
+	if k := obj.duplicate(topNames...); k != "" {
+		return nil, fmt.Errorf("request body: duplicate key %q", k)
+	}
+	req := &engine.Request{Wire: engine.WireGemini}
+	keep := func(key string, v json.RawMessage) {
+		if req.Extra == nil {
+			req.Extra = make(map[string]json.RawMessage)
+		}
+		req.Extra[key] = v
+	}
+	for _, f := range obj.fields {
+		switch {
+		case nContents.is(f.Key):
+			if req.Messages, err = decodeContents(f.Value); err != nil {
+				return nil, err
+			}
+		case nSystem.is(f.Key):
+			if req.System, req.SystemString, err = decodeSystem(f.Value, f.Key); err != nil {
+				return nil, err
+			}
+			rebuilt, err := systemValue(req, nil, false)
+			if err != nil {
+				return nil, err
+			}
+			if f.Key != nSystem.camel || !rawjson.Equal(rebuilt, f.Value) {
+				keep(f.Key, f.Value)
+			}
+		case nTools.is(f.Key):
+			if req.Tools, err = decodeTools(f.Value); err != nil {
+				return nil, err
+			}
+			if !rawjson.Equal(buildTools(req.Tools), f.Value) {
+				keep(f.Key, f.Value)
+			}
+		case nToolConfig.is(f.Key):
+			req.ToolChoice = f.Value
+			if f.Key != nToolConfig.camel {
+				keep(f.Key, f.Value) // remembers the spelling
+			}
+		case nGenConfig.is(f.Key):
+			keep(f.Key, f.Value)
+			req.Thinking, req.MaxTokens = decodeGenConfig(f.Value)
+		case nModel.is(f.Key):
+			keep(f.Key, f.Value) // the URL names the model; written back only if it was here
+			s, _ := rawjson.String(f.Value)
+			req.Model = strings.TrimPrefix(s, "models/")
+		default:
+			keep(f.Key, f.Value)
+		}
+	}
+	return req, nil
+}
+
+// topNames are the top-level fields the codec interprets.
+var topNames = []name{nModel, nContents, nSystem, nTools, nToolConfig, nGenConfig}
+
+// checkJSON reports where body stops being JSON.
+func checkJSON(body []byte) error {
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return errors.New("empty body")
+	}
+	var v json.RawMessage
+	if err := json.Unmarshal(body, &v); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return fmt.Errorf("body is not JSON: byte %d: %v", se.Offset, se)
+		}
+		return fmt.Errorf("body is not JSON: %v", err)
+	}
+	return nil
+}
+
+func decodeContents(raw json.RawMessage) ([]engine.Message, error) {
+	items, err := rawjson.Array(raw)
+	if err != nil {
+		return nil, fmt.Errorf("contents: expected an array, found %s", describe(raw))
+	}
+	msgs := make([]engine.Message, 0, len(items))
+	for i, it := range items {
+		m, err := decodeContent(it, fmt.Sprintf("contents[%d]", i))
+		if err != nil {
+			return nil, err
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs, nil
+}
+
+// decodeContent decodes one Content {role, parts} found at path.
+func decodeContent(raw json.RawMessage, path string) (engine.Message, error) {
+	obj, err := parseObject(raw, path)
+	if err != nil {
+		return engine.Message{}, err
+	}
+	if k := obj.duplicate(nRole, nParts); k != "" {
+		return engine.Message{}, fmt.Errorf("%s: duplicate key %q", path, k)
+	}
+	m := engine.Message{Path: path}
+	keep := func(key string, v json.RawMessage) {
+		if m.Extra == nil {
+			m.Extra = make(map[string]json.RawMessage)
+		}
+		m.Extra[key] = v
+	}
+	for _, f := range obj.fields {
+		switch {
+		case nRole.is(f.Key):
+			m.Role = roleFromWire(f.Value)
+			if s, ok := rawjson.String(f.Value); !ok || s == "" || s != wireRole(m.Role) {
+				keep(f.Key, f.Value) // a role the model would write differently
+			}
+		case nParts.is(f.Key):
+			if rawjson.Kind(f.Value) == "null" {
+				m.ContentNull = true
+				continue
+			}
+			if m.Blocks, err = decodeParts(f.Value, path+"."+f.Key); err != nil {
+				return engine.Message{}, err
+			}
+		default:
+			keep(f.Key, f.Value)
+		}
+	}
+	return m, nil
+}
+
+// roleFromWire maps a wire role to the model: user and model are named,
+// any other string is kept as is, anything else is Role "".
+func roleFromWire(raw json.RawMessage) engine.Role {
+	s, _ := rawjson.String(raw)
+	switch s {
+	case "user":
+		return engine.RoleUser
+	case "model":
+		return engine.RoleAssistant
+	}
+	return engine.Role(s)
+}
+
+// wireRole is the role name written for a model role.
+func wireRole(r engine.Role) string {
+	switch r {
+	case engine.RoleUser:
+		return "user"
+	case engine.RoleAssistant:
+		return "model"
+	}
+	return string(r)
+}
+
+// decodeSystem decodes systemInstruction: a Content, or a bare string.
+func decodeSystem(raw json.RawMessage, key string) ([]engine.Block, bool, error) {
+	if s, ok := rawjson.String(raw); ok {
+		return []engine.Block{{Type: engine.BlockText, Text: s, Path: key}}, true, nil
+	}
+	obj, err := parseObject(raw, key)
+	if err != nil {
+		return nil, false, err
+	}
+	if k := obj.duplicate(nRole, nParts); k != "" {
+		return nil, false, fmt.Errorf("%s: duplicate key %q", key, k)
+	}
+	pk, parts, ok := obj.get(nParts)
+	if !ok {
+		return nil, false, nil
+	}
+	blocks, err := decodeParts(parts, key+"."+pk)
+	return blocks, false, err
+}
+
+// decodeTools decodes tools: each function declaration becomes a Tool;
+// the rest of a tool object (googleSearch, codeExecution…) becomes a Tool
+// with only Raw.
+func decodeTools(raw json.RawMessage) ([]engine.Tool, error) {
+	items, err := rawjson.Array(raw)
+	if err != nil {
+		return nil, fmt.Errorf("tools: expected an array, found %s", describe(raw))
+	}
+	tools := []engine.Tool{}
+	for i, it := range items {
+		obj, err := parseObject(it, fmt.Sprintf("tools[%d]", i))
+		if err != nil {
+			return nil, err
+		}
+		var rest rawjson.Object
+		restFields, decls := 0, 0
+		for _, f := range obj.fields {
+			list, err := rawjson.Array(f.Value)
+			if !nDeclarations.is(f.Key) || err != nil {
+				rest.Raw(f.Key, f.Value)
+				restFields++
+				continue
+			}
+			decls++
+			for _, d := range list {
+				tools = append(tools, decodeDeclaration(d))
+			}
+		}
+		switch {
+		case decls == 0:
+			tools = append(tools, engine.Tool{Raw: it})
+		case restFields > 0:
+			tools = append(tools, engine.Tool{Raw: rest.Bytes()})
+		}
+	}
+	return tools, nil
+}
+
+func decodeDeclaration(raw json.RawMessage) engine.Tool {
+	t := engine.Tool{Raw: raw}
+	obj, err := parseObject(raw, "")
+	if err != nil {
+		return t
+	}
+	t.Name, t.Description = obj.str(nName), obj.str(nDescription)
+	for _, n := range schemaNames {
+		if v := obj.value(n); v != nil {
+			t.Schema = v
+			break
+		}
+	}
+	return t
+}
+
+// decodeGenConfig reads the views the model has of generationConfig.
+func decodeGenConfig(raw json.RawMessage) (*engine.Thinking, int) {
+	obj, err := parseObject(raw, "")
+	if err != nil {
+		return nil, 0
+	}
+	max, _ := intValue(obj.value(nMaxTokens))
+	var thinking *engine.Thinking
+	if tc := obj.value(nThinkingConfig); tc != nil {
+		thinking = decodeThinking(tc)
+	}
+	return thinking, max
+}
+
+// decodeThinking normalises thinkingConfig. Type is "enabled" when thoughts
+// are included, a level is set or the budget is not 0 (-1 is the dynamic
+// budget), "disabled" for a budget of 0 alone, "" otherwise.
+func decodeThinking(raw json.RawMessage) *engine.Thinking {
+	t := &engine.Thinking{Raw: raw}
+	obj, err := parseObject(raw, "")
+	if err != nil {
+		return t
+	}
+	budget, hasBudget := intValue(obj.value(nBudget))
+	level := obj.value(nLevel)
+	t.BudgetTokens = budget
+	switch {
+	case isTrue(obj.value(nIncludeThought)), level != nil && rawjson.Kind(level) != "null", hasBudget && budget != 0:
+		t.Type = "enabled"
+	case hasBudget:
+		t.Type = "disabled"
+	}
+	return t
+}

@@ -1,0 +1,350 @@
+package gemini_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/providers/gemini"
+)
+
+// roundTrip decodes body, encodes it, and fails unless the encoding is the
+// same JSON value and decodes to the same model.
+func roundTrip(t *testing.T, body string) (*engine.Request, []byte) {
+	t.Helper()
+	req, err := codec.DecodeRequest([]byte(body))
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	enc, err := codec.EncodeRequest(req)
+	if err != nil {
+		t.Fatalf("encode: %v", err)
+	}
+	if !rawjson.Equal(enc, []byte(body)) {
+		t.Fatalf("encoded body is another JSON value\nwant %s\ngot  %s", body, enc)
+	}
+	again, err := codec.DecodeRequest(enc)
+	if err != nil {
+		t.Fatalf("decode again: %v", err)
+	}
+	if d := cmp.Diff(req, again); d != "" {
+		t.Fatalf("second decode differs (-first +second):\n%s", d)
+	}
+	return req, enc
+}
+
+// TestSnakeCase: the proto spelling is read and written back as read.
+func TestSnakeCase(t *testing.T) {
+	body := `{"contents":[{"role":"user","parts":[{"text":"hi"}]},` +
+		`{"role":"model","parts":[{"function_call":{"name":"f","args":{"a":1}},"thought_signature":"c2ln"}]},` +
+		`{"role":"user","parts":[{"function_response":{"name":"f","response":{"output":1},"will_continue":false}},` +
+		`{"inline_data":{"mime_type":"image/png","data":"iVBO"}}]}],` +
+		`"system_instruction":{"parts":[{"text":"sys"}]},"tool_config":{"function_calling_config":{"mode":"AUTO"}},` +
+		`"generation_config":{"max_output_tokens":100,"thinking_config":{"include_thoughts":true,"thinking_budget":1024}},` +
+		`"safety_settings":[]}`
+	req, enc := roundTrip(t, body)
+	for _, camel := range []string{"functionCall", "thoughtSignature", "functionResponse", "inlineData", "systemInstruction", "toolConfig", "generationConfig"} {
+		if bytes.Contains(enc, []byte(`"`+camel+`"`)) {
+			t.Errorf("encoded body says %s: %s", camel, enc)
+		}
+	}
+	call := req.Messages[1].Blocks[0]
+	if call.Type != engine.BlockToolCall || call.Name != "f" || string(call.Signature) != `"c2ln"` || call.WireType != "function_call" {
+		t.Errorf("call: %+v", call)
+	}
+	if img := req.Messages[2].Blocks[1]; img.Type != engine.BlockImage || img.MediaType != "image/png" {
+		t.Errorf("image: %+v", img)
+	}
+	if req.MaxTokens != 100 || req.Thinking == nil || req.Thinking.Type != "enabled" || req.Thinking.BudgetTokens != 1024 {
+		t.Errorf("max %d thinking %+v", req.MaxTokens, req.Thinking)
+	}
+	if len(req.System) != 1 || req.System[0].Text != "sys" || req.System[0].Path != "system_instruction.parts[0]" {
+		t.Errorf("system: %+v", req.System)
+	}
+}
+
+// TestNestedSignature: a signature inside functionCall (GEM-SIG-001) stays
+// where it was, is not the part's signature, and is found by
+// NestedSignature.
+func TestNestedSignature(t *testing.T) {
+	wrong := `{"contents":[{"role":"model","parts":[{"functionCall":{"name":"f","args":{},"thoughtSignature":"c2ln"}}]}]}`
+	req, _ := roundTrip(t, wrong)
+	b := req.Messages[0].Blocks[0]
+	if b.Signature != nil {
+		t.Errorf("a nested signature must not count as the part's: %s", b.Signature)
+	}
+	if sig, ok := gemini.NestedSignature(b); !ok || string(sig) != `"c2ln"` {
+		t.Errorf("NestedSignature = %s, %t", sig, ok)
+	}
+
+	right := `{"contents":[{"role":"model","parts":[{"functionCall":{"name":"f","args":{}},"thoughtSignature":"c2ln"}]}]}`
+	req, _ = roundTrip(t, right)
+	b = req.Messages[0].Blocks[0]
+	if string(b.Signature) != `"c2ln"` || b.Extra != nil {
+		t.Errorf("sibling signature: %+v", b)
+	}
+	if _, ok := gemini.NestedSignature(b); ok {
+		t.Error("no nested signature expected")
+	}
+}
+
+// TestPartKinds decodes every kind of part and round-trips each.
+func TestPartKinds(t *testing.T) {
+	cases := []struct {
+		part     string
+		typ      engine.BlockType
+		wireType string
+		check    func(t *testing.T, b engine.Block)
+	}{
+		{`{"text":"hi"}`, engine.BlockText, "text", nil},
+		{`{"text":"hm","thought":true,"thoughtSignature":"c2ln"}`, engine.BlockThinking, "text", func(t *testing.T, b engine.Block) {
+			if !b.Thought || b.Text != "hm" || string(b.Signature) != `"c2ln"` {
+				t.Errorf("%+v", b)
+			}
+		}},
+		{`{"text":"x","thought":false}`, engine.BlockText, "text", func(t *testing.T, b engine.Block) {
+			if b.Thought || string(b.Extra["thought"]) != "false" {
+				t.Errorf("%+v", b)
+			}
+		}},
+		{`{"thoughtSignature":"c2ln"}`, engine.BlockText, "thoughtSignature", func(t *testing.T, b engine.Block) {
+			if b.Text != "" || string(b.Signature) != `"c2ln"` {
+				t.Errorf("%+v", b)
+			}
+		}},
+		{`{"text":"v","videoMetadata":{"startOffset":"1s"}}`, engine.BlockText, "text", func(t *testing.T, b engine.Block) {
+			if string(b.Extra["videoMetadata"]) != `{"startOffset":"1s"}` {
+				t.Errorf("%+v", b)
+			}
+		}},
+		{`{"functionCall":{"id":"c1","name":"f","args":{"b":2,"a":1.50}}}`, engine.BlockToolCall, "functionCall", func(t *testing.T, b engine.Block) {
+			if b.ID != "c1" || string(b.Input) != `{"b":2,"a":1.50}` || b.Extra != nil {
+				t.Errorf("%+v", b)
+			}
+		}},
+		{`{"functionResponse":{"id":"c1","name":"f","response":{"error":"cancelled"},"parts":[{"inlineData":{"mimeType":"application/pdf","data":"JVBE"}}]}}`, engine.BlockToolResult, "functionResponse", func(t *testing.T, b engine.Block) {
+			if b.ToolCallID != "c1" || string(b.ResultRaw) != `{"error":"cancelled"}` || len(b.Content) != 1 ||
+				b.Content[0].Type != engine.BlockDocument || b.Content[0].Path != "contents[0].parts[0].functionResponse.parts[0]" {
+				t.Errorf("%+v", b)
+			}
+		}},
+		{`{"inlineData":{"mimeType":"image/jpeg","data":"/9j/"}}`, engine.BlockImage, "inlineData", func(t *testing.T, b engine.Block) {
+			if b.MediaType != "image/jpeg" || string(b.Source) != `{"mimeType":"image/jpeg","data":"/9j/"}` {
+				t.Errorf("%+v", b)
+			}
+		}},
+		{`{"fileData":{"mimeType":"video/mp4","fileUri":"gs://x"},"videoMetadata":{}}`, engine.BlockOther, "fileData", nil},
+		{`{"executableCode":{"language":"PYTHON","code":"1"},"thoughtSignature":"c2ln"}`, engine.BlockOther, "executableCode", func(t *testing.T, b engine.Block) {
+			if string(b.Signature) != `"c2ln"` {
+				t.Errorf("a signature on any part is surfaced: %+v", b)
+			}
+		}},
+		{`{"codeExecutionResult":{"outcome":"OUTCOME_OK","output":"1"}}`, engine.BlockOther, "codeExecutionResult", nil},
+		{`{"text":"a","functionCall":{"name":"f"}}`, engine.BlockOther, "", nil},
+		{`{"text":"a","text":"b"}`, engine.BlockOther, "", nil},
+		{`{"thoughtSignature":"a","thought_signature":"b"}`, engine.BlockOther, "", nil},
+		{`{}`, engine.BlockOther, "", nil},
+		{`{"text":5}`, engine.BlockOther, "text", nil},
+		{`{"functionCall":"f"}`, engine.BlockOther, "functionCall", nil},
+		{`{"text":"a","thoughtSignature":null}`, engine.BlockText, "text", func(t *testing.T, b engine.Block) {
+			if b.Signature != nil || string(b.Extra["thoughtSignature"]) != "null" {
+				t.Errorf("a non-string signature stays in Extra: %+v", b)
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.part, func(t *testing.T) {
+			req, _ := roundTrip(t, `{"contents":[{"role":"model","parts":[`+tc.part+`]}]}`)
+			b := req.Messages[0].Blocks[0]
+			if b.Type != tc.typ || b.WireType != tc.wireType || b.Path != "contents[0].parts[0]" {
+				t.Errorf("type %s wire %q path %q, want %s %q", b.Type, b.WireType, b.Path, tc.typ, tc.wireType)
+			}
+			if b.Type == engine.BlockOther && string(b.Raw) != tc.part {
+				t.Errorf("raw %s", b.Raw)
+			}
+			if tc.check != nil {
+				tc.check(t, b)
+			}
+		})
+	}
+}
+
+// TestRoles keeps every role spelling the wire used.
+func TestRoles(t *testing.T) {
+	req, _ := roundTrip(t, `{"contents":[{"parts":[{"text":"a"}]},{"role":"function","parts":[]},{"role":"assistant","parts":[]},{"role":7},{"role":"model","parts":null}]}`)
+	want := []engine.Role{"", "function", engine.RoleAssistant, "", engine.RoleAssistant}
+	for i, m := range req.Messages {
+		if m.Role != want[i] {
+			t.Errorf("contents[%d]: role %q, want %q", i, m.Role, want[i])
+		}
+	}
+	if !req.Messages[4].ContentNull || req.Messages[3].Blocks != nil || req.Messages[1].Blocks == nil {
+		t.Errorf("parts shapes: %+v", req.Messages)
+	}
+}
+
+// TestRequestErrors: bad bodies fail with the JSON path and what was
+// expected.
+func TestRequestErrors(t *testing.T) {
+	cases := []struct{ body, want string }{
+		{``, "empty body"},
+		{`{"contents": [`, "body is not JSON: byte 14: unexpected end of JSON input"},
+		{`[]`, "request body: expected an object, found an array"},
+		{`{"contents": "hi"}`, "contents: expected an array, found a string"},
+		{`{"contents": [1]}`, "contents[0]: expected an object, found a number"},
+		{`{"contents": [{"parts": {}}]}`, "contents[0].parts: expected an array, found an object"},
+		{`{"contents": [{"role": "user", "parts": ["x"]}]}`, "contents[0].parts[0]: expected an object, found a string"},
+		{`{"contents": [{"role": "user", "role": "model"}]}`, `contents[0]: duplicate key "role"`},
+		{`{"contents": [], "contents": []}`, `request body: duplicate key "contents"`},
+		{`{"systemInstruction": {}, "system_instruction": {}}`, `request body: duplicate key "system_instruction"`},
+		{`{"systemInstruction": 5}`, "systemInstruction: expected an object, found a number"},
+		{`{"systemInstruction": {"parts": [null]}}`, "systemInstruction.parts[0]: expected an object, found null"},
+		{`{"tools": {}}`, "tools: expected an array, found an object"},
+		{`{"tools": [true]}`, "tools[0]: expected an object, found a boolean"},
+	}
+	for _, tc := range cases {
+		_, err := codec.DecodeRequest([]byte(tc.body))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s: error %v, want %q", tc.body, err, tc.want)
+		}
+	}
+}
+
+// TestThinkingConfig normalises thinkingConfig.
+func TestThinkingConfig(t *testing.T) {
+	cases := []struct {
+		config string
+		typ    string
+		budget int
+	}{
+		{`{"includeThoughts":true}`, "enabled", 0},
+		{`{"thinkingBudget":0}`, "disabled", 0},
+		{`{"includeThoughts":false,"thinkingBudget":0}`, "disabled", 0},
+		{`{"thinkingBudget":-1}`, "enabled", -1},
+		{`{"thinkingBudget":2048}`, "enabled", 2048},
+		{`{"thinkingLevel":"LOW"}`, "enabled", 0},
+		{`{}`, "", 0},
+	}
+	for _, tc := range cases {
+		req, _ := roundTrip(t, `{"contents":[],"generationConfig":{"temperature":0.5,"thinkingConfig":`+tc.config+`}}`)
+		th := req.Thinking
+		if th == nil || th.Type != tc.typ || th.BudgetTokens != tc.budget || string(th.Raw) != tc.config {
+			t.Errorf("%s: %+v", tc.config, th)
+		}
+	}
+}
+
+// TestTools keeps how declarations were grouped and other tool kinds.
+func TestTools(t *testing.T) {
+	body := `{"tools":[{"functionDeclarations":[{"name":"a","parameters":{"type":"object"}}]},` +
+		`{"functionDeclarations":[{"name":"b","description":"B","parametersJsonSchema":{"type":"object"}}],"codeExecution":{}},` +
+		`{"googleSearch":{}}]}`
+	req, _ := roundTrip(t, body)
+	var names []string
+	for _, tl := range req.Tools {
+		names = append(names, tl.Name+"|"+string(tl.Raw))
+	}
+	want := []string{
+		`a|{"name":"a","parameters":{"type":"object"}}`,
+		`b|{"name":"b","description":"B","parametersJsonSchema":{"type":"object"}}`,
+		`|{"codeExecution":{}}`,
+		`|{"googleSearch":{}}`,
+	}
+	if d := cmp.Diff(want, names); d != "" {
+		t.Errorf("tools (-want +got):\n%s", d)
+	}
+	if string(req.Tools[1].Schema) != `{"type":"object"}` || req.Tools[1].Description != "B" {
+		t.Errorf("declaration b: %+v", req.Tools[1])
+	}
+
+	// A changed tool list is rebuilt, declarations grouped together.
+	req.Tools = append(req.Tools[:1], engine.Tool{Name: "c", Schema: json.RawMessage(`{"type":"object"}`)})
+	enc, err := codec.EncodeRequest(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"tools":[{"functionDeclarations":[{"name":"a","parameters":{"type":"object"}},{"name":"c","parameters":{"type":"object"}}]}]}`; string(enc) != want {
+		t.Errorf("rebuilt tools\n got %s\nwant %s", enc, want)
+	}
+}
+
+// TestEncodeFromCode encodes a request built in code, with no wire memory.
+func TestEncodeFromCode(t *testing.T) {
+	req := &engine.Request{
+		System: []engine.Block{{Type: engine.BlockText, Text: "Be <brief> & exact."}},
+		Messages: []engine.Message{
+			{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: "Weather in Paris?"}}},
+			{Role: engine.RoleAssistant, Blocks: []engine.Block{
+				{Type: engine.BlockThinking, Text: "Use the tool."},
+				{Type: engine.BlockToolCall, Name: "get_weather", Input: json.RawMessage(`{"city":"Paris"}`), Signature: json.RawMessage(`"CiQB"`)},
+			}},
+			{Role: engine.RoleUser, Blocks: []engine.Block{
+				{Type: engine.BlockToolResult, Name: "get_weather", ResultRaw: json.RawMessage(`{"output":{"temp_c":21}}`)},
+			}},
+		},
+		Tools:      []engine.Tool{{Name: "get_weather", Description: "Weather", Schema: json.RawMessage(`{"type":"object"}`)}},
+		ToolChoice: json.RawMessage(`{"functionCallingConfig":{"mode":"AUTO"}}`),
+		Thinking:   &engine.Thinking{Type: "enabled", BudgetTokens: 512},
+		MaxTokens:  64,
+	}
+	enc, err := codec.EncodeRequest(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"contents":[` +
+		`{"role":"user","parts":[{"text":"Weather in Paris?"}]},` +
+		`{"role":"model","parts":[{"text":"Use the tool.","thought":true},{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"CiQB"}]},` +
+		`{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":{"output":{"temp_c":21}}}}]}],` +
+		`"systemInstruction":{"parts":[{"text":"Be <brief> & exact."}]},` +
+		`"tools":[{"functionDeclarations":[{"name":"get_weather","description":"Weather","parameters":{"type":"object"}}]}],` +
+		`"toolConfig":{"functionCallingConfig":{"mode":"AUTO"}},` +
+		`"generationConfig":{"maxOutputTokens":64,"thinkingConfig":{"includeThoughts":true,"thinkingBudget":512}}}`
+	if string(enc) != want {
+		t.Errorf("encoded\n got %s\nwant %s", enc, want)
+	}
+	if _, err := codec.EncodeRequest(&engine.Request{Messages: []engine.Message{{Role: engine.RoleAssistant, Blocks: []engine.Block{{Type: engine.BlockRedacted}}}}}); err == nil ||
+		!strings.Contains(err.Error(), "contents[0]: parts[0]: a redacted_thinking block has no Gemini part") {
+		t.Errorf("unencodable block: %v", err)
+	}
+}
+
+// TestEncodeAfterEdit: the model's values win over the raw values kept
+// for spelling and order.
+func TestEncodeAfterEdit(t *testing.T) {
+	body := `{"model":"models/gemini-2.0-flash","contents":[{"role":"model","parts":[{"function_call":{"name":"f","args":{}},"thought_signature":"c2ln"}]}],` +
+		`"systemInstruction":{"role":"user","parts":[{"text":"old"}]},` +
+		`"generationConfig":{"temperature":0,"thinkingConfig":{"thinkingBudget":0},"maxOutputTokens":10}}`
+	req, err := codec.DecodeRequest([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Model = "gemini-2.5-pro"
+	req.Messages[0].Blocks[0].Signature = json.RawMessage(`"bmV3"`)
+	req.System[0].Text = "new"
+	req.Thinking = &engine.Thinking{Type: "enabled", BudgetTokens: 256}
+	req.MaxTokens = 0
+	enc, err := codec.EncodeRequest(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"model":"models/gemini-2.5-pro","contents":[{"role":"model","parts":[{"function_call":{"name":"f","args":{}},"thought_signature":"bmV3"}]}],` +
+		`"systemInstruction":{"role":"user","parts":[{"text":"new"}]},` +
+		`"generationConfig":{"temperature":0,"thinkingConfig":{"includeThoughts":true,"thinkingBudget":256}}}`
+	if string(enc) != want {
+		t.Errorf("encoded\n got %s\nwant %s", enc, want)
+	}
+
+	req.System, req.Thinking = nil, nil
+	enc, err = codec.EncodeRequest(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(enc, []byte("systemInstruction")) || bytes.Contains(enc, []byte("thinkingConfig")) {
+		t.Errorf("removed fields still written: %s", enc)
+	}
+}

@@ -1,0 +1,247 @@
+package gemini
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/internal/sse"
+)
+
+// DecodeResponse decodes a GenerateContentResponse, an error body, or a
+// stream. The shape is read from the body, not the headers: an event stream
+// (streamGenerateContent?alt=sse), a JSON array of responses
+// (streamGenerateContent without alt=sse), or one JSON document.
+//
+// Output holds one assistant message per candidate, candidates[0] first;
+// StopReason is candidates[0].finishReason (a numeric enum from
+// "$alt=json;enum-encoding=int" clients is named when known), or
+// promptFeedback.blockReason when there is no candidate. Fields of a
+// candidate other than its content (safetyRatings, finishMessage…) are not
+// kept: they would be written into the content if the message were echoed.
+func (Codec) DecodeResponse(status int, header http.Header, body []byte) (*engine.Response, error) {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
+		return nil, errors.New("empty body")
+	}
+	if !utf8.Valid(body) {
+		return nil, errors.New("body is binary, not JSON or an event stream")
+	}
+	failed := status != 0 && (status < 200 || status > 299)
+	switch {
+	case sse.Looks(body):
+		return decodeStream(sseEvents(body)), nil
+	case trimmed[0] == '[':
+		if failed {
+			if e := arrayError(trimmed); e != nil {
+				return &engine.Response{Wire: engine.WireGemini, Error: e, Output: []engine.Message{}}, nil
+			}
+		}
+		return decodeStream(arrayEvents(body)), nil
+	case trimmed[0] == '{':
+		if err := checkJSON(trimmed); err != nil {
+			return nil, err
+		}
+		return decodeDocument(trimmed, failed)
+	case failed:
+		// A plain-text or HTML error page from a proxy or load balancer.
+		return &engine.Response{Wire: engine.WireGemini, Output: []engine.Message{},
+			Error: &engine.APIError{Code: strconv.Itoa(status), Message: string(trimmed)}}, nil
+	}
+	return nil, fmt.Errorf("body is neither JSON nor an event stream (starts with %q)", clip(trimmed, 20))
+}
+
+// decodeDocument decodes one JSON response or error object.
+func decodeDocument(body []byte, failed bool) (*engine.Response, error) {
+	resp := &engine.Response{Wire: engine.WireGemini, Output: []engine.Message{}}
+	obj, err := parseObject(body, "response body")
+	if err != nil {
+		return nil, err
+	}
+	if e := obj.value(name{"error", "error"}); e != nil || failed {
+		resp.Error = decodeError(body)
+		return resp, nil
+	}
+	ch, err := parseChunk(obj, "")
+	if err != nil {
+		return nil, err
+	}
+	resp.ID, resp.Model, resp.Usage = ch.id, ch.model, ch.usage
+	for _, c := range ch.candidates {
+		resp.Output = append(resp.Output, c.msg)
+	}
+	if len(ch.candidates) > 0 {
+		resp.StopReason = ch.candidates[0].finish
+	} else {
+		resp.StopReason = ch.blockReason
+	}
+	return resp, nil
+}
+
+// decodeError reads {"error":{"code":403,"message":…,"status":…}}; any other
+// body becomes the message.
+func decodeError(body []byte) *engine.APIError {
+	obj, err := parseObject(body, "")
+	if err == nil {
+		e := obj.value(name{"error", "error"})
+		if s, ok := rawjson.String(e); ok {
+			return &engine.APIError{Message: s}
+		}
+		if eo, err := parseObject(e, ""); err == nil {
+			out := &engine.APIError{Type: eo.str(name{"status", "status"}), Message: eo.str(name{"message", "message"})}
+			code := eo.value(name{"code", "code"})
+			if s, ok := rawjson.String(code); ok {
+				out.Code = s
+			} else if rawjson.Kind(code) == "number" {
+				out.Code = string(code)
+			}
+			return out
+		}
+	}
+	return &engine.APIError{Message: string(rawjson.Compact(body))}
+}
+
+// arrayError finds the error in an error body sent as a JSON array.
+func arrayError(body []byte) *engine.APIError {
+	items, err := rawjson.Array(body)
+	if err != nil || len(items) == 0 {
+		return nil
+	}
+	obj, err := parseObject(items[0], "")
+	if err != nil || obj.value(name{"error", "error"}) == nil {
+		return nil
+	}
+	return decodeError(items[0])
+}
+
+// chunk is one GenerateContentResponse, decoded.
+type chunk struct {
+	candidates  []candidate
+	usage       *engine.Usage
+	id, model   string
+	blockReason string
+	feedback    bool // promptFeedback present
+}
+
+type candidate struct {
+	index  int            // the candidate's index field, or its position
+	msg    engine.Message // the content; no blocks when there is none
+	parts  bool           // content carried parts
+	finish string         // finishReason; "" when absent or unspecified
+}
+
+var (
+	nCandidates   = name{"candidates", "candidates"}
+	nContent      = name{"content", "content"}
+	nIndex        = name{"index", "index"}
+	nFinish       = name{"finishReason", "finish_reason"}
+	nUsage        = name{"usageMetadata", "usage_metadata"}
+	nModelVersion = name{"modelVersion", "model_version"}
+	nResponseID   = name{"responseId", "response_id"}
+	nFeedback     = name{"promptFeedback", "prompt_feedback"}
+	nBlockReason  = name{"blockReason", "block_reason"}
+	nPromptTokens = name{"promptTokenCount", "prompt_token_count"}
+	nOutTokens    = name{"candidatesTokenCount", "candidates_token_count"}
+	nThoughtToks  = name{"thoughtsTokenCount", "thoughts_token_count"}
+	nCachedTokens = name{"cachedContentTokenCount", "cached_content_token_count"}
+)
+
+// parseChunk decodes a response object; block paths start with prefix.
+func parseChunk(obj object, prefix string) (chunk, error) {
+	var ch chunk
+	ch.id, ch.model = obj.str(nResponseID), obj.str(nModelVersion)
+	if u := obj.value(nUsage); u != nil {
+		ch.usage = decodeUsage(u)
+	}
+	if fb := obj.value(nFeedback); fb != nil {
+		ch.feedback = true
+		if fo, err := parseObject(fb, ""); err == nil {
+			ch.blockReason = enumName(fo.value(nBlockReason), nil)
+		}
+	}
+	cands := obj.value(nCandidates)
+	if cands == nil {
+		return ch, nil
+	}
+	items, err := rawjson.Array(cands)
+	if err != nil {
+		return ch, fmt.Errorf("%scandidates: expected an array, found %s", prefix, describe(cands))
+	}
+	for i, it := range items {
+		path := fmt.Sprintf("%scandidates[%d]", prefix, i)
+		co, err := parseObject(it, path)
+		if err != nil {
+			return ch, err
+		}
+		c := candidate{index: i, finish: enumName(co.value(nFinish), finishNames)}
+		if n, ok := intValue(co.value(nIndex)); ok {
+			c.index = n
+		}
+		c.msg = engine.Message{Role: engine.RoleAssistant, Path: path + ".content"}
+		if key, content, ok := co.get(nContent); ok && rawjson.Kind(content) != "null" {
+			if c.msg, err = decodeContent(content, path+"."+key); err != nil {
+				return ch, err
+			}
+			if c.msg.Role == "" {
+				c.msg.Role = engine.RoleAssistant // the model's content may leave its role out
+			}
+			c.parts = len(c.msg.Blocks) > 0
+		}
+		ch.candidates = append(ch.candidates, c)
+	}
+	return ch, nil
+}
+
+func decodeUsage(raw json.RawMessage) *engine.Usage {
+	obj, err := parseObject(raw, "")
+	if err != nil {
+		return nil
+	}
+	n := func(k name) int { v, _ := intValue(obj.value(k)); return v }
+	return &engine.Usage{
+		InputTokens:     n(nPromptTokens),
+		OutputTokens:    n(nOutTokens),
+		ReasoningTokens: n(nThoughtToks),
+		CacheReadTokens: n(nCachedTokens),
+	}
+}
+
+// finishNames are the FinishReason values both the Gemini API and Vertex AI
+// number alike; higher numbers differ between them and stay numbers.
+var finishNames = map[int]string{1: "STOP", 2: "MAX_TOKENS", 3: "SAFETY", 4: "RECITATION"}
+
+// enumName reads an enum sent as a name or, by int-encoding clients, a
+// number. The unspecified value (0 or *_UNSPECIFIED) reads as "".
+func enumName(raw json.RawMessage, names map[int]string) string {
+	if s, ok := rawjson.String(raw); ok {
+		if s == "FINISH_REASON_UNSPECIFIED" || s == "BLOCK_REASON_UNSPECIFIED" {
+			return ""
+		}
+		return s
+	}
+	n, ok := intValue(raw)
+	if !ok || n == 0 {
+		return ""
+	}
+	if s, ok := names[n]; ok {
+		return s
+	}
+	return strconv.Itoa(n)
+}
+
+// clip shortens b for messages.
+func clip(b []byte, n int) string {
+	if len(b) <= n {
+		return string(b)
+	}
+	for n > 0 && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return string(b[:n]) + "…"
+}

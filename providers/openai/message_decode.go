@@ -1,0 +1,328 @@
+package openai
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// Wire names of the reasoning text that OpenAI-compatible hosts put on
+// assistant messages: DeepSeek and Moonshot use reasoning_content, Groq and
+// OpenRouter use reasoning. Each becomes a BlockThinking with this WireType.
+const (
+	wireReasoningContent = "reasoning_content"
+	wireReasoning        = "reasoning"
+)
+
+// functionPrefix marks tool-call Extra keys that live inside the call's
+// "function" (or "custom") object rather than beside it: "function.strict".
+const functionPrefix = "function."
+
+// decodeMessage decodes one chat message at path. Requests require a role;
+// response messages default to assistant.
+//
+// Blocks come in a fixed order: reasoning (thinking) first, then content,
+// then tool calls. A tool message holds exactly one BlockToolResult.
+func decodeMessage(raw json.RawMessage, path string, defaultRole engine.Role) (engine.Message, error) {
+	fields, err := object(path, raw)
+	if err != nil {
+		return engine.Message{}, err
+	}
+	m := engine.Message{Path: path, Role: defaultRole}
+	var (
+		content, toolCallID json.RawMessage
+		hasContent, hasRole bool
+		thinking, calls     []engine.Block
+	)
+	// First pass: the role decides how the other fields read.
+	for _, f := range fields {
+		if f.Key != "role" {
+			continue
+		}
+		s, ok := rawjson.String(f.Value)
+		if !ok {
+			return engine.Message{}, expected(field(path, "role"), "a string", f.Value)
+		}
+		m.Role, hasRole = engine.Role(s), true
+	}
+	if !hasRole && defaultRole == "" {
+		return engine.Message{}, expected(field(path, "role"), "a string", nil)
+	}
+	for _, f := range fields {
+		p := field(path, f.Key)
+		switch f.Key {
+		case "role":
+		case "name":
+			if s, ok := rawjson.String(f.Value); ok {
+				m.Name = s
+			} else {
+				setExtra(&m.Extra, f.Key, f.Value)
+			}
+		case "content":
+			content, hasContent = f.Value, true
+		case "tool_call_id":
+			toolCallID = f.Value
+		case "tool_calls":
+			if isNull(f.Value) {
+				setExtra(&m.Extra, f.Key, f.Value)
+				continue
+			}
+			items, err := array(p, f.Value)
+			if err != nil {
+				return engine.Message{}, err
+			}
+			if len(items) == 0 { // kept, so an empty list (which OpenAI rejects) stays visible
+				setExtra(&m.Extra, f.Key, f.Value)
+			}
+			calls = calls[:0]
+			for i, it := range items {
+				b, err := decodeToolCall(it, index(p, i))
+				if err != nil {
+					return engine.Message{}, err
+				}
+				calls = append(calls, b)
+			}
+		case wireReasoningContent, wireReasoning:
+			s, ok := rawjson.String(f.Value)
+			if !ok || m.Role != engine.RoleAssistant {
+				setExtra(&m.Extra, f.Key, f.Value)
+				continue
+			}
+			thinking = append(thinking, engine.Block{Type: engine.BlockThinking, WireType: f.Key, Path: p, Text: s})
+		default:
+			setExtra(&m.Extra, f.Key, f.Value)
+		}
+	}
+
+	m.Blocks = append(m.Blocks, thinking...)
+	if m.Role == engine.RoleTool {
+		b, err := decodeToolResult(path, content, toolCallID)
+		if err != nil {
+			return engine.Message{}, err
+		}
+		m.ContentString = rawjson.Kind(content) == "string"
+		m.ContentNull = isNull(content)
+		m.Blocks = append(m.Blocks, b)
+	} else {
+		if toolCallID != nil {
+			setExtra(&m.Extra, "tool_call_id", toolCallID)
+		}
+		if hasContent {
+			if err := decodeContent(&m, content, field(path, "content")); err != nil {
+				return engine.Message{}, err
+			}
+		}
+	}
+	m.Blocks = append(m.Blocks, calls...)
+	if m.Blocks == nil {
+		m.Blocks = []engine.Block{}
+	}
+	return m, nil
+}
+
+// decodeContent reads a message's content: a string, null, or a list of parts.
+func decodeContent(m *engine.Message, content json.RawMessage, path string) error {
+	switch rawjson.Kind(content) {
+	case "string":
+		s, _ := rawjson.String(content)
+		m.ContentString = true
+		m.Blocks = append(m.Blocks, engine.Block{Type: engine.BlockText, Path: path, Text: s})
+	case "null":
+		m.ContentNull = true
+	case "array":
+		parts, err := decodeParts(content, path)
+		if err != nil {
+			return err
+		}
+		if len(parts) == 0 { // an empty list is not the same as no content
+			setExtra(&m.Extra, "content", content)
+		}
+		m.Blocks = append(m.Blocks, parts...)
+	default:
+		return expected(path, "a string, an array or null", content)
+	}
+	return nil
+}
+
+// decodeParts reads a list of content parts.
+func decodeParts(raw json.RawMessage, path string) ([]engine.Block, error) {
+	items, err := array(path, raw)
+	if err != nil {
+		return nil, err
+	}
+	blocks := make([]engine.Block, 0, len(items))
+	for i, it := range items {
+		b, err := decodePart(it, index(path, i))
+		if err != nil {
+			return nil, err
+		}
+		blocks = append(blocks, b)
+	}
+	return blocks, nil
+}
+
+// decodePart reads one content part. Parts the model names (text, image_url,
+// file) become Text/Image/Document blocks; anything else, or a known part
+// whose payload has an unexpected shape, is kept whole as BlockOther.
+func decodePart(raw json.RawMessage, path string) (engine.Block, error) {
+	fields, err := object(path, raw)
+	if err != nil {
+		return engine.Block{}, err
+	}
+	other := engine.Block{Type: engine.BlockOther, Path: path, Raw: raw}
+	var typ string
+	for _, f := range fields {
+		if f.Key == "type" {
+			typ, _ = rawjson.String(f.Value)
+		}
+	}
+	other.WireType = typ
+	b := engine.Block{WireType: typ, Path: path}
+	var payload string
+	switch typ {
+	case "text":
+		b.Type, payload = engine.BlockText, "text"
+	case "image_url":
+		b.Type, payload = engine.BlockImage, "image_url"
+	case "file":
+		b.Type, payload = engine.BlockDocument, "file"
+	default:
+		return other, nil
+	}
+	seen := false
+	for _, f := range fields {
+		switch f.Key {
+		case "type":
+		case payload:
+			seen = true
+			if typ == "text" {
+				s, ok := rawjson.String(f.Value)
+				if !ok {
+					return other, nil
+				}
+				b.Text = s
+				continue
+			}
+			b.Source = f.Value
+			b.MediaType = mediaType(f.Value)
+		default:
+			setExtra(&b.Extra, f.Key, f.Value)
+		}
+	}
+	if !seen {
+		return other, nil
+	}
+	return b, nil
+}
+
+// mediaType reads the MIME type of a data URL inside an image_url or file
+// payload ("data:image/png;base64,…" → "image/png"); "" when there is none.
+func mediaType(src json.RawMessage) string {
+	url, ok := rawjson.String(src)
+	if !ok {
+		var v struct {
+			URL      string `json:"url"`
+			FileData string `json:"file_data"`
+		}
+		if json.Unmarshal(src, &v) != nil {
+			return ""
+		}
+		url = v.URL + v.FileData
+	}
+	rest, ok := strings.CutPrefix(url, "data:")
+	if !ok {
+		return ""
+	}
+	mt, _, _ := strings.Cut(rest, ",")
+	mt, _, _ = strings.Cut(mt, ";")
+	return mt
+}
+
+// decodeToolCall reads one assistant tool_calls entry. Input is the raw
+// arguments token exactly as sent (a JSON string on this wire); every other
+// field of the call, type included, is kept in Extra.
+func decodeToolCall(raw json.RawMessage, path string) (engine.Block, error) {
+	fields, err := object(path, raw)
+	if err != nil {
+		return engine.Block{}, err
+	}
+	b := engine.Block{Type: engine.BlockToolCall, Path: path}
+	for _, f := range fields {
+		if f.Key == "type" {
+			b.WireType, _ = rawjson.String(f.Value)
+		}
+	}
+	payloadKey, argsKey := payloadKeys(b.WireType)
+	for _, f := range fields {
+		switch f.Key {
+		case "id":
+			if s, ok := rawjson.String(f.Value); ok {
+				b.ID = s
+				continue
+			}
+			setExtra(&b.Extra, f.Key, f.Value)
+		case payloadKey:
+			if rawjson.Kind(f.Value) != "object" {
+				setExtra(&b.Extra, f.Key, f.Value)
+				continue
+			}
+			inner, err := object(field(path, f.Key), f.Value)
+			if err != nil {
+				return engine.Block{}, err
+			}
+			for _, g := range inner {
+				switch g.Key {
+				case "name":
+					if s, ok := rawjson.String(g.Value); ok {
+						b.Name = s
+						continue
+					}
+					setExtra(&b.Extra, functionPrefix+g.Key, g.Value)
+				case argsKey:
+					b.Input = g.Value
+				default:
+					setExtra(&b.Extra, functionPrefix+g.Key, g.Value)
+				}
+			}
+		default:
+			setExtra(&b.Extra, f.Key, f.Value)
+		}
+	}
+	return b, nil
+}
+
+// payloadKeys names the object that holds a tool call's name and arguments:
+// "function"/"arguments", or "custom"/"input" for custom tools.
+func payloadKeys(callType string) (payload, args string) {
+	if callType == "custom" {
+		return "custom", "input"
+	}
+	return "function", "arguments"
+}
+
+// decodeToolResult reads a role "tool" message into one BlockToolResult.
+// ResultRaw is the content exactly as sent; Text (for a string) and Content
+// (for a list of parts) are read from it for the checks.
+func decodeToolResult(path string, content, toolCallID json.RawMessage) (engine.Block, error) {
+	b := engine.Block{Type: engine.BlockToolResult, Path: path, ResultRaw: content}
+	if toolCallID != nil {
+		if s, ok := rawjson.String(toolCallID); ok {
+			b.ToolCallID = s
+		} else {
+			setExtra(&b.Extra, "tool_call_id", toolCallID)
+		}
+	}
+	switch rawjson.Kind(content) {
+	case "string":
+		b.Text, _ = rawjson.String(content)
+	case "array":
+		parts, err := decodeParts(content, field(path, "content"))
+		if err != nil {
+			return engine.Block{}, err
+		}
+		b.Content = parts
+	}
+	return b, nil
+}

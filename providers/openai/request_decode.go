@@ -1,0 +1,152 @@
+package openai
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// Keys of the output-token limit: max_completion_tokens is current,
+// max_tokens is the older name that compatible hosts still read.
+const (
+	keyMaxCompletionTokens = "max_completion_tokens"
+	keyMaxTokens           = "max_tokens"
+)
+
+// decodeRequest decodes a chat completions request body.
+//
+// Two fields stay in Extra as well as being read into the model, because
+// their wire spelling matters and the model cannot hold it: the token limit
+// (max_tokens or max_completion_tokens, read into MaxTokens) and a stream
+// flag that is present but not true.
+func decodeRequest(body []byte) (*engine.Request, error) {
+	fields, err := object("request body", body)
+	if err != nil {
+		return nil, err
+	}
+	req := &engine.Request{Wire: engine.WireOpenAI}
+	for _, f := range fields {
+		switch f.Key {
+		case "model":
+			s, ok := rawjson.String(f.Value)
+			if !ok {
+				return nil, expected("model", "a string", f.Value)
+			}
+			req.Model = s
+		case "messages":
+			msgs, err := decodeMessages(f.Value)
+			if err != nil {
+				return nil, err
+			}
+			req.Messages = msgs
+		case "tools":
+			if isNull(f.Value) {
+				setExtra(&req.Extra, f.Key, f.Value)
+				continue
+			}
+			tools, err := decodeTools(f.Value)
+			if err != nil {
+				return nil, err
+			}
+			req.Tools = tools
+		case "tool_choice":
+			req.ToolChoice = f.Value
+		case "stream":
+			req.Stream = string(f.Value) == "true"
+			if req.Stream {
+				delete(req.Extra, f.Key)
+			} else {
+				setExtra(&req.Extra, f.Key, f.Value)
+			}
+		default:
+			setExtra(&req.Extra, f.Key, f.Value)
+		}
+	}
+	req.MaxTokens = maxTokens(req.Extra)
+	return req, nil
+}
+
+// decodeMessages reads the messages array.
+func decodeMessages(raw json.RawMessage) ([]engine.Message, error) {
+	items, err := array("messages", raw)
+	if err != nil {
+		return nil, err
+	}
+	msgs := make([]engine.Message, 0, len(items))
+	for i, it := range items {
+		m, err := decodeMessage(it, index("messages", i), "")
+		if err != nil {
+			return nil, err
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs, nil
+}
+
+// decodeTools reads tool definitions; Raw keeps each whole definition.
+func decodeTools(raw json.RawMessage) ([]engine.Tool, error) {
+	items, err := array("tools", raw)
+	if err != nil {
+		return nil, err
+	}
+	tools := make([]engine.Tool, 0, len(items))
+	for i, it := range items {
+		path := index("tools", i)
+		if rawjson.Kind(it) != "object" {
+			return nil, expected(path, "an object", it)
+		}
+		var def struct {
+			Type     string `json:"type"`
+			Function *struct {
+				Name        json.RawMessage `json:"name"`
+				Description json.RawMessage `json:"description"`
+				Parameters  json.RawMessage `json:"parameters"`
+			} `json:"function"`
+			Custom *struct {
+				Name        json.RawMessage `json:"name"`
+				Description json.RawMessage `json:"description"`
+			} `json:"custom"`
+		}
+		t := engine.Tool{Raw: it}
+		// A definition of an unexpected shape is still kept whole in Raw.
+		if json.Unmarshal(it, &def) == nil {
+			switch {
+			case def.Function != nil:
+				t.Name, _ = rawjson.String(def.Function.Name)
+				t.Description, _ = rawjson.String(def.Function.Description)
+				t.Schema = def.Function.Parameters
+			case def.Custom != nil:
+				t.Name, _ = rawjson.String(def.Custom.Name)
+				t.Description, _ = rawjson.String(def.Custom.Description)
+			}
+		}
+		tools = append(tools, t)
+	}
+	return tools, nil
+}
+
+// maxTokens reads the output-token limit from the wire fields kept in Extra,
+// preferring max_completion_tokens; 0 when neither is an integer.
+func maxTokens(extra map[string]json.RawMessage) int {
+	for _, k := range []string{keyMaxCompletionTokens, keyMaxTokens} {
+		if v, ok := extra[k]; ok {
+			if n, err := strconv.Atoi(string(v)); err == nil {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// maxTokensKey is the wire key that carries MaxTokens for a request whose
+// Extra holds the given fields.
+func maxTokensKey(extra map[string]json.RawMessage) string {
+	if _, ok := extra[keyMaxCompletionTokens]; !ok {
+		if _, ok := extra[keyMaxTokens]; ok {
+			return keyMaxTokens
+		}
+	}
+	return keyMaxCompletionTokens
+}

@@ -1,0 +1,172 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/internal/sse"
+)
+
+// decodeResponse picks the body's form from its content — cassettes often
+// lose headers — and decodes it.
+func decodeResponse(status int, body []byte) (*engine.Response, error) {
+	trimmed := bytes.TrimSpace(body)
+	switch {
+	case len(trimmed) == 0:
+		return nil, errors.New("response body is empty")
+	case sse.Looks(body):
+		return decodeStream(sse.Parse(body)), nil
+	case json.Valid(trimmed):
+		return decodeDocument(status, trimmed)
+	}
+	if events, ok := jsonLines(body); ok {
+		return decodeStream(events), nil
+	}
+	if !utf8.Valid(trimmed) || bytes.IndexByte(trimmed, 0) >= 0 {
+		return nil, fmt.Errorf("response body is binary (%d bytes), neither JSON nor an event stream", len(body))
+	}
+	if !ok2xx(status) {
+		return &engine.Response{Wire: engine.WireOpenAI, Output: []engine.Message{}, Error: statusError(status, trimmed)}, nil
+	}
+	return nil, fmt.Errorf("response body is neither JSON nor an event stream: %q", excerpt(trimmed))
+}
+
+func ok2xx(status int) bool { return status >= 200 && status < 300 }
+
+// jsonLines reads a body of one JSON object per line (stream chunks saved
+// as JSONL) as events, so it reassembles like the stream it came from.
+func jsonLines(body []byte) ([]sse.Event, bool) {
+	var events []sse.Event
+	for off := 0; off < len(body); {
+		end := bytes.IndexByte(body[off:], '\n')
+		if end < 0 {
+			end = len(body) - off
+		}
+		line := bytes.TrimSpace(body[off : off+end])
+		if len(line) > 0 {
+			if rawjson.Kind(line) != "object" || !json.Valid(line) {
+				return nil, false
+			}
+			events = append(events, sse.Event{Data: string(line), Offset: off, End: off + end})
+		}
+		off += end + 1
+	}
+	return events, len(events) > 1
+}
+
+// decodeDocument decodes a JSON body: a chat.completion, or an error body.
+func decodeDocument(status int, body []byte) (*engine.Response, error) {
+	resp := &engine.Response{Wire: engine.WireOpenAI, Output: []engine.Message{}}
+	if rawjson.Kind(body) != "object" {
+		if ok2xx(status) {
+			return nil, expected("response body", "an object", body)
+		}
+		resp.Error = statusError(status, body)
+		return resp, nil
+	}
+	fields, err := rawjson.Fields(body)
+	if err != nil {
+		return nil, fmt.Errorf("response body: %w", err)
+	}
+	for _, f := range fields {
+		switch f.Key {
+		case "error":
+			if !isNull(f.Value) {
+				resp.Error = decodeAPIError(f.Value)
+			}
+		case "id":
+			resp.ID, _ = rawjson.String(f.Value)
+		case "model":
+			resp.Model, _ = rawjson.String(f.Value)
+		case "usage":
+			resp.Usage = decodeUsage(f.Value)
+		case "choices":
+			if err := decodeChoices(resp, f.Value); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if resp.Error == nil && !ok2xx(status) {
+		resp.Error = statusError(status, body)
+	}
+	return resp, nil
+}
+
+// decodeChoices reads one Output message per choice; StopReason is the first
+// choice's finish_reason.
+func decodeChoices(resp *engine.Response, raw json.RawMessage) error {
+	if isNull(raw) {
+		return nil
+	}
+	items, err := array("choices", raw)
+	if err != nil {
+		return err
+	}
+	for i, it := range items {
+		path := index("choices", i)
+		fields, err := object(path, it)
+		if err != nil {
+			return err
+		}
+		for _, f := range fields {
+			switch f.Key {
+			case "message":
+				m, err := decodeMessage(f.Value, field(path, "message"), engine.RoleAssistant)
+				if err != nil {
+					return err
+				}
+				resp.Output = append(resp.Output, m)
+			case "finish_reason":
+				if i == 0 {
+					resp.StopReason, _ = rawjson.String(f.Value)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// decodeUsage reads token counts; nil when the value is null or unreadable.
+// DeepSeek reports cache hits as prompt_cache_hit_tokens.
+func decodeUsage(v json.RawMessage) *engine.Usage {
+	var u struct {
+		Prompt       json.Number `json:"prompt_tokens"`
+		Completion   json.Number `json:"completion_tokens"`
+		CacheHit     json.Number `json:"prompt_cache_hit_tokens"`
+		PromptDetail *struct {
+			Cached json.Number `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
+		CompletionDetail *struct {
+			Reasoning json.Number `json:"reasoning_tokens"`
+		} `json:"completion_tokens_details"`
+	}
+	if rawjson.Kind(v) != "object" || json.Unmarshal(v, &u) != nil {
+		return nil
+	}
+	out := &engine.Usage{
+		InputTokens:     count(u.Prompt),
+		OutputTokens:    count(u.Completion),
+		CacheReadTokens: count(u.CacheHit),
+	}
+	if u.PromptDetail != nil && u.PromptDetail.Cached != "" {
+		out.CacheReadTokens = count(u.PromptDetail.Cached)
+	}
+	if u.CompletionDetail != nil {
+		out.ReasoningTokens = count(u.CompletionDetail.Reasoning)
+	}
+	return out
+}
+
+// count reads a token count; 0 when it is not an integer.
+func count(n json.Number) int {
+	i, err := n.Int64()
+	if err != nil {
+		return 0
+	}
+	return int(i)
+}

@@ -1,0 +1,291 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/internal/sse"
+)
+
+// checkStream is the §7 check that chat completions stream violations break.
+const checkStream = "OAI-STREAM-001"
+
+// chunk is the part of a chat.completion.chunk the reassembly reads. Other
+// fields (object, created, system_fingerprint, obfuscation…) are ignored, as
+// the SDK ignores them.
+type chunk struct {
+	ID      string          `json:"id"`
+	Model   string          `json:"model"`
+	Choices []chunkChoice   `json:"choices"`
+	Usage   json.RawMessage `json:"usage"`
+	Error   json.RawMessage `json:"error"`
+}
+
+type chunkChoice struct {
+	Index        *int    `json:"index"`
+	FinishReason *string `json:"finish_reason"`
+	Delta        struct {
+		Role             string            `json:"role"`
+		Content          *string           `json:"content"`
+		Refusal          *string           `json:"refusal"`
+		ReasoningContent *string           `json:"reasoning_content"`
+		Reasoning        *string           `json:"reasoning"`
+		ToolCalls        []json.RawMessage `json:"tool_calls"`
+		FunctionCall     *struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		} `json:"function_call"`
+	} `json:"delta"`
+}
+
+// reassembly is the state of one stream being put back together the way
+// openai-go's ChatCompletionAccumulator does it: content and refusal
+// concatenated per choice, tool calls grouped by index with their arguments
+// concatenated, the last finish_reason and usage kept.
+type reassembly struct {
+	resp    *engine.Response
+	st      *engine.Stream
+	id      string
+	choices map[int]*choiceState
+	done    bool
+}
+
+type choiceState struct {
+	role                                      string
+	content, refusal, reasoningContent, reasn strings.Builder
+	sawReasoningContent, sawReasoning         bool
+	finish                                    string
+	calls                                     []*callState // by tool-call index; nil for a skipped index
+	lastCall                                  int          // index of the last fragment, for fragments without one
+	function                                  *callState   // legacy streamed function_call
+}
+
+// decodeStream reassembles a chat completions event stream.
+func decodeStream(events []sse.Event) *engine.Response {
+	r := &reassembly{
+		resp:    &engine.Response{Wire: engine.WireOpenAI, Output: []engine.Message{}},
+		st:      &engine.Stream{Events: len(events), Offsets: make([]int, 0, len(events))},
+		choices: map[int]*choiceState{},
+	}
+	r.resp.Stream = r.st
+	for i, ev := range events {
+		r.st.Offsets = append(r.st.Offsets, ev.Offset)
+		r.event(i, ev)
+	}
+	r.finish(len(events))
+	return r.resp
+}
+
+func (r *reassembly) issue(event int, format string, args ...any) {
+	r.st.Issues = append(r.st.Issues, engine.StreamIssue{Check: checkStream, Event: event, Message: fmt.Sprintf(format, args...)})
+}
+
+// event handles one SSE event. Like the SDK, anything after [DONE] or after
+// an error is not accumulated; unlike the SDK, a bad payload is an issue and
+// the stream goes on, so later facts are still seen.
+func (r *reassembly) event(i int, ev sse.Event) {
+	data := bytes.TrimSpace([]byte(ev.Data))
+	if r.st.Error != nil {
+		return
+	}
+	if r.done {
+		r.issue(i, "event after [DONE]: %s", excerpt(data))
+		return
+	}
+	if bytes.HasPrefix(data, []byte("[DONE]")) {
+		r.done = true
+		return
+	}
+	var c chunk
+	err := json.Unmarshal(data, &c)
+	var syn *json.SyntaxError
+	if rawjson.Kind(data) != "object" || errors.As(err, &syn) {
+		r.issue(i, "data is not a JSON object: %q", excerpt(data))
+		return
+	}
+	if err != nil {
+		if !r.streamError(data) {
+			r.issue(i, "chunk is not a chat.completion.chunk: %v", err)
+		}
+		return
+	}
+	if len(c.Error) > 0 && !isNull(c.Error) {
+		r.st.Error = decodeAPIError(c.Error)
+		r.resp.Error = r.st.Error
+		return
+	}
+	// openai-go rejects a chunk whose id differs from the stream's.
+	if c.ID != "" && r.id != "" && c.ID != r.id {
+		r.issue(i, "chunk id %q differs from the stream's id %q; the SDK drops this chunk", c.ID, r.id)
+		return
+	}
+	if r.id == "" && c.ID != "" {
+		r.id = c.ID
+		r.resp.ID = c.ID
+	}
+	if c.Model != "" {
+		r.resp.Model = c.Model
+	}
+	if len(c.Usage) > 0 && !isNull(c.Usage) {
+		r.resp.Usage = decodeUsage(c.Usage)
+	}
+	for _, ch := range c.Choices {
+		r.choice(i, ch)
+	}
+}
+
+// streamError catches an error payload whose other fields do not fit the
+// chunk shape.
+func (r *reassembly) streamError(data []byte) bool {
+	var e struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(data, &e) != nil || len(e.Error) == 0 || isNull(e.Error) {
+		return false
+	}
+	r.st.Error = decodeAPIError(e.Error)
+	r.resp.Error = r.st.Error
+	return true
+}
+
+// choice adds one choice delta.
+func (r *reassembly) choice(i int, ch chunkChoice) {
+	idx := 0
+	if ch.Index != nil {
+		idx = *ch.Index
+	}
+	if idx < 0 || idx > maxIndexGrowth+len(r.choices) {
+		r.issue(i, "choice index %d is out of range", idx)
+		return
+	}
+	cs := r.choices[idx]
+	if cs == nil {
+		cs = &choiceState{}
+		r.choices[idx] = cs
+	}
+	d := ch.Delta
+	if d.Role != "" {
+		cs.role = d.Role
+	}
+	if d.Content != nil {
+		cs.content.WriteString(*d.Content)
+	}
+	if d.Refusal != nil {
+		cs.refusal.WriteString(*d.Refusal)
+	}
+	if d.ReasoningContent != nil {
+		cs.reasoningContent.WriteString(*d.ReasoningContent)
+		cs.sawReasoningContent = true
+	}
+	if d.Reasoning != nil {
+		cs.reasn.WriteString(*d.Reasoning)
+		cs.sawReasoning = true
+	}
+	if fc := d.FunctionCall; fc != nil {
+		if cs.function == nil {
+			cs.function = &callState{}
+		}
+		cs.function.name += fc.Name
+		cs.function.args.WriteString(fc.Arguments)
+	}
+	for j, frag := range d.ToolCalls {
+		r.toolCall(i, idx, cs, j, frag)
+	}
+	// The SDK overwrites finish_reason with every chunk, so a host that sends
+	// a null finish_reason after the real one (OpenRouter's usage chunk) would
+	// lose it; the last non-null value is kept here.
+	if ch.FinishReason != nil && *ch.FinishReason != "" {
+		cs.finish = *ch.FinishReason
+	}
+}
+
+// finish checks the end of the stream and builds the Output messages.
+func (r *reassembly) finish(events int) {
+	last := events - 1
+	switch {
+	case r.st.Error != nil:
+		// The error event ends the stream: it is not complete, and not cut off.
+	case r.done:
+		r.st.Complete = true
+	default:
+		r.st.Truncated = true
+		r.issue(last, "stream ended without data: [DONE]")
+	}
+	keys := make([]int, 0, len(r.choices))
+	for k := range r.choices {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	for _, k := range keys {
+		cs := r.choices[k]
+		if r.done && r.st.Error == nil && cs.finish == "" {
+			r.issue(last, "choice %d ended without a finish_reason", k)
+		}
+		if cs.finish == "tool_calls" && !cs.hasCalls() {
+			r.issue(last, "choice %d finished with tool_calls but streamed no tool call", k)
+		}
+		r.resp.Output = append(r.resp.Output, r.message(k, cs, last))
+	}
+	if cs := r.choices[0]; cs != nil {
+		r.resp.StopReason = cs.finish
+	}
+}
+
+func (cs *choiceState) hasCalls() bool {
+	for _, c := range cs.calls {
+		if c != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// message builds the reassembled message of one choice, shaped like the
+// message of a non-streamed response: reasoning first, then text, then tool calls.
+func (r *reassembly) message(k int, cs *choiceState, last int) engine.Message {
+	path := field(index("choices", k), "message")
+	m := engine.Message{Role: engine.RoleAssistant, Path: path, Blocks: []engine.Block{}}
+	if cs.role != "" {
+		m.Role = engine.Role(cs.role)
+	}
+	if cs.sawReasoningContent {
+		m.Blocks = append(m.Blocks, engine.Block{Type: engine.BlockThinking, WireType: wireReasoningContent, Path: field(path, wireReasoningContent), Text: cs.reasoningContent.String()})
+	}
+	if cs.sawReasoning {
+		m.Blocks = append(m.Blocks, engine.Block{Type: engine.BlockThinking, WireType: wireReasoning, Path: field(path, wireReasoning), Text: cs.reasn.String()})
+	}
+	if cs.content.Len() > 0 {
+		m.ContentString = true
+		m.Blocks = append(m.Blocks, engine.Block{Type: engine.BlockText, Path: field(path, "content"), Text: cs.content.String()})
+	} else {
+		m.ContentNull = true
+	}
+	if cs.refusal.Len() > 0 {
+		setExtra(&m.Extra, "refusal", rawjson.Quote(cs.refusal.String()))
+	}
+	if f := cs.function; f != nil {
+		var o rawjson.Object
+		o.String("name", f.name)
+		o.Raw("arguments", rawjson.Quote(f.args.String()))
+		setExtra(&m.Extra, "function_call", o.Bytes())
+	}
+	n := 0
+	for j, c := range cs.calls {
+		if c == nil {
+			continue
+		}
+		b := c.block(index(field(path, "tool_calls"), n))
+		n++
+		if args := c.args.String(); args != "" && !json.Valid([]byte(args)) {
+			r.issue(last, "choice %d tool call %d (%s) arguments are not valid JSON: %q", k, j, c.id, excerpt([]byte(args)))
+		}
+		m.Blocks = append(m.Blocks, b)
+	}
+	return m
+}

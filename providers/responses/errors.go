@@ -1,0 +1,41 @@
+package responses
+
+import (
+	"encoding/json"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// apiError reads an error object {type, code, message, param}. Codes and
+// params may be null, strings or, on some hosts, numbers. It returns nil
+// when raw is not an object.
+func apiError(raw json.RawMessage) *engine.APIError {
+	if rawjson.Kind(raw) != "object" {
+		return nil
+	}
+	o, err := parseObject(raw, "error")
+	if err != nil {
+		return nil
+	}
+	return &engine.APIError{
+		Type:    textOf(o.get("type")),
+		Code:    textOf(o.get("code")),
+		Message: textOf(o.get("message")),
+		Param:   textOf(o.get("param")),
+	}
+}
+
+// errorEvent reads a stream's `error` event. The documented shape puts code,
+// message and param at the top level; recorded streams also nest them under
+// "error" (the vercel insufficient_quota fixture), so both are read.
+func errorEvent(o *object) *engine.APIError {
+	if e := apiError(o.get("error")); e != nil {
+		return e
+	}
+	return &engine.APIError{
+		Code:    textOf(o.get("code")),
+		Message: textOf(o.get("message")),
+		Param:   textOf(o.get("param")),
+	}
+}

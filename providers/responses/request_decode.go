@@ -1,0 +1,175 @@
+package responses
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// DecodeRequest decodes a POST /v1/responses body. Each input item becomes
+// its own Message (see decodeItem); `instructions` becomes System; every
+// field the model does not name is kept raw in Extra. A field whose value has
+// an unexpected shape (a null store, an empty model) also stays in Extra, so
+// that encoding writes it back unchanged.
+func (Codec) DecodeRequest(body []byte) (*engine.Request, error) {
+	if err := document("request body", body); err != nil {
+		return nil, err
+	}
+	o, err := parseObject(bytes.TrimSpace(body), "request body")
+	if err != nil {
+		return nil, err
+	}
+	req := &engine.Request{Wire: engine.WireResponses}
+	req.Model = o.takeString("model")
+	if s, ok := o.str("instructions"); ok {
+		o.take("instructions")
+		req.System = []engine.Block{{Type: engine.BlockText, Text: s, Path: "instructions"}}
+		req.SystemString = true
+	}
+	if err := decodeInput(o, req); err != nil {
+		return nil, err
+	}
+	if err := decodeTools(o, req); err != nil {
+		return nil, err
+	}
+	req.ToolChoice = o.take("tool_choice")
+	if r := o.get("reasoning"); rawjson.Kind(r) == "object" {
+		req.Thinking = thinkingOf(o.take("reasoning"))
+	}
+	if inc, ok := stringList(o.get("include")); ok {
+		o.take("include")
+		req.Include = inc
+	}
+	if v := o.get("store"); rawjson.Kind(v) == "boolean" {
+		o.take("store")
+		b := string(v) == "true"
+		req.Store = &b
+	}
+	req.PreviousResponseID = o.takeString("previous_response_id")
+	if n, ok := intValue(o.get("max_output_tokens")); ok && n > 0 {
+		o.take("max_output_tokens")
+		req.MaxTokens = n
+	}
+	// stream:false stays in Extra: the model's bool cannot tell it from absent.
+	if string(o.get("stream")) == "true" {
+		o.take("stream")
+		req.Stream = true
+	}
+	req.Extra = o.rest()
+	return req, nil
+}
+
+// decodeInput reads `input`: a bare string (one user message) or a list of
+// items, one Message each.
+func decodeInput(o *object, req *engine.Request) error {
+	input := o.get("input")
+	switch rawjson.Kind(input) {
+	case "string":
+		o.take("input")
+		s, _ := rawjson.String(input)
+		req.InputString = true
+		req.Messages = []engine.Message{{
+			Role: engine.RoleUser, Path: "input", ContentString: true,
+			Blocks: []engine.Block{{Type: engine.BlockText, Text: s, Path: "input"}},
+		}}
+	case "array":
+		o.take("input")
+		items, err := rawjson.Array(input)
+		if err != nil {
+			return fmt.Errorf("input: %w", err)
+		}
+		req.Messages = make([]engine.Message, 0, len(items))
+		for i, it := range items {
+			m, err := decodeItem(it, index("input", i))
+			if err != nil {
+				return err
+			}
+			req.Messages = append(req.Messages, m)
+		}
+	}
+	return nil
+}
+
+// decodeTools reads `tools`. Function tools carry name, description and
+// parameters at the top level of the definition (not nested under
+// "function" as in Chat Completions); other tool kinds keep only Raw.
+func decodeTools(o *object, req *engine.Request) error {
+	tools := o.get("tools")
+	if rawjson.Kind(tools) != "array" {
+		return nil
+	}
+	o.take("tools")
+	defs, err := rawjson.Array(tools)
+	if err != nil {
+		return fmt.Errorf("tools: %w", err)
+	}
+	req.Tools = make([]engine.Tool, 0, len(defs))
+	for i, d := range defs {
+		t, err := parseObject(d, index("tools", i))
+		if err != nil {
+			return err
+		}
+		tool := engine.Tool{Raw: d}
+		tool.Name, _ = t.str("name")
+		if typ, _ := t.str("type"); typ == "function" {
+			tool.Description, _ = t.str("description")
+			tool.Schema = t.get("parameters")
+		}
+		req.Tools = append(req.Tools, tool)
+	}
+	return nil
+}
+
+// thinkingOf normalises `reasoning: {effort, summary}`: present means
+// enabled, except effort "none", which turns reasoning off.
+func thinkingOf(raw json.RawMessage) *engine.Thinking {
+	th := &engine.Thinking{Type: "enabled", Raw: raw}
+	if o, err := parseObject(raw, "reasoning"); err == nil {
+		if effort, _ := o.str("effort"); effort == "none" {
+			th.Type = "disabled"
+		}
+	}
+	return th
+}
+
+// stringList reads a JSON array of strings.
+func stringList(raw json.RawMessage) ([]string, bool) {
+	if rawjson.Kind(raw) != "array" {
+		return nil, false
+	}
+	elems, err := rawjson.Array(raw)
+	if err != nil {
+		return nil, false
+	}
+	out := make([]string, 0, len(elems))
+	for _, e := range elems {
+		s, ok := rawjson.String(e)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
+// document checks that body is one JSON value, naming the byte where it is
+// not.
+func document(name string, body []byte) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return fmt.Errorf("%s: empty", name)
+	}
+	var v json.RawMessage
+	err := json.Unmarshal(body, &v)
+	if err == nil {
+		return nil
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Errorf("%s: invalid JSON at byte %d: %v", name, se.Offset, err)
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}

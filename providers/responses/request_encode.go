@@ -1,0 +1,401 @@
+package responses
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// EncodeRequest writes the model back as a Responses request body, keys in
+// wire order and Extra after them, HTML escaping off. Opaque tokens
+// (encrypted_content, arguments, output, Raw items) are written exactly as
+// held. Messages built in code may mix block kinds: their text and media
+// blocks become one message item and each reasoning, tool call or tool
+// result block becomes its own item, in block order.
+func (Codec) EncodeRequest(req *engine.Request) ([]byte, error) {
+	if req == nil {
+		return nil, fmt.Errorf("responses: nil request")
+	}
+	var w writer
+	w.strNonEmpty("model", req.Model)
+	if len(req.System) > 0 {
+		w.str("instructions", systemText(req.System))
+	}
+	input, err := encodeInput(req)
+	if err != nil {
+		return nil, err
+	}
+	w.raw("input", input)
+	if req.Tools != nil {
+		defs := make([]json.RawMessage, 0, len(req.Tools))
+		for _, t := range req.Tools {
+			defs = append(defs, encodeTool(t))
+		}
+		w.raw("tools", rawjson.ArrayOf(defs))
+	}
+	w.raw("tool_choice", req.ToolChoice)
+	if req.Thinking != nil {
+		w.raw("reasoning", encodeThinking(req.Thinking))
+	}
+	if req.Include != nil {
+		inc, err := rawjson.Marshal(req.Include)
+		if err != nil {
+			return nil, fmt.Errorf("include: %w", err)
+		}
+		w.raw("include", inc)
+	}
+	if req.Store != nil {
+		w.raw("store", boolJSON(*req.Store))
+	}
+	w.strNonEmpty("previous_response_id", req.PreviousResponseID)
+	if req.MaxTokens > 0 {
+		w.raw("max_output_tokens", json.RawMessage(fmt.Sprint(req.MaxTokens)))
+	}
+	if req.Stream {
+		w.raw("stream", boolJSON(true))
+	}
+	w.extra(req.Extra)
+	return w.bytes(), nil
+}
+
+func boolJSON(b bool) json.RawMessage {
+	if b {
+		return json.RawMessage("true")
+	}
+	return json.RawMessage("false")
+}
+
+// systemText joins the text of the system blocks: instructions is one string.
+func systemText(blocks []engine.Block) string {
+	texts := make([]string, 0, len(blocks))
+	for _, b := range blocks {
+		if b.Type == engine.BlockText {
+			texts = append(texts, b.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+// encodeInput writes the history: back as a bare string when it was one,
+// otherwise as the item list.
+func encodeInput(req *engine.Request) (json.RawMessage, error) {
+	if req.InputString && len(req.Messages) == 1 && plainString(&req.Messages[0]) {
+		return rawjson.Quote(req.Messages[0].Blocks[0].Text), nil
+	}
+	if req.Messages == nil {
+		return nil, nil
+	}
+	items := make([]json.RawMessage, 0, len(req.Messages))
+	for i := range req.Messages {
+		its, err := encodeMessage(&req.Messages[i], i)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, its...)
+	}
+	return rawjson.ArrayOf(items), nil
+}
+
+// plainString reports whether m is one user text and nothing else.
+func plainString(m *engine.Message) bool {
+	return m.ContentString && m.WireType == "" && (m.Role == engine.RoleUser || m.Role == "") &&
+		m.Extra == nil && len(m.Blocks) == 1 && m.Blocks[0].Type == engine.BlockText && m.Blocks[0].Extra == nil
+}
+
+// encodeMessage writes one Message as one item, or several when a message
+// built in code mixes content with reasoning or tool blocks.
+func encodeMessage(m *engine.Message, i int) ([]json.RawMessage, error) {
+	path := index("messages", i)
+	if isMessage(m) && onlyParts(m.Blocks) {
+		item, err := messageItemJSON(m, m.Blocks, m.Extra, path)
+		if err != nil {
+			return nil, err
+		}
+		return []json.RawMessage{item}, nil
+	}
+	var (
+		items []json.RawMessage
+		parts []engine.Block
+		extra = m.Extra // goes on the first item written
+	)
+	flush := func() error {
+		if len(parts) == 0 {
+			return nil
+		}
+		item, err := messageItemJSON(m, parts, extra, path)
+		items, parts, extra = append(items, item), nil, nil
+		return err
+	}
+	for j, b := range m.Blocks {
+		bpath := index(at(path, "blocks"), j)
+		if isPart(b, m) {
+			parts = append(parts, b)
+			continue
+		}
+		if err := flush(); err != nil {
+			return nil, err
+		}
+		item, err := itemJSON(b, extra, bpath)
+		if err != nil {
+			return nil, err
+		}
+		items, extra = append(items, item), nil
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	if len(items) == 0 && isMessage(m) {
+		item, err := messageItemJSON(m, nil, extra, path)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, item)
+	}
+	return items, nil
+}
+
+// isPart reports whether b is content of a message item rather than an item
+// of its own.
+func isPart(b engine.Block, m *engine.Message) bool {
+	switch b.Type {
+	case engine.BlockText, engine.BlockImage, engine.BlockDocument:
+		return true
+	case engine.BlockOther:
+		return isMessage(m)
+	}
+	return false
+}
+
+func onlyParts(blocks []engine.Block) bool {
+	for _, b := range blocks {
+		switch b.Type {
+		case engine.BlockText, engine.BlockImage, engine.BlockDocument, engine.BlockOther:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// messageItemJSON writes a message item with the given content parts.
+func messageItemJSON(m *engine.Message, parts []engine.Block, extra map[string]json.RawMessage, path string) (json.RawMessage, error) {
+	var w writer
+	typ := m.WireType
+	if !isMessage(m) {
+		typ = "message"
+	}
+	w.strNonEmpty("type", typ)
+	w.strNonEmpty("role", string(m.Role))
+	switch {
+	case m.ContentNull && len(parts) == 0:
+		w.raw("content", json.RawMessage("null"))
+	case parts == nil && m.Blocks == nil:
+		// no content key on the wire
+	case m.ContentString && len(parts) == 1 && parts[0].Type == engine.BlockText && parts[0].Extra == nil:
+		w.str("content", parts[0].Text)
+	default:
+		out := make([]json.RawMessage, 0, len(parts))
+		for j, p := range parts {
+			pj, err := partJSON(p, m.Role, index(at(path, "blocks"), j))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, pj)
+		}
+		w.raw("content", rawjson.ArrayOf(out))
+	}
+	w.extra(extra)
+	return w.bytes(), nil
+}
+
+// partJSON writes one content part.
+func partJSON(b engine.Block, role engine.Role, path string) (json.RawMessage, error) {
+	var w writer
+	switch b.Type {
+	case engine.BlockText:
+		typ := b.WireType
+		if typ == "" {
+			typ = "input_text"
+			if role == engine.RoleAssistant {
+				typ = "output_text"
+			}
+		}
+		w.str("type", typ)
+		w.str("text", b.Text)
+	case engine.BlockImage:
+		w.str("type", orDefault(b.WireType, "input_image"))
+		w.raw("image_url", sourceURL(b))
+	case engine.BlockDocument:
+		w.str("type", orDefault(b.WireType, "input_file"))
+		w.raw("file_data", sourceURL(b))
+	case engine.BlockOther:
+		if len(b.Raw) == 0 {
+			return nil, fmt.Errorf("%s: a %q block has no Raw value to write", path, b.WireType)
+		}
+		return b.Raw, nil
+	default:
+		return nil, fmt.Errorf("%s: a %s block cannot be a message content part", path, b.Type)
+	}
+	w.extra(b.Extra)
+	return w.bytes(), nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// sourceURL returns the media source as a Responses URL value: the token
+// itself when it is a string (how this wire decodes it), or a data: URL built
+// from an Anthropic-style {media_type, data} or {url} source object.
+func sourceURL(b engine.Block) json.RawMessage {
+	if len(b.Source) == 0 || rawjson.Kind(b.Source) == "string" {
+		return b.Source
+	}
+	o, err := parseObject(b.Source, "source")
+	if err != nil {
+		return b.Source
+	}
+	if u, ok := o.str("url"); ok {
+		return rawjson.Quote(u)
+	}
+	data, _ := o.str("data")
+	mt, _ := o.str("media_type")
+	if mt == "" {
+		mt = b.MediaType
+	}
+	return rawjson.Quote("data:" + mt + ";base64," + data)
+}
+
+// itemJSON writes a block that is an item of its own.
+func itemJSON(b engine.Block, extra map[string]json.RawMessage, path string) (json.RawMessage, error) {
+	var w writer
+	switch b.Type {
+	case engine.BlockReasoning:
+		w.str("type", orDefault(b.WireType, "reasoning"))
+		w.strNonEmpty("id", b.ItemID)
+		summary, err := summaryJSON(b, path)
+		if err != nil {
+			return nil, err
+		}
+		w.raw("summary", summary)
+		w.raw("encrypted_content", b.EncryptedContent)
+	case engine.BlockToolCall:
+		w.str("type", orDefault(b.WireType, "function_call"))
+		w.strNonEmpty("id", b.ItemID)
+		w.strNonEmpty("call_id", b.ID)
+		w.strNonEmpty("name", b.Name)
+		w.raw("arguments", argumentsJSON(b.Input))
+	case engine.BlockToolResult:
+		w.str("type", orDefault(b.WireType, "function_call_output"))
+		w.strNonEmpty("id", b.ItemID)
+		w.strNonEmpty("call_id", b.ToolCallID)
+		w.raw("output", outputJSON(b))
+	case engine.BlockOther:
+		if len(b.Raw) == 0 {
+			return nil, fmt.Errorf("%s: a %q item has no Raw value to write", path, b.WireType)
+		}
+		if len(extra) > 0 {
+			return nil, fmt.Errorf("%s: a raw %q item cannot also carry message Extra", path, b.WireType)
+		}
+		return b.Raw, nil
+	default:
+		return nil, fmt.Errorf("%s: a %s block cannot be sent on the Responses wire", path, b.Type)
+	}
+	w.extra(b.Extra)
+	w.extra(extra)
+	return w.bytes(), nil
+}
+
+// summaryJSON writes a reasoning block's summary parts, or one summary_text
+// part from Text for a block built in code without Content.
+func summaryJSON(b engine.Block, path string) (json.RawMessage, error) {
+	if b.Content == nil {
+		if b.Text == "" {
+			return nil, nil
+		}
+		var w writer
+		w.str("type", "summary_text")
+		w.str("text", b.Text)
+		return rawjson.ArrayOf([]json.RawMessage{w.bytes()}), nil
+	}
+	parts := make([]json.RawMessage, 0, len(b.Content))
+	for k, p := range b.Content {
+		ppath := index(at(path, "summary"), k)
+		switch p.Type {
+		case engine.BlockText:
+			var w writer
+			w.str("type", orDefault(p.WireType, "summary_text"))
+			w.str("text", p.Text)
+			w.extra(p.Extra)
+			parts = append(parts, w.bytes())
+		case engine.BlockOther:
+			if len(p.Raw) == 0 {
+				return nil, fmt.Errorf("%s: a %q summary part has no Raw value to write", ppath, p.WireType)
+			}
+			parts = append(parts, p.Raw)
+		default:
+			return nil, fmt.Errorf("%s: a %s block cannot be a summary part", ppath, p.Type)
+		}
+	}
+	return rawjson.ArrayOf(parts), nil
+}
+
+// argumentsJSON returns the arguments token: as held when it is a string,
+// which is how this wire decodes it; an object from another wire becomes the
+// string of its JSON text.
+func argumentsJSON(input json.RawMessage) json.RawMessage {
+	if len(input) == 0 || rawjson.Kind(input) == "string" {
+		return input
+	}
+	return rawjson.Quote(string(rawjson.Compact(input)))
+}
+
+// outputJSON returns a tool result's output: ResultRaw as held, or the text
+// of its content blocks as one string.
+func outputJSON(b engine.Block) json.RawMessage {
+	if len(b.ResultRaw) > 0 {
+		return b.ResultRaw
+	}
+	if b.Content == nil {
+		return nil
+	}
+	var texts []string
+	for _, c := range b.Content {
+		if c.Type == engine.BlockText {
+			texts = append(texts, c.Text)
+		}
+	}
+	return rawjson.Quote(strings.Join(texts, "\n"))
+}
+
+// encodeTool writes a tool definition: Raw as received, or a function tool
+// built from the fields for a definition made in code.
+func encodeTool(t engine.Tool) json.RawMessage {
+	if len(t.Raw) > 0 {
+		return t.Raw
+	}
+	var w writer
+	w.str("type", "function")
+	w.str("name", t.Name)
+	w.strNonEmpty("description", t.Description)
+	w.raw("parameters", t.Schema)
+	return w.bytes()
+}
+
+// encodeThinking writes the reasoning configuration: Raw as received, or the
+// smallest object that says the same for one made in code.
+func encodeThinking(th *engine.Thinking) json.RawMessage {
+	if len(th.Raw) > 0 {
+		return th.Raw
+	}
+	if th.Type == "disabled" {
+		return json.RawMessage(`{"effort":"none"}`)
+	}
+	return json.RawMessage(`{}`)
+}

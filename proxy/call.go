@@ -1,0 +1,195 @@
+package proxy
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/internal/redact"
+	"github.com/llmtck/llmtck/providers"
+)
+
+// call is one request on its way through the recorder, from arrival to its
+// log line.
+type call struct {
+	r     *Recorder
+	book  *book // nil when nothing is recorded (passthrough)
+	seq   uint64
+	start time.Time
+	req   *http.Request
+
+	method, host, path string
+	url                string // redacted
+	wire               engine.Wire
+	reqHeader          http.Header // redacted, hop-by-hop headers removed
+	reqBody            []byte
+	findings           []Finding
+
+	headersAt  time.Time
+	status     int
+	statusText string
+	respHeader http.Header // as received
+	stream     bool
+
+	index int    // in the cassette; -1 when not recorded
+	tools int    // tool calls in the response; -1 when unknown
+	note  string // what went wrong, for the log line
+}
+
+// finished records a forwarded call once its body has ended. cause is empty
+// for a complete body, else why it ended early. It returns only once the
+// interaction is on disk.
+func (c *call) finished(body *bodyBuffer, clock *eventClock, cause string) {
+	defer body.Close()
+	dur := time.Since(c.start)
+	header := c.r.policy.Header(c.respHeader)
+	if cause != "" {
+		header.Set(headerTruncated, cause)
+		c.addNote("truncated: " + cause)
+	}
+	in := &cassette.Interaction{
+		Request: cassette.Request{Method: c.method, URL: c.url, Header: c.reqHeader, Body: c.reqBody},
+		Response: cassette.Response{
+			Status: c.status, StatusText: c.statusText, Header: header,
+			Body: body.Bytes(), Duration: dur,
+		},
+	}
+	if c.stream {
+		in.Response.EventOffsets = append([]time.Duration{}, clock.offsets...)
+	}
+	if c.book != nil {
+		c.record(in, body)
+	}
+	c.remember(in, body.Bytes() == nil)
+	c.r.log.line(c, verbFor(c.book), dur)
+}
+
+func verbFor(b *book) string {
+	if b == nil {
+		return "pass"
+	}
+	return "record"
+}
+
+// failed records a call that got no response at all: the upstream could not
+// be reached, or the client went away first.
+func (c *call) failed(err error) {
+	dur := time.Since(c.start)
+	cause := strings.ReplaceAll(err.Error(), c.req.URL.String(), c.url)
+	if c.req.Context().Err() != nil {
+		cause = "the client went away before the response: " + cause
+	}
+	c.addNote("no response: " + cause)
+	if c.book != nil {
+		c.record(&cassette.Interaction{
+			Request:  cassette.Request{Method: c.method, URL: c.url, Header: c.reqHeader, Body: c.reqBody},
+			Response: cassette.Response{Header: http.Header{headerError: {cause}}, Duration: dur},
+		}, nil)
+	}
+	c.r.log.line(c, verbFor(c.book), dur)
+}
+
+// record appends in to the cassette unless it holds a secret.
+func (c *call) record(in *cassette.Interaction, body *bodyBuffer) {
+	if leak := leakIn(in, body); leak != nil {
+		c.addNote("NOT RECORDED: " + leak.Error())
+		return
+	}
+	if body != nil && body.err != nil {
+		c.addNote("NOT RECORDED: keeping the body failed: " + body.err.Error())
+		return
+	}
+	idx, err := c.book.sink.append(c.seq, in, body)
+	if err != nil {
+		c.addNote("NOT RECORDED: " + err.Error())
+		return
+	}
+	c.index = idx
+	if c.book.player != nil && (body == nil || !body.Spilled()) {
+		c.book.player.add(idx, in) // auto mode replays it from now on
+	}
+}
+
+// leakIn scans everything of in that would be written for credentials. The
+// response body was scanned as it streamed by.
+func leakIn(in *cassette.Interaction, body *bodyBuffer) *redact.Leak {
+	if l := redact.Scan("request.url", []byte(in.Request.URL)); l != nil {
+		return l
+	}
+	if l := redact.ScanHeader("request.headers", in.Request.Header); l != nil {
+		return l
+	}
+	if l := redact.Scan("request.body", in.Request.Body); l != nil {
+		return l
+	}
+	if l := redact.ScanHeader("response.headers", in.Response.Header); l != nil {
+		return l
+	}
+	if body != nil {
+		return body.scan.Leak()
+	}
+	return nil
+}
+
+// remember decodes the call for the log line and the linter's history.
+// A body too large to keep in memory is not decoded.
+func (c *call) remember(in *cassette.Interaction, bodyGone bool) {
+	pc := providers.Call{
+		Method: in.Request.Method, URL: in.Request.URL,
+		RequestHeader: in.Request.Header, RequestBody: in.Request.Body,
+		Status: in.Response.Status, ResponseHeader: in.Response.Header,
+		ResponseBody: in.Response.Body, Duration: in.Response.Duration,
+	}
+	ex := providers.Decode(0, pc)
+	if !bodyGone {
+		c.tools = countTools(ex.Response)
+	}
+	if c.book != nil {
+		c.book.remember(ex)
+	}
+}
+
+func countTools(resp *engine.Response) int {
+	if resp == nil {
+		return -1
+	}
+	n := 0
+	for _, m := range resp.Output {
+		for _, b := range m.Blocks {
+			if b.Type == engine.BlockToolCall {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func (c *call) addNote(s string) {
+	if c.note != "" {
+		c.note += "; "
+	}
+	c.note += s
+}
+
+// synthetic is a response llmtck makes itself (a miss, a --check
+// rejection); it is logged at once.
+func (c *call) synthetic(status int, body []byte) *http.Response {
+	c.status = status
+	c.r.log.line(c, "replay", time.Since(c.start))
+	return &http.Response{
+		StatusCode:    status,
+		Status:        fmt.Sprintf("%d %s", status, http.StatusText(status)),
+		Proto:         "HTTP/1.1",
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        http.Header{"Content-Type": {"application/json"}},
+		Body:          io.NopCloser(bytes.NewReader(body)),
+		ContentLength: int64(len(body)),
+		Request:       c.req,
+	}
+}

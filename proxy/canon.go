@@ -1,0 +1,367 @@
+package proxy
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/llmtck/llmtck/engine"
+)
+
+// volatile lists, per wire, request fields that change from run to run
+// without changing what is asked (a per-session user id, a cache key), as
+// paths of object keys from the top. Replay matching ignores them.
+var volatile = map[engine.Wire][][]string{
+	engine.WireAnthropic: {{"metadata", "user_id"}},
+	engine.WireOpenAI:    {{"user"}, {"safety_identifier"}, {"prompt_cache_key"}},
+	engine.WireResponses: {{"user"}, {"safety_identifier"}, {"prompt_cache_key"}},
+}
+
+// canonical returns body with object keys sorted, insignificant whitespace
+// removed and the wire's volatile fields left out, so two requests that
+// differ only in those ways compare equal as bytes. Strings and numbers are
+// kept as written. A body that is not JSON is its own canonical form.
+func canonical(wire engine.Wire, body []byte) []byte {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil
+	}
+	c := canonicalizer{data: body, skip: volatile[wire]}
+	var top []string // nil: no field to skip
+	if len(c.skip) > 0 {
+		top = []string{}
+	}
+	out, err := c.value(make([]byte, 0, len(body)), 0, top)
+	if err == nil {
+		c.space()
+		if c.i != len(body) {
+			err = errSyntax
+		}
+	}
+	if err != nil {
+		return body
+	}
+	return out
+}
+
+var errSyntax = errors.New("not JSON")
+
+// canonicalizer is a small JSON reader that writes the canonical form as it
+// goes; it is several times faster than decoding into map[string]any, which
+// keeps replay matching within microseconds.
+type canonicalizer struct {
+	data []byte
+	i    int
+	skip [][]string
+	tmp  []byte // scratch for reordering members
+}
+
+func (c *canonicalizer) space() {
+	for c.i < len(c.data) {
+		switch c.data[c.i] {
+		case ' ', '\t', '\n', '\r':
+			c.i++
+		default:
+			return
+		}
+	}
+}
+
+// value appends the canonical form of the value at c.i. path is the chain of
+// keys from the top, kept only while it can still lead to a skipped field.
+func (c *canonicalizer) value(dst []byte, depth int, path []string) ([]byte, error) {
+	if depth > 10000 {
+		return nil, errSyntax
+	}
+	c.space()
+	if c.i >= len(c.data) {
+		return nil, errSyntax
+	}
+	switch b := c.data[c.i]; {
+	case b == '{':
+		return c.object(dst, depth, path)
+	case b == '[':
+		c.i++
+		dst = append(dst, '[')
+		c.space()
+		if c.i < len(c.data) && c.data[c.i] == ']' {
+			c.i++
+			return append(dst, ']'), nil
+		}
+		for {
+			var err error
+			if dst, err = c.value(dst, depth+1, nil); err != nil {
+				return nil, err
+			}
+			c.space()
+			if c.i >= len(c.data) {
+				return nil, errSyntax
+			}
+			switch c.data[c.i] {
+			case ',':
+				c.i++
+				dst = append(dst, ',')
+				continue
+			case ']':
+				c.i++
+				return append(dst, ']'), nil
+			}
+			return nil, errSyntax
+		}
+	case b == '"':
+		start := c.i
+		if err := c.str(); err != nil {
+			return nil, err
+		}
+		return append(dst, c.data[start:c.i]...), nil
+	case b == '-' || b >= '0' && b <= '9':
+		start := c.i
+		if err := c.number(); err != nil {
+			return nil, err
+		}
+		return append(dst, c.data[start:c.i]...), nil
+	}
+	for _, lit := range []string{"true", "false", "null"} {
+		if bytes.HasPrefix(c.data[c.i:], []byte(lit)) {
+			c.i += len(lit)
+			return append(dst, lit...), nil
+		}
+	}
+	return nil, errSyntax
+}
+
+// member is one key and value of an object, as spans of the output.
+type member struct {
+	key        string // unescaped, for sorting
+	start, end int
+}
+
+func (c *canonicalizer) object(dst []byte, depth int, path []string) ([]byte, error) {
+	c.i++
+	base := len(dst)
+	dst = append(dst, '{')
+	var members []member
+	c.space()
+	if c.i < len(c.data) && c.data[c.i] == '}' {
+		c.i++
+		return append(dst, '}'), nil
+	}
+	for {
+		c.space()
+		if c.i >= len(c.data) || c.data[c.i] != '"' {
+			return nil, errSyntax
+		}
+		ks := c.i
+		if err := c.str(); err != nil {
+			return nil, err
+		}
+		rawKey := c.data[ks:c.i]
+		key := string(rawKey[1 : len(rawKey)-1])
+		if strings.IndexByte(key, '\\') >= 0 {
+			if err := json.Unmarshal(rawKey, &key); err != nil {
+				return nil, errSyntax
+			}
+		}
+		c.space()
+		if c.i >= len(c.data) || c.data[c.i] != ':' {
+			return nil, errSyntax
+		}
+		c.i++
+		sub, drop := c.follow(path, key)
+		start := len(dst)
+		if len(members) > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, rawKey...)
+		dst = append(dst, ':')
+		var err error
+		if dst, err = c.value(dst, depth+1, sub); err != nil {
+			return nil, err
+		}
+		if drop {
+			dst = dst[:start]
+		} else {
+			members = append(members, member{key: key, start: start, end: len(dst)})
+		}
+		c.space()
+		if c.i >= len(c.data) {
+			return nil, errSyntax
+		}
+		if c.data[c.i] == ',' {
+			c.i++
+			continue
+		}
+		if c.data[c.i] != '}' {
+			return nil, errSyntax
+		}
+		c.i++
+		break
+	}
+	sorted := slices.IsSortedFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
+	if !sorted {
+		// Rewrite the members in key order from a copy of the object.
+		c.tmp = append(c.tmp[:0], dst[base:]...)
+		slices.SortStableFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
+		dst = append(dst[:base], '{')
+		for i, m := range members {
+			span := c.tmp[m.start-base : m.end-base]
+			if span[0] == ',' {
+				span = span[1:]
+			}
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, span...)
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// follow returns the path below key when it can still lead to a volatile
+// field, and whether key itself is one. A nil path means nothing below is
+// skipped.
+func (c *canonicalizer) follow(path []string, key string) (sub []string, drop bool) {
+	if path == nil {
+		return nil, false
+	}
+	next := append(slices.Clip(path), key)
+	for _, p := range c.skip {
+		if len(p) < len(next) || !slices.Equal(p[:len(next)], next) {
+			continue
+		}
+		if len(p) == len(next) {
+			return nil, true
+		}
+		sub = next
+	}
+	return sub, false
+}
+
+func (c *canonicalizer) str() error {
+	c.i++ // opening quote
+	for c.i < len(c.data) {
+		b := c.data[c.i]
+		switch {
+		case b == '"':
+			c.i++
+			return nil
+		case b == '\\':
+			if c.i+1 >= len(c.data) {
+				return errSyntax
+			}
+			switch c.data[c.i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				c.i += 2
+			case 'u':
+				if c.i+6 > len(c.data) {
+					return errSyntax
+				}
+				for _, h := range c.data[c.i+2 : c.i+6] {
+					if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
+						return errSyntax
+					}
+				}
+				c.i += 6
+			default:
+				return errSyntax
+			}
+		case b < 0x20:
+			return errSyntax
+		default:
+			c.i++
+		}
+	}
+	return errSyntax
+}
+
+func (c *canonicalizer) number() error {
+	d := c.data
+	if c.i < len(d) && d[c.i] == '-' {
+		c.i++
+	}
+	switch {
+	case c.i < len(d) && d[c.i] == '0':
+		c.i++
+	case c.i < len(d) && d[c.i] >= '1' && d[c.i] <= '9':
+		c.digits()
+	default:
+		return errSyntax
+	}
+	if c.i < len(d) && d[c.i] == '.' {
+		c.i++
+		if c.digits() == 0 {
+			return errSyntax
+		}
+	}
+	if c.i < len(d) && (d[c.i] == 'e' || d[c.i] == 'E') {
+		c.i++
+		if c.i < len(d) && (d[c.i] == '+' || d[c.i] == '-') {
+			c.i++
+		}
+		if c.digits() == 0 {
+			return errSyntax
+		}
+	}
+	return nil
+}
+
+func (c *canonicalizer) digits() int {
+	n := 0
+	for c.i < len(c.data) && c.data[c.i] >= '0' && c.data[c.i] <= '9' {
+		c.i++
+		n++
+	}
+	return n
+}
+
+// decodeJSON reads body as one JSON value with numbers kept as text, for
+// diffs, or reports false when it is not JSON.
+func decodeJSON(body []byte) (any, bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false
+	}
+	return v, true
+}
+
+// target is the part of a URL replay matches on: the path and the query with
+// its parameters sorted (credentials in it are already masked).
+func target(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return rawURL
+	}
+	t := u.EscapedPath()
+	if t == "" {
+		t = "/"
+	}
+	if u.RawQuery != "" {
+		q, err := url.ParseQuery(u.RawQuery)
+		if err != nil {
+			return t + "?" + u.RawQuery
+		}
+		t += "?" + q.Encode()
+	}
+	return t
+}
+
+// matchKey joins what must be equal for a recorded request to answer an
+// incoming one.
+func matchKey(method, target string, body []byte) string {
+	var b strings.Builder
+	b.Grow(len(method) + len(target) + len(body) + 2)
+	b.WriteString(method)
+	b.WriteByte(' ')
+	b.WriteString(target)
+	b.WriteByte('\n')
+	b.Write(body)
+	return b.String()
+}

@@ -1,0 +1,84 @@
+package proxy
+
+import "time"
+
+// eventClock notes when each server-sent event of a streamed body arrives,
+// as the bytes go by, without keeping the body. It splits events exactly as
+// sse.Parse does (blank line after a data or non-empty event field; \n,
+// \r\n or \r line ends), so offset i belongs to sse.Parse(body)[i].
+type eventClock struct {
+	start   time.Time // when the response headers arrived
+	offsets []time.Duration
+	ends    []int64 // byte offset just past each event, for tests
+
+	pos       int64 // bytes seen
+	prevCR    bool  // the last byte was \r: a following \n ends nothing
+	lineLen   int   // bytes of the current line so far
+	head      [7]byte // the line's first bytes: enough to tell its field
+	headLen   int
+	hasData   bool // current event has a data field
+	named     bool // current event has a non-empty event field
+}
+
+func newEventClock(start time.Time) *eventClock { return &eventClock{start: start} }
+
+// write notes the bytes of p, which arrived at now.
+func (c *eventClock) write(p []byte, now time.Time) {
+	for i, b := range p {
+		switch {
+		case b == '\n' && c.prevCR:
+			c.prevCR = false
+			if len(c.ends) > 0 && c.ends[len(c.ends)-1] == c.pos+int64(i) {
+				c.ends[len(c.ends)-1]++ // sse.Parse ends the event after the \n of \r\n
+			}
+		case b == '\n' || b == '\r':
+			c.prevCR = b == '\r'
+			c.endLine(c.pos+int64(i)+1, now)
+		default:
+			c.prevCR = false
+			if c.headLen < len(c.head) {
+				c.head[c.headLen] = b
+				c.headLen++
+			}
+			c.lineLen++
+		}
+	}
+	c.pos += int64(len(p))
+}
+
+// endLine handles one complete line; end is the offset after its terminator.
+func (c *eventClock) endLine(end int64, now time.Time) {
+	if c.lineLen == 0 {
+		if c.hasData || c.named {
+			c.offsets = append(c.offsets, now.Sub(c.start))
+			c.ends = append(c.ends, end)
+		}
+		c.hasData, c.named = false, false
+		return
+	}
+	head := string(c.head[:c.headLen])
+	switch {
+	case head[0] == ':': // comment
+	case head == "data" && c.lineLen == 4, len(head) >= 5 && head[:5] == "data:":
+		c.hasData = true
+	case head == "event" && c.lineLen == 5:
+		c.named = false
+	case len(head) >= 6 && head[:6] == "event:":
+		// sse.Parse drops one space after the colon; the value is what is left.
+		c.named = c.lineLen > 7 || c.lineLen == 7 && head[6] != ' '
+	}
+	c.lineLen, c.headLen = 0, 0
+}
+
+// finish closes the body: a final event without its blank line still counts,
+// as sse.Parse returns it marked Unterminated.
+func (c *eventClock) finish(now time.Time) {
+	if c.lineLen > 0 {
+		c.endLine(c.pos, now)
+	}
+	if c.hasData || c.named {
+		c.offsets = append(c.offsets, now.Sub(c.start))
+		c.ends = append(c.ends, c.pos)
+		c.hasData, c.named = false, false
+	}
+}

@@ -1,0 +1,85 @@
+package proxy
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+)
+
+// callLog writes one line per call, and warnings, to the log writer.
+type callLog struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// line writes the call's line:
+//
+//	record POST api.anthropic.com/v1/messages 200 stream 1.204s tools=1 lint=ANT-TOOL-001 cassette=api.anthropic.com.yaml#3
+//
+// followed by what went wrong, if anything; a multi-line note (a replay
+// miss's diff) continues on indented lines.
+func (l *callLog) line(c *call, verb string, d time.Duration) {
+	if l.w == nil {
+		return
+	}
+	var b strings.Builder
+	kind := "plain"
+	if c.stream {
+		kind = "stream"
+	}
+	status := fmt.Sprint(c.status)
+	if c.status == 0 {
+		status = "ERR"
+	}
+	fmt.Fprintf(&b, "%s %s %s%s %s %s %s", verb, c.method, c.host, c.path, status, kind, round(d))
+	if c.tools < 0 {
+		b.WriteString(" tools=?")
+	} else {
+		fmt.Fprintf(&b, " tools=%d", c.tools)
+	}
+	b.WriteString(" lint=")
+	if len(c.findings) == 0 {
+		b.WriteString("-")
+	}
+	for i, f := range c.findings {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(f.Check)
+	}
+	switch {
+	case c.book == nil:
+		b.WriteString(" cassette=-")
+	case c.index < 0:
+		fmt.Fprintf(&b, " cassette=%s#-", c.book.name)
+	default:
+		fmt.Fprintf(&b, " cassette=%s#%d", c.book.name, c.index)
+	}
+	if c.note != "" {
+		b.WriteString(" ")
+		b.WriteString(strings.ReplaceAll(c.note, "\n", "\n    "))
+	}
+	b.WriteByte('\n')
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	io.WriteString(l.w, b.String())
+}
+
+func (l *callLog) warn(msg string) {
+	if l.w == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fmt.Fprintf(l.w, "llmtck: warning: %s\n", msg)
+}
+
+// round keeps a duration readable: milliseconds, or microseconds below one.
+func round(d time.Duration) time.Duration {
+	if d >= time.Millisecond {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(time.Microsecond)
+}

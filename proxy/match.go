@@ -1,0 +1,108 @@
+package proxy
+
+import (
+	"sync"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/providers"
+)
+
+// entry is one recorded interaction that replay can serve.
+type entry struct {
+	index  int // position in the cassette
+	in     *cassette.Interaction
+	method string
+	target string
+	wire   engine.Wire
+}
+
+// group holds the recorded interactions that answer the same request, in
+// recorded order; next is the one to serve next.
+type group struct {
+	entries []*entry
+	next    int
+}
+
+// take serves the group's interactions in recorded order and starts over
+// when all have been served, so a harness that runs its tests twice against
+// one replay server gets the same answers twice.
+func (g *group) take() *entry {
+	e := g.entries[g.next%len(g.entries)]
+	g.next++
+	return e
+}
+
+// player matches incoming requests to recorded ones: same method, same path
+// and query, and the same body once canonical (key order, whitespace and the
+// wire's volatile fields ignored). Credentials in the URL are compared
+// masked, as they were recorded.
+type player struct {
+	mu      sync.Mutex
+	entries []*entry
+	byKey   map[string]*group // canonical key
+	byRaw   map[string]*group // exact key: skips canonicalising on the usual hit
+}
+
+func newPlayer(interactions []*cassette.Interaction) *player {
+	p := &player{byKey: map[string]*group{}, byRaw: map[string]*group{}}
+	for i, in := range interactions {
+		p.add(i, in)
+	}
+	return p
+}
+
+// add makes a recorded interaction servable (auto mode adds what it records).
+func (p *player) add(index int, in *cassette.Interaction) {
+	if in.Request.Method == "" {
+		return // response-only fixtures have no request to match
+	}
+	e := &entry{
+		index:  index,
+		in:     in,
+		method: in.Request.Method,
+		target: target(in.Request.URL),
+		wire:   providers.Detect(in.Request.URL, in.Request.Body, nil),
+	}
+	key := matchKey(e.method, e.target, canonical(e.wire, in.Request.Body))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.entries = append(p.entries, e)
+	g := p.byKey[key]
+	if g == nil {
+		g = &group{}
+		p.byKey[key] = g
+	}
+	g.entries = append(g.entries, e)
+	p.byRaw[matchKey(e.method, e.target, in.Request.Body)] = g
+}
+
+// match returns the recorded interaction that answers the request, or nil.
+func (p *player) match(method, target string, wire engine.Wire, body []byte) *entry {
+	raw := matchKey(method, target, body)
+	p.mu.Lock()
+	g := p.byRaw[raw]
+	p.mu.Unlock()
+	if g == nil {
+		key := matchKey(method, target, canonical(wire, body))
+		p.mu.Lock()
+		g = p.byKey[key]
+		if g != nil && len(p.byRaw) < 8*len(p.entries)+64 {
+			p.byRaw[raw] = g // bounded: volatile fields may differ on every call
+		}
+		p.mu.Unlock()
+	}
+	if g == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return g.take()
+}
+
+// len is the number of servable interactions.
+func (p *player) len() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.entries)
+}

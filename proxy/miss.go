@@ -1,0 +1,172 @@
+package proxy
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/llmtck/llmtck/engine"
+)
+
+// maxDiffLines bounds the differences a miss lists.
+const maxDiffLines = 20
+
+// miss explains why no recorded request answers an incoming one.
+type miss struct {
+	nearest *entry   // nil when the cassette has no request at all
+	diffs   []string // "path: recorded X, got Y", at most maxDiffLines
+	more    int      // differences left out
+}
+
+func (m *miss) String() string {
+	if m.nearest == nil {
+		return "the cassette holds no request to compare with"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "nearest recorded request: interaction %d (%s %s)", m.nearest.index, m.nearest.method, m.nearest.target)
+	if len(m.diffs) == 0 {
+		b.WriteString("; it differs only in volatile fields or in how values are written")
+	}
+	for _, d := range m.diffs {
+		b.WriteString("\n  ")
+		b.WriteString(d)
+	}
+	if m.more > 0 {
+		fmt.Fprintf(&b, "\n  … and %d more differences", m.more)
+	}
+	return b.String()
+}
+
+// nearest finds the recorded request closest to the incoming one: same
+// method and path first, then the fewest differing JSON paths.
+func (p *player) nearest(method, target string, wire engine.Wire, body []byte) *miss {
+	p.mu.Lock()
+	entries := append([]*entry(nil), p.entries...)
+	p.mu.Unlock()
+	got, _ := decodeJSON(body)
+	got = stripVolatile(wire, got)
+	var best *miss
+	bestScore := -1
+	for _, e := range entries {
+		score := 0
+		var diffs []string
+		if e.method != method {
+			score += 1000
+			diffs = append(diffs, fmt.Sprintf("method: recorded %s, got %s", e.method, method))
+		}
+		if e.target != target {
+			score += 500
+			diffs = append(diffs, fmt.Sprintf("path: recorded %s, got %s", e.target, target))
+		}
+		if bestScore >= 0 && score > bestScore {
+			continue
+		}
+		want, ok := decodeJSON(e.in.Request.Body)
+		if ok && got != nil {
+			d := jsonDiff(stripVolatile(e.wire, want), got)
+			score += len(d)
+			diffs = append(diffs, d...)
+		} else if string(e.in.Request.Body) != string(body) {
+			score += 100
+			diffs = append(diffs, fmt.Sprintf("body: recorded %s, got %s", short(e.in.Request.Body), short(body)))
+		}
+		if bestScore < 0 || score < bestScore {
+			bestScore = score
+			best = &miss{nearest: e, diffs: diffs}
+		}
+	}
+	if best == nil {
+		return &miss{}
+	}
+	if len(best.diffs) > maxDiffLines {
+		best.more = len(best.diffs) - maxDiffLines
+		best.diffs = best.diffs[:maxDiffLines]
+	}
+	return best
+}
+
+func stripVolatile(wire engine.Wire, v any) any {
+	for _, path := range volatile[wire] {
+		m, ok := v.(map[string]any)
+		for i, key := range path {
+			if !ok {
+				break
+			}
+			if i == len(path)-1 {
+				delete(m, key)
+				break
+			}
+			m, ok = m[key].(map[string]any)
+		}
+	}
+	return v
+}
+
+// jsonDiff lists the JSON paths where want and got differ, found with go-cmp.
+func jsonDiff(want, got any) []string {
+	var r pathReporter
+	cmp.Equal(want, got, cmp.Reporter(&r))
+	return r.diffs
+}
+
+// pathReporter is a go-cmp reporter that names each difference by its JSON
+// path, as in "messages[1].content[0].text".
+type pathReporter struct {
+	path  cmp.Path
+	diffs []string
+}
+
+func (r *pathReporter) PushStep(ps cmp.PathStep) { r.path = append(r.path, ps) }
+func (r *pathReporter) PopStep()                 { r.path = r.path[:len(r.path)-1] }
+
+func (r *pathReporter) Report(rs cmp.Result) {
+	if rs.Equal() {
+		return
+	}
+	var p strings.Builder
+	for _, step := range r.path {
+		switch s := step.(type) {
+		case cmp.MapIndex:
+			if p.Len() > 0 {
+				p.WriteByte('.')
+			}
+			p.WriteString(s.Key().String())
+		case cmp.SliceIndex:
+			i, j := s.SplitKeys()
+			if i < 0 {
+				i = j
+			}
+			p.WriteString("[" + strconv.Itoa(i) + "]")
+		}
+	}
+	path := p.String()
+	if path == "" {
+		path = "(body)"
+	}
+	vx, vy := r.path.Last().Values()
+	r.diffs = append(r.diffs, fmt.Sprintf("%s: recorded %s, got %s", path, show(vx), show(vy)))
+}
+
+// show renders one side of a difference as short JSON.
+func show(v reflect.Value) string {
+	if !v.IsValid() {
+		return "(nothing)"
+	}
+	b, err := json.Marshal(v.Interface())
+	if err != nil {
+		return fmt.Sprint(v.Interface())
+	}
+	return short(b)
+}
+
+func short(b []byte) string {
+	const max = 80
+	if len(b) > max {
+		return string(b[:max]) + "…"
+	}
+	return string(b)
+}

@@ -1,0 +1,346 @@
+package proxy
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/llmtck/llmtck/internal/cassette"
+)
+
+// errClosed answers appends that arrive after Close.
+var errClosed = errors.New("the recorder is closed")
+
+// sink appends interactions to one cassette file. Each append returns only
+// once its interaction is synced to disk, so a killed process leaves a file
+// that loads and holds every finished interaction. Appends that arrive
+// together share one fsync.
+type sink struct {
+	path   string
+	f      *os.File
+	size   int64 // bytes in the file
+	base   int64 // where this session's interactions start
+	loaded int   // interactions in the file before this session
+
+	mu     sync.Mutex
+	queue  []*write
+	busy   bool // a goroutine is writing the queue
+	idle   *sync.Cond
+	items  []item // this session's interactions, in file order
+	closed bool
+	broken error // set when a failed write could not be undone
+}
+
+// item is one interaction written by this session: its place in the file
+// and the order in which its request started.
+type item struct {
+	seq    uint64
+	off, n int64
+}
+
+type write struct {
+	seq   uint64
+	buf   []byte      // the encoded interaction, or nil when body is set
+	in    *cassette.Interaction
+	body  *bodyBuffer // a spilled response body, streamed into the file
+	done  chan struct{}
+	index int
+	err   error
+}
+
+// openSink opens the cassette at path for appending, creating it when it
+// does not exist. An existing cassette must be one llmtck can append to (go-vcr
+// v2); its interactions are returned. A file whose last interaction was torn
+// by a crash is repaired: the torn bytes are moved aside, never dropped.
+func openSink(path string, warn func(string)) (*sink, []*cassette.Interaction, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, nil, err
+	}
+	existing, err := prepare(path, warn)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	s := &sink{path: path, f: f, size: st.Size(), base: st.Size(), loaded: len(existing)}
+	s.idle = sync.NewCond(&s.mu)
+	return s, existing, nil
+}
+
+// prepare leaves path holding a cassette in exactly the layout the sink
+// appends to, and returns its interactions.
+func prepare(path string, warn func(string)) ([]*cassette.Interaction, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) || err == nil && len(data) == 0 {
+		var buf bytes.Buffer
+		cassette.EncodeHeader(&buf)
+		return nil, replaceFile(path, buf.Bytes())
+	}
+	if err != nil {
+		return nil, err
+	}
+	c, err := cassette.Parse(path, data)
+	if err != nil {
+		if c, err = repair(path, data, err, warn); err != nil {
+			return nil, err
+		}
+	}
+	if c.Format != cassette.FormatGoVCRv1 {
+		return nil, fmt.Errorf("%s is a %s recording; llmtck appends only to go-vcr v2 cassettes (`version: 1`): record into another file, or convert it with `llmtck import`", path, c.Format)
+	}
+	var want bytes.Buffer
+	if err := c.Encode(&want); err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(want.Bytes(), data) {
+		// Written by another tool: lay it out as the sink writes, once, atomically.
+		if err := replaceFile(path, want.Bytes()); err != nil {
+			return nil, err
+		}
+	}
+	return c.Interactions, nil
+}
+
+// repair handles a cassette that does not load. If it is one of ours whose
+// end was cut mid-interaction (the process died while appending), the
+// complete interactions are kept and the torn tail is saved next to it.
+// Anything else is refused, so a file llmtck does not understand is never
+// overwritten.
+func repair(path string, data []byte, loadErr error, warn func(string)) (*cassette.Cassette, error) {
+	var head bytes.Buffer
+	cassette.EncodeHeader(&head)
+	if !bytes.HasPrefix(data, head.Bytes()) {
+		return nil, fmt.Errorf("%w (llmtck will not append to a cassette that does not load)", loadErr)
+	}
+	for cut := len(data); cut > head.Len(); {
+		i := bytes.LastIndex(data[:cut-1], []byte("\n- request:\n"))
+		if i < 0 {
+			cut = head.Len()
+		} else {
+			cut = i + 1
+		}
+		c, err := cassette.Parse(path, data[:cut])
+		if err != nil {
+			continue
+		}
+		torn := fmt.Sprintf("%s.torn-%d", path, time.Now().UnixNano())
+		if err := replaceFile(torn, data[cut:]); err != nil {
+			return nil, err
+		}
+		if err := replaceFile(path, data[:cut]); err != nil {
+			return nil, err
+		}
+		warn(fmt.Sprintf("%s: its last %d bytes were a torn interaction (a crash while writing); kept the %d complete ones and moved the rest to %s", path, len(data)-cut, len(c.Interactions), torn))
+		return c, nil
+	}
+	return nil, fmt.Errorf("%w (llmtck will not append to a cassette that does not load)", loadErr)
+}
+
+// replaceFile writes data to path atomically and durably.
+func replaceFile(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// append writes in durably and returns its index in the file. seq orders
+// interactions by the start of their request when the sink is closed. A
+// spilled response body is streamed from body instead of in.Response.Body.
+func (s *sink) append(seq uint64, in *cassette.Interaction, body *bodyBuffer) (int, error) {
+	w := &write{seq: seq, in: in, body: body, done: make(chan struct{})}
+	if body == nil || !body.Spilled() {
+		// Encode here, in parallel with other requests, not in the writer.
+		var buf bytes.Buffer
+		cassette.EncodeInteraction(&buf, in)
+		w.buf = buf.Bytes()
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return 0, errClosed
+	}
+	s.queue = append(s.queue, w)
+	if s.busy {
+		s.mu.Unlock()
+		<-w.done
+		return w.index, w.err
+	}
+	// This goroutine writes every queued interaction, including those that
+	// arrive while it syncs, then hands over.
+	s.busy = true
+	for len(s.queue) > 0 {
+		batch := s.queue
+		s.queue = nil
+		s.mu.Unlock()
+		s.writeBatch(batch)
+		s.mu.Lock()
+	}
+	s.busy = false
+	s.idle.Broadcast()
+	s.mu.Unlock()
+	return w.index, w.err
+}
+
+// writeBatch writes a batch and syncs it once. Only the goroutine that set
+// busy calls it, so it owns size, items and the file.
+func (s *sink) writeBatch(batch []*write) {
+	var written []*write
+	for _, w := range batch {
+		if s.broken != nil {
+			w.err = s.broken
+			continue
+		}
+		off := s.size
+		n, err := s.writeOne(w)
+		if err != nil {
+			// Cut the half-written interaction off so the file still loads.
+			if terr := s.f.Truncate(off); terr != nil {
+				s.broken = fmt.Errorf("%s: writing failed (%v) and the partial interaction could not be removed (%v); recording stopped", s.path, err, terr)
+			}
+			w.err = fmt.Errorf("%s: %w", s.path, err)
+			continue
+		}
+		s.size += n
+		s.items = append(s.items, item{seq: w.seq, off: off, n: n})
+		w.index = s.loaded + len(s.items) - 1
+		written = append(written, w)
+	}
+	if len(written) > 0 {
+		if err := s.f.Sync(); err != nil {
+			for _, w := range written {
+				w.err = fmt.Errorf("%s: %w", s.path, err)
+			}
+		}
+	}
+	for _, w := range batch {
+		close(w.done)
+	}
+}
+
+func (s *sink) writeOne(w *write) (int64, error) {
+	if w.buf != nil {
+		n, err := s.f.Write(w.buf)
+		return int64(n), err
+	}
+	cw := &countWriter{w: bufio.NewWriterSize(s.f, 1<<16)}
+	err := encodeSpilled(cw, w.in, w.body)
+	if err == nil {
+		err = cw.w.(*bufio.Writer).Flush()
+	}
+	return cw.n, err
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// close waits for pending writes, then puts this session's interactions in
+// the order their requests started (they were appended as they finished),
+// by copying their bytes into a new file that replaces the old one.
+func (s *sink) close() error {
+	s.mu.Lock()
+	s.closed = true
+	for s.busy {
+		s.idle.Wait()
+	}
+	s.mu.Unlock()
+	defer s.f.Close()
+	sorted := slices.IsSortedFunc(s.items, func(a, b item) int { return cmpSeq(a.seq, b.seq) })
+	if sorted || s.broken != nil {
+		return s.broken
+	}
+	order := slices.Clone(s.items)
+	slices.SortStableFunc(order, func(a, b item) int { return cmpSeq(a.seq, b.seq) })
+	dir := filepath.Dir(s.path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(s.path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(tmp, 1<<16)
+	_, err = io.Copy(bw, io.NewSectionReader(s.f, 0, s.base))
+	for _, it := range order {
+		if err == nil {
+			_, err = io.Copy(bw, io.NewSectionReader(s.f, it.off, it.n))
+		}
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), s.path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("%s: putting interactions in request order: %w (the file holds them in the order they finished)", s.path, err)
+	}
+	return syncDir(dir)
+}
+
+func cmpSeq(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
