@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/llmtck/llmtck/engine"
 )
@@ -76,7 +77,8 @@ func streamCheck(c *Check) *Check {
 			reported := false
 			for _, is := range st.Issues {
 				if is.Check == c.ID {
-					r.add(ex.Index, fmt.Sprintf("response.events[%d]", is.Event), "%s", is.Message)
+					msg := strings.TrimPrefix(is.Message, fmt.Sprintf("event %d: ", is.Event))
+					r.add(ex.Index, fmt.Sprintf("response.events[%d]", is.Event), "%s", msg)
 					reported = true
 				}
 			}

@@ -21,11 +21,12 @@ type Options struct {
 }
 
 // recordingExts are the file endings a folder walk always checks; other
-// files in a walked folder are checked only when their content is a
-// recording, so licences and manifests beside cassettes are not errors.
+// files in a walked folder (.txt fixtures among them) are checked only when
+// their content is a recording, so licences and manifests beside cassettes
+// are not errors.
 var recordingExts = map[string]bool{
 	".yaml": true, ".yml": true, ".json": true, ".har": true, ".httprr": true,
-	".jsonl": true, ".ndjson": true, ".txt": true,
+	".jsonl": true, ".ndjson": true,
 }
 
 // CheckPaths checks every recording named by paths (files, or folders walked
@@ -106,12 +107,11 @@ func looksLikeRecording(path string) bool {
 // cannot be read or decoded is reported in the FileReport's Error.
 func CheckFile(path string, checks []*Check, wire engine.Wire) FileReport {
 	fr := FileReport{Path: path}
-	c, err := cassette.Load(path)
+	tr, err := LoadTraffic(path, wire)
 	if err != nil {
 		fr.Error = err.Error()
 		return fr
 	}
-	tr := &Traffic{Path: path, Exchanges: providers.DecodeCassette(c, wire)}
 	fr.Interactions = len(tr.Exchanges)
 	fr.Provider = providerOf(tr.Exchanges)
 	for _, ex := range tr.Exchanges {
@@ -123,6 +123,16 @@ func CheckFile(path string, checks []*Check, wire engine.Wire) FileReport {
 	}
 	fr.Findings = Judge(tr, applicable)
 	return fr
+}
+
+// LoadTraffic reads a recording of any known format and decodes every call.
+// A non-empty wire forces that wire for every call.
+func LoadTraffic(path string, wire engine.Wire) (*Traffic, error) {
+	c, err := cassette.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return &Traffic{Path: path, Exchanges: providers.DecodeCassette(c, wire)}, nil
 }
 
 // providerOf names the file's wire; a cassette mixing wires lists each known

@@ -140,7 +140,9 @@ func TestAbortLeavesEveryCallAnswered(t *testing.T) {
 		roles string
 	}{
 		{name: "during the stream", setup: nil,
-			abort: func(*Transcript) []Mutation { return []Mutation{AssistantTruncated{PartialContent: "Let me ch", AbortReason: "ctx"}} },
+			abort: func(*Transcript) []Mutation {
+				return []Mutation{AssistantTruncated{PartialContent: "Let me ch", AbortReason: "ctx"}}
+			},
 			roles: "user assistant"},
 		{name: "during tools", setup: []Mutation{AssistantMessage{asst(callB("a", "f", `{}`), callB("b", "f", `{}`), callB("c", "f", `{}`))}, ToolResult{ToolCallID: "b"}},
 			abort: func(tr *Transcript) []Mutation { return tr.CancelPending("ctx") },

@@ -40,7 +40,7 @@ func TestPermissionGate(t *testing.T) {
 		{"c2", req("read_file", "path", "src"), Allow, "allowlist[0]"}, // "src/**" also matches the folder itself
 		{"c3", req("read_file", "path", "/etc/passwd"), Relay, ""},
 		{"c4", req("read_file", "path", "srcx/a.go"), Relay, ""},
-		{"c5", req("read_file"), Relay, ""}, // constrained parameter missing
+		{"c5", req("read_file"), Relay, ""},                                  // constrained parameter missing
 		{"toolu_bad", req("read_file", "path", "src/a.go"), Deny, "deny[0]"}, // deny wins over the allowlist
 		{"c6", req("list_dir", "path", "/"), Allow, "allowlist[1]"},
 		{"c7", req("write_file", "path", "src/a/b.go"), Relay, ""}, // "*" stays in one segment

@@ -28,6 +28,9 @@ type bodyBuffer struct {
 	scan  *redact.Scanner
 	err   error // the first spill failure; the body is then not recorded
 
+	noSpill bool // past spillAt, drop the body instead of spilling it
+	dropped bool
+
 	valid   bool   // every complete rune so far is UTF-8
 	partial []byte // an incomplete rune at the end of the last write
 }
@@ -41,8 +44,12 @@ func newBodyBuffer(field string) *bodyBuffer {
 func (b *bodyBuffer) Write(p []byte) (int, error) {
 	b.scan.Write(p)
 	b.track(p)
-	if b.err != nil || b.scan.Leak() != nil {
+	if b.err != nil || b.dropped || b.scan.Leak() != nil {
 		return len(p), nil // not recorded anyway: keep nothing more
+	}
+	if b.noSpill && len(b.mem)+len(p) > spillAt {
+		b.dropped, b.mem = true, nil
+		return len(p), nil
 	}
 	b.mem = append(b.mem, p...)
 	limit := spillAt
@@ -109,7 +116,7 @@ func (b *bodyBuffer) Len() int64 { return b.spilt + int64(len(b.mem)) }
 
 // Bytes returns the body when it is in memory, or nil.
 func (b *bodyBuffer) Bytes() []byte {
-	if b.file != nil {
+	if b.file != nil || b.dropped {
 		return nil
 	}
 	if b.mem == nil {

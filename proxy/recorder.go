@@ -18,6 +18,7 @@ import (
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/redact"
+	"github.com/llmtck/llmtck/internal/sse"
 	"github.com/llmtck/llmtck/providers"
 )
 
@@ -73,8 +74,10 @@ const (
 // Options configure a Recorder.
 type Options struct {
 	Mode Mode
-	// Cassette is the file every call is recorded to or replayed from. Or:
-	Dir string // one cassette per host in Dir, named after the host (HOST.yaml)
+	// Cassette is the file every call is recorded to or replayed from;
+	// Dir, instead, holds one cassette per host (see CassetteFor).
+	Cassette string
+	Dir      string
 	// Upstream sends forwarded calls; nil means NewUpstream().
 	Upstream http.RoundTripper
 	// Redact is the credential policy; nil means redact.Default().
@@ -349,7 +352,7 @@ func (r *Recorder) forward(c *call, b *book) (*http.Response, error) {
 // isStream reports whether a response is an event stream.
 func isStream(h http.Header, body []byte) bool {
 	ct := strings.ToLower(h.Get("Content-Type"))
-	return strings.HasPrefix(ct, "text/event-stream") || ct == "" && body != nil && looksSSE(body)
+	return strings.HasPrefix(ct, "text/event-stream") || ct == "" && body != nil && sse.Looks(body)
 }
 
 // unavailable answers a call whose cassette cannot be used. Replay has

@@ -15,7 +15,7 @@ import (
 // say so (openllmetry keeps gzip bodies as !!binary). The Content-Encoding
 // header is kept; Encode drops it once it no longer matches the body.
 func finish(name string, f Format, ins []*Interaction) (*Cassette, error) {
-	budget := MaxSize // decoded bytes allowed, against gzip bombs
+	budget := maxDecoded
 	for i, in := range ins {
 		for _, s := range []struct {
 			side   string
@@ -41,7 +41,11 @@ func finish(name string, f Format, ins []*Interaction) (*Cassette, error) {
 	return &Cassette{Path: name, Format: f, Interactions: ins}, nil
 }
 
-var errTooLarge = errors.New("decompressed body is larger than the size limit")
+// maxDecoded is how many bytes all of a cassette's decompressed bodies may
+// add up to, against gzip bombs. A variable so tests can lower it.
+var maxDecoded = MaxSize
+
+var errTooLarge = errors.New("decompressed bodies are larger than the size limit")
 
 // decodeBody undoes a single gzip or deflate content coding when the body
 // really is in it. A body that fails to decompress is kept as it is.

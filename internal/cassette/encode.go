@@ -140,7 +140,14 @@ func appendHeaders(dst []byte, h http.Header, body []byte) []byte {
 	dst = append(dst, '\n')
 	for _, k := range keys {
 		dst = append(dst, "      "...)
+		start := len(dst)
 		dst = appendInline(dst, k)
+		if len(dst)-start > maxSimpleKey {
+			// YAML allows at most 1024 characters before a ':'; longer keys
+			// need the explicit "? key" form.
+			key := append([]byte(nil), dst[start:]...)
+			dst = append(append(append(dst[:start], "? "...), key...), "\n      "...)
+		}
 		dst = append(dst, ':')
 		if len(h[k]) == 0 {
 			dst = append(dst, " []\n"...)
@@ -155,6 +162,10 @@ func appendHeaders(dst []byte, h http.Header, body []byte) []byte {
 	}
 	return dst
 }
+
+// maxSimpleKey is how long a written key may be and still be a plain
+// "key:"; YAML's limit is 1024 characters.
+const maxSimpleKey = 1000
 
 func keepHeader(k string, h http.Header, body []byte) bool {
 	switch http.CanonicalHeaderKey(k) {

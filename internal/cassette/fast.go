@@ -329,17 +329,29 @@ func (r *fastReader) headers() (http.Header, bool) {
 			return nil, false
 		}
 		var keyText string
+		if explicit, found := strings.CutPrefix(line, "? "); found {
+			// A long key: "? key" then ":" on the next line.
+			if len(explicit) <= maxSimpleKey || !r.literal("      ") {
+				return nil, false
+			}
+			if line, ok = r.line(); !ok || line != ":" && line != ": []" {
+				return nil, false
+			}
+			keyText = explicit
+		} else if len(line) > maxSimpleKey+len(": []") {
+			return nil, false
+		}
 		empty := strings.HasSuffix(line, ": []")
 		switch {
 		case empty:
-			keyText = line[:len(line)-len(": []")]
+			keyText += line[:len(line)-len(": []")]
 		case strings.HasSuffix(line, ":"):
-			keyText = line[:len(line)-1]
+			keyText += line[:len(line)-1]
 		default:
 			return nil, false
 		}
 		key, ok := inlineScalar(keyText)
-		if !ok || strings.HasPrefix(keyText, "- ") {
+		if !ok || strings.HasPrefix(keyText, "- ") || strings.HasPrefix(keyText, "? ") {
 			return nil, false
 		}
 		ck := http.CanonicalHeaderKey(key)

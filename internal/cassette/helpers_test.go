@@ -3,6 +3,7 @@ package cassette
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/llmtck/llmtck/internal/corpus"
+	"gopkg.in/yaml.v3"
 )
 
 // manifestEntry is one corpus file's row in MANIFEST.tsv.
@@ -232,12 +234,32 @@ func diffHeaders(x, y http.Header, loose bool) string {
 	return ""
 }
 
-// roundTrip encodes c, checks that stock go-vcr loads it with every byte in
-// place, and that both of our readers give back the same interactions.
+// roundTrip encodes c, checks that stock go-vcr v2.1.0's cassette.Load
+// reads it with every byte in place, and that both of our readers give back
+// the same interactions.
 func roundTrip(t *testing.T, c *Cassette) []byte {
 	t.Helper()
 	data := encoded(t, c)
 	checkGoVCR(t, c.Interactions, loadWithGoVCR(t, data))
+	checkReaders(t, c, data)
+	return data
+}
+
+// roundTripInMemory is roundTrip for fuzzing: the same yaml.v3 call that
+// cassette.Load makes, without a file per input.
+func roundTripInMemory(t *testing.T, c *Cassette) {
+	t.Helper()
+	data := encoded(t, c)
+	g := gvcr.New("fuzz")
+	if err := yaml.Unmarshal(data, &g); err != nil {
+		t.Fatalf("go-vcr's yaml.v3 decoding fails on our cassette: %v\n%q", err, data)
+	}
+	checkGoVCR(t, c.Interactions, g)
+	checkReaders(t, c, data)
+}
+
+func checkReaders(t *testing.T, c *Cassette, data []byte) {
+	t.Helper()
 	fast, ok := parseFast(data)
 	if !ok {
 		t.Fatalf("the fast reader does not accept what Encode wrote")
@@ -254,10 +276,26 @@ func roundTrip(t *testing.T, c *Cassette) []byte {
 		t.Errorf("our own output detected as %s", slow.Format)
 	}
 	if d := diffInteractions(fc.Interactions, slow.Interactions, false); d != "" {
-		t.Fatalf("fast and yaml.v3 readers differ (-fast +yaml):\n%s", d)
+		t.Fatalf("fast and yaml.v3 readers differ (fast vs yaml):\n%s", d)
 	}
 	if d := diffInteractions(writtenAll(c.Interactions), fc.Interactions, true); d != "" {
-		t.Fatalf("Parse(Encode(c)) differs from c (-want +got):\n%s", d)
+		t.Fatalf("Parse(Encode(c)) differs from c (want vs got):\n%s", d)
 	}
-	return data
+}
+
+// checkOneLineError holds an error to the house rule: an *Error naming the
+// file, on one line.
+func checkOneLineError(t *testing.T, err error, file string) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("%T is not *Error: %v", err, err)
+	}
+	msg := err.Error()
+	if e.File != file || !strings.HasPrefix(msg, file+":") {
+		t.Errorf("error does not name %s: %q", file, msg)
+	}
+	if strings.ContainsAny(msg, "\n\r") || e.Msg == "" {
+		t.Errorf("error is not one line: %q", msg)
+	}
 }

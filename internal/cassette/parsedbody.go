@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+	"unicode/utf8"
 
-	"github.com/llmtck/llmtck/internal/rawjson"
 	"gopkg.in/yaml.v3"
 )
 
@@ -39,7 +39,7 @@ func (d *yamlDoc) appendJSON(dst []byte, n *yaml.Node, what string, depth int) (
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = append(dst, rawjson.Quote(k.Value)...)
+			dst = appendJSONString(dst, k.Value)
 			dst = append(dst, ':')
 			if dst, err = d.appendJSON(dst, n.Content[i+1], what, depth+1); err != nil {
 				return nil, err
@@ -58,40 +58,98 @@ func (d *yamlDoc) appendJSON(dst []byte, n *yaml.Node, what string, depth int) (
 		}
 		return append(dst, ']'), nil
 	case yaml.ScalarNode:
-		return append(dst, scalarJSON(n)...), nil
+		return appendScalarJSON(dst, n), nil
 	}
 	return nil, d.errorf(n, "%s: expected a JSON value, found %s", what, kindName(n))
 }
 
-// scalarJSON encodes one YAML scalar as JSON. Unknown tags are strings.
-func scalarJSON(n *yaml.Node) []byte {
+// appendScalarJSON encodes one YAML scalar as JSON. Unknown tags are
+// strings.
+func appendScalarJSON(dst []byte, n *yaml.Node) []byte {
 	switch n.ShortTag() {
 	case "!!null":
-		return []byte("null")
+		return append(dst, "null"...)
 	case "!!bool":
 		var b bool
 		if n.Decode(&b) == nil {
-			return []byte(strconv.FormatBool(b))
+			return strconv.AppendBool(dst, b)
 		}
 	case "!!int", "!!float":
 		if isJSONNumber(n.Value) {
-			return []byte(n.Value)
+			return append(dst, n.Value...)
 		}
 		// YAML spellings JSON lacks: 0x1F, +5, 1_000, .5 …
 		var i int64
 		if n.ShortTag() == "!!int" && n.Decode(&i) == nil {
-			return strconv.AppendInt(nil, i, 10)
+			return strconv.AppendInt(dst, i, 10)
 		}
 		var u uint64
 		if n.ShortTag() == "!!int" && n.Decode(&u) == nil {
-			return strconv.AppendUint(nil, u, 10)
+			return strconv.AppendUint(dst, u, 10)
 		}
 		var f float64
 		if n.Decode(&f) == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
-			return strconv.AppendFloat(nil, f, 'g', -1, 64)
+			return strconv.AppendFloat(dst, f, 'g', -1, 64)
 		}
 	}
-	return rawjson.Quote(n.Value)
+	return appendJSONString(dst, n.Value)
+}
+
+// appendJSONString quotes s as encoding/json does with HTML escaping off
+// (rawjson.Quote), without an encoder per string.
+func appendJSONString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		switch c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+			i++
+			continue
+		case '\n':
+			dst = append(dst, '\\', 'n')
+			i++
+			continue
+		case '\r':
+			dst = append(dst, '\\', 'r')
+			i++
+			continue
+		case '\t':
+			dst = append(dst, '\\', 't')
+			i++
+			continue
+		case '\b':
+			dst = append(dst, '\\', 'b')
+			i++
+			continue
+		case '\f':
+			dst = append(dst, '\\', 'f')
+			i++
+			continue
+		}
+		if c < 0x20 {
+			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&15])
+		default:
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(dst, '"')
 }
 
 func isJSONNumber(s string) bool {

@@ -3,6 +3,7 @@ package anthropic
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -56,6 +57,46 @@ func (r *reassembler) issue(check string, ev int, format string, args ...any) {
 	r.stream.Issues = append(r.stream.Issues, engine.StreamIssue{Check: check, Event: max(ev, 0), Message: fmt.Sprintf(format, args...)})
 }
 
+// wireEvent is the union of the stream events' shapes, decoded once per
+// event; payloads that are kept or read rarely stay raw.
+type wireEvent struct {
+	Type         string          `json:"type"`
+	Index        json.RawMessage `json:"index"`
+	Message      json.RawMessage `json:"message"`
+	ContentBlock json.RawMessage `json:"content_block"`
+	Delta        *wireDelta      `json:"delta"`
+	Usage        json.RawMessage `json:"usage"`
+}
+
+// wireDelta is the union of content_block_delta's and message_delta's delta.
+type wireDelta struct {
+	Type             string          `json:"type"`
+	Text             string          `json:"text"`
+	Thinking         string          `json:"thinking"`
+	Signature        string          `json:"signature"`
+	PartialJSON      string          `json:"partial_json"`
+	Citation         json.RawMessage `json:"citation"`
+	Content          string          `json:"content"`
+	EncryptedContent string          `json:"encrypted_content"`
+	StopReason       string          `json:"stop_reason"`
+}
+
+// decodeEvent decodes one data payload. A field of the wrong JSON type is
+// left empty (encoding/json skips it and goes on); only data that is not a
+// JSON object fails.
+func decodeEvent(data []byte) (*wireEvent, error) {
+	if rawjson.Kind(data) != "object" {
+		return nil, fmt.Errorf("expected a JSON object, found %s", found(data))
+	}
+	var ev wireEvent
+	err := json.Unmarshal(data, &ev)
+	var typeErr *json.UnmarshalTypeError
+	if err != nil && !errors.As(err, &typeErr) {
+		return nil, err
+	}
+	return &ev, nil
+}
+
 // event interprets one event. Its type comes from the data's own "type"
 // (JSONL inputs have nothing else), falling back to the SSE event name.
 func (r *reassembler) event(i int, ev event) {
@@ -65,7 +106,7 @@ func (r *reassembler) event(i int, ev event) {
 	if len(data) == 0 && ev.name != "error" {
 		return // the SDK skips events without data
 	}
-	fields, err := rawjson.Fields(data)
+	we, err := decodeEvent(data)
 	if err != nil {
 		cut := ""
 		if ev.cut {
@@ -73,11 +114,11 @@ func (r *reassembler) event(i int, ev event) {
 		}
 		r.issue(checkGrammar, i, "event %d (%s): data is not a JSON object%s: %s", i, orNone(ev.name), cut, snippet(data))
 		if ev.name == "error" {
-			r.fail(i, nil, data)
+			r.fail(data)
 		}
 		return
 	}
-	typ := lookupString(fields, "type")
+	typ := we.Type
 	if typ == "" {
 		typ = ev.name
 	}
@@ -98,24 +139,24 @@ func (r *reassembler) event(i int, ev event) {
 	}
 	switch typ {
 	case "message_start":
-		r.messageStart(i, fields)
+		r.messageStart(i, we)
 	case "content_block_start":
 		r.requireStart(i, typ)
-		r.blockStart(i, fields)
+		r.blockStart(i, we)
 	case "content_block_delta":
 		r.requireStart(i, typ)
-		r.blockDelta(i, fields)
+		r.blockDelta(i, we)
 	case "content_block_stop":
 		r.requireStart(i, typ)
-		r.blockStop(i, fields)
+		r.blockStop(i, we)
 	case "message_delta":
 		r.requireStart(i, typ)
-		r.messageDelta(fields)
+		r.messageDelta(we)
 	case "message_stop":
 		r.requireStart(i, typ)
 		r.messageStop(i)
 	case "error":
-		r.fail(i, fields, data)
+		r.fail(data)
 	default:
 		// The API may add event types without a new version; the SDK
 		// ignores them, and so do we.
@@ -139,14 +180,13 @@ func (r *reassembler) requireStart(i int, typ string) {
 	r.issue(checkGrammar, i, "event %d: %s before message_start", i, typ)
 }
 
-func (r *reassembler) messageStart(i int, fields []rawjson.Field) {
+func (r *reassembler) messageStart(i int, we *wireEvent) {
 	if r.started {
 		r.issue(checkGrammar, i, "event %d: a second message_start; ignored", i)
 		return
 	}
 	r.started = true
-	raw, _ := lookup(fields, "message")
-	msg, err := rawjson.Fields(raw)
+	msg, err := rawjson.Fields(we.Message)
 	if err != nil {
 		r.issue(checkGrammar, i, "event %d: message_start without a message object", i)
 		return
@@ -176,17 +216,17 @@ func (r *reassembler) messageStart(i int, fields []rawjson.Field) {
 
 // blockIndex reads an event's "index"; ok is false (and an issue recorded)
 // when there is none.
-func (r *reassembler) blockIndex(i int, typ string, fields []rawjson.Field) (int, bool) {
-	n, ok := lookupInt(fields, "index")
-	if !ok || n < 0 {
+func (r *reassembler) blockIndex(i int, typ string, we *wireEvent) (int, bool) {
+	n, err := integer("index", we.Index)
+	if err != nil || n < 0 {
 		r.issue(checkGrammar, i, "event %d: %s without a non-negative integer index", i, typ)
 		return 0, false
 	}
 	return n, true
 }
 
-func (r *reassembler) blockStart(i int, fields []rawjson.Field) {
-	n, ok := r.blockIndex(i, "content_block_start", fields)
+func (r *reassembler) blockStart(i int, we *wireEvent) {
+	n, ok := r.blockIndex(i, "content_block_start", we)
 	if !ok {
 		return
 	}
@@ -197,8 +237,7 @@ func (r *reassembler) blockStart(i int, fields []rawjson.Field) {
 	if n != len(r.blocks) {
 		r.issue(checkIndex, i, "event %d: content_block_start for index %d, expected index %d", i, n, len(r.blocks))
 	}
-	raw, _ := lookup(fields, "content_block")
-	b, err := newBlockState(n, index("content", len(r.blocks)), raw)
+	b, err := newBlockState(n, index("content", len(r.blocks)), we.ContentBlock)
 	if err != nil {
 		r.issue(checkGrammar, i, "event %d: content_block_start for index %d: %v", i, n, err)
 		return
@@ -210,8 +249,8 @@ func (r *reassembler) blockStart(i int, fields []rawjson.Field) {
 // openBlock returns the block an event addresses, reporting an index that
 // was never started. A stopped block is returned too: the SDK still applies
 // its deltas, and the caller reports them.
-func (r *reassembler) openBlock(i int, typ string, fields []rawjson.Field) *blockState {
-	n, ok := r.blockIndex(i, typ, fields)
+func (r *reassembler) openBlock(i int, typ string, we *wireEvent) *blockState {
+	n, ok := r.blockIndex(i, typ, we)
 	if !ok {
 		return nil
 	}
@@ -222,32 +261,30 @@ func (r *reassembler) openBlock(i int, typ string, fields []rawjson.Field) *bloc
 	return b
 }
 
-func (r *reassembler) blockDelta(i int, fields []rawjson.Field) {
-	b := r.openBlock(i, "content_block_delta", fields)
+func (r *reassembler) blockDelta(i int, we *wireEvent) {
+	b := r.openBlock(i, "content_block_delta", we)
 	if b == nil {
 		return
 	}
-	raw, _ := lookup(fields, "delta")
-	delta, err := rawjson.Fields(raw)
-	if err != nil {
+	d := we.Delta
+	if d == nil {
 		r.issue(checkGrammar, i, "event %d: content_block_delta for index %d without a delta object", i, b.index)
 		return
 	}
-	kind := lookupString(delta, "type")
 	if b.stopped {
 		check := checkIndex
-		if kind == "signature_delta" {
+		if d.Type == "signature_delta" {
 			check = checkDelta
 		}
-		r.issue(check, i, "event %d: %s for index %d (%s) after its content_block_stop", i, kind, b.index, b.block.Path)
+		r.issue(check, i, "event %d: %s for index %d (%s) after its content_block_stop", i, d.Type, b.index, b.block.Path)
 	}
-	if !b.apply(kind, delta) {
-		r.issue(checkDelta, i, "event %d: %s on a %s block (index %d, %s); ignored", i, kind, b.wireType(), b.index, b.block.Path)
+	if !b.apply(d) {
+		r.issue(checkDelta, i, "event %d: %s on a %s block (index %d, %s); ignored", i, d.Type, b.wireType(), b.index, b.block.Path)
 	}
 }
 
-func (r *reassembler) blockStop(i int, fields []rawjson.Field) {
-	b := r.openBlock(i, "content_block_stop", fields)
+func (r *reassembler) blockStop(i int, we *wireEvent) {
+	b := r.openBlock(i, "content_block_stop", we)
 	if b == nil {
 		return
 	}
@@ -262,15 +299,13 @@ func (r *reassembler) blockStop(i int, fields []rawjson.Field) {
 }
 
 // messageDelta takes the stop reason and the cumulative usage.
-func (r *reassembler) messageDelta(fields []rawjson.Field) {
+func (r *reassembler) messageDelta(we *wireEvent) {
 	r.sawDelta = true
-	if raw, ok := lookup(fields, "delta"); ok {
-		if delta, err := rawjson.Fields(raw); err == nil {
-			r.resp.StopReason = lookupString(delta, "stop_reason")
-		}
+	if we.Delta != nil {
+		r.resp.StopReason = we.Delta.StopReason
 	}
-	if u, ok := lookup(fields, "usage"); ok {
-		r.resp.Usage = mergeUsage(r.resp.Usage, u)
+	if we.Usage != nil {
+		r.resp.Usage = mergeUsage(r.resp.Usage, we.Usage)
 	}
 }
 
@@ -286,10 +321,10 @@ func (r *reassembler) messageStop(i int) {
 }
 
 // fail records an error event: the stream's terminal failure.
-func (r *reassembler) fail(i int, fields []rawjson.Field, data []byte) {
+func (r *reassembler) fail(data []byte) {
 	r.failed = true
 	e := &engine.APIError{Message: snippet(data)}
-	if fields != nil {
+	if fields, err := rawjson.Fields(data); err == nil {
 		e = decodeErrorBody(200, fields)
 	}
 	r.stream.Error = e

@@ -81,32 +81,32 @@ func (b *blockState) wireType() string {
 // apply adds one delta. It reports false for a delta type the block's type
 // does not take; unknown delta types (new API variants) are ignored, as the
 // SDK ignores them.
-func (b *blockState) apply(kind string, delta []rawjson.Field) bool {
+func (b *blockState) apply(d *wireDelta) bool {
 	wire := b.block.WireType
-	switch kind {
+	switch d.Type {
 	case "text_delta":
 		if b.block.Type != engine.BlockText {
 			return !b.judged
 		}
-		b.text.WriteString(lookupString(delta, "text"))
+		b.text.WriteString(d.Text)
 	case "citations_delta":
 		if b.block.Type != engine.BlockText {
 			return !b.judged
 		}
-		if c, ok := lookup(delta, "citation"); ok {
-			b.cites = append(b.cites, c)
+		if d.Citation != nil {
+			b.cites = append(b.cites, d.Citation)
 		}
 		b.citesSeen = true
 	case "thinking_delta":
 		if b.block.Type != engine.BlockThinking {
 			return !b.judged
 		}
-		b.text.WriteString(lookupString(delta, "thinking"))
+		b.text.WriteString(d.Thinking)
 	case "signature_delta":
 		if b.block.Type != engine.BlockThinking && wire != "compaction" {
 			return !b.judged
 		}
-		b.sig.WriteString(lookupString(delta, "signature"))
+		b.sig.WriteString(d.Signature)
 		b.sigSeen = true
 	case "input_json_delta":
 		if !b.takesIn {
@@ -114,7 +114,7 @@ func (b *blockState) apply(kind string, delta []rawjson.Field) bool {
 		}
 		// As the SDK: the first non-empty fragment replaces the start's
 		// "{}", later ones are appended.
-		if p := lookupString(delta, "partial_json"); p != "" {
+		if p := d.PartialJSON; p != "" {
 			if string(b.input) == "{}" {
 				b.input = b.input[:0]
 			}
@@ -125,10 +125,12 @@ func (b *blockState) apply(kind string, delta []rawjson.Field) bool {
 		if wire != "compaction" {
 			return !b.judged
 		}
-		for _, key := range []string{"content", "encrypted_content"} {
-			if s := lookupString(delta, key); s != "" {
-				setExtra(&b.overrides, key, rawjson.Quote(s))
-			}
+		// As the SDK: each field replaces the block's, when not empty.
+		if d.Content != "" {
+			setExtra(&b.overrides, "content", rawjson.Quote(d.Content))
+		}
+		if d.EncryptedContent != "" {
+			setExtra(&b.overrides, "encrypted_content", rawjson.Quote(d.EncryptedContent))
 		}
 	}
 	return true

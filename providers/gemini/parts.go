@@ -41,13 +41,21 @@ var dataNames = []name{nText, nCall, nResponse, nInline}
 
 // decodeParts decodes a parts array found at path.
 func decodeParts(raw json.RawMessage, path string) ([]engine.Block, error) {
+	return decodePartList(raw, path, false)
+}
+
+// decodePartList decodes parts; inner parts are those of a functionResponse,
+// which the API allows to hold media only (FunctionResponsePart): a
+// functionCall or functionResponse there stays BlockOther, which also keeps
+// decoding from recursing without bound.
+func decodePartList(raw json.RawMessage, path string, inner bool) ([]engine.Block, error) {
 	items, err := rawjson.Array(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%s: expected an array, found %s", path, describe(raw))
 	}
 	blocks := make([]engine.Block, 0, len(items))
 	for i, it := range items {
-		b, err := decodePart(it, fmt.Sprintf("%s[%d]", path, i))
+		b, err := decodePart(it, fmt.Sprintf("%s[%d]", path, i), inner)
 		if err != nil {
 			return nil, err
 		}
@@ -57,7 +65,7 @@ func decodeParts(raw json.RawMessage, path string) ([]engine.Block, error) {
 }
 
 // decodePart decodes one part found at path.
-func decodePart(raw json.RawMessage, path string) (engine.Block, error) {
+func decodePart(raw json.RawMessage, path string, inner bool) (engine.Block, error) {
 	obj, err := parseObject(raw, path)
 	if err != nil {
 		return engine.Block{}, err
@@ -131,6 +139,7 @@ func decodePart(raw json.RawMessage, path string) (engine.Block, error) {
 	b.WireType = data.Key
 	ok := false
 	switch {
+	case inner && (nCall.is(data.Key) || nResponse.is(data.Key)):
 	case nText.is(data.Key):
 		ok = decodeText(&b, data.Value)
 	case nCall.is(data.Key):
@@ -187,7 +196,7 @@ func decodeResult(b *engine.Block, key string, raw json.RawMessage) bool {
 	b.ToolCallID, b.Name, b.ResultRaw = obj.str(nID), obj.str(nName), obj.value(nResult)
 	if parts := obj.value(nParts); parts != nil {
 		// Parts that do not decode leave the whole part to BlockOther.
-		if b.Content, err = decodeParts(parts, b.Path+"."+key+".parts"); err != nil {
+		if b.Content, err = decodePartList(parts, b.Path+"."+key+".parts", true); err != nil {
 			return false
 		}
 	}

@@ -133,6 +133,11 @@ func TestPartKinds(t *testing.T) {
 				t.Errorf("%+v", b)
 			}
 		}},
+		{`{"functionResponse":{"name":"f","response":{},"parts":[{"functionCall":{"name":"g"}}]}}`, engine.BlockToolResult, "functionResponse", func(t *testing.T, b engine.Block) {
+			if len(b.Content) != 1 || b.Content[0].Type != engine.BlockOther || b.Content[0].WireType != "functionCall" {
+				t.Errorf("a call inside a function response's parts is not interpreted: %+v", b.Content)
+			}
+		}},
 		{`{"inlineData":{"mimeType":"image/jpeg","data":"/9j/"}}`, engine.BlockImage, "inlineData", func(t *testing.T, b engine.Block) {
 			if b.MediaType != "image/jpeg" || string(b.Source) != `{"mimeType":"image/jpeg","data":"/9j/"}` {
 				t.Errorf("%+v", b)

@@ -16,6 +16,7 @@ var requestSeeds = []string{
 	`{"messages":[{"role":"assistant","content":null,"reasoning_content":"r","tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"a\":\"\\u00e9\"}","strict":true},"extra_content":{"google":{"thought_signature":"sig=="}}}]},{"role":"tool","tool_call_id":"c","content":[{"type":"text","text":"ok"}]}]}`,
 	`{"messages":[{"role":"assistant","content":[],"tool_calls":[],"function_call":{"name":"f","arguments":"{}"}},{"role":"function","name":"f","content":"x"}],"tools":null,"max_tokens":3}`,
 	`{"messages":[{"role":"assistant","tool_calls":[{"id":1,"type":"custom","custom":{"name":7,"input":"a"},"function.x":1}]},{"role":"tool","tool_call_id":2}],"stream":"yes"}`,
+	`{"stream":true,"stream":false,"messages":[{"role":"assistant","name":"a","name":1,"tool_calls":[],"tool_calls":[{"id":"c"}],"reasoning_content":"x","reasoning_content":"y"}]}`,
 }
 
 func FuzzDecodeRequest(f *testing.F) {

@@ -37,7 +37,9 @@ func describe(v json.RawMessage) string {
 	}
 }
 
-// object splits a raw JSON object into its fields, or says what it found instead.
+// object splits a raw JSON object into its fields, or says what it found
+// instead. A key given twice counts once, with its last value, as JSON
+// parsers on the provider side read it.
 func object(path string, v json.RawMessage) ([]rawjson.Field, error) {
 	if rawjson.Kind(v) != "object" {
 		return nil, expected(path, "an object", v)
@@ -46,7 +48,24 @@ func object(path string, v json.RawMessage) ([]rawjson.Field, error) {
 	if err != nil {
 		return nil, invalid(path, v, err)
 	}
-	return fields, nil
+	return lastOfEachKey(fields), nil
+}
+
+func lastOfEachKey(fields []rawjson.Field) []rawjson.Field {
+	last := make(map[string]int, len(fields))
+	for i, f := range fields {
+		last[f.Key] = i
+	}
+	if len(last) == len(fields) {
+		return fields
+	}
+	out := make([]rawjson.Field, 0, len(last))
+	for i, f := range fields {
+		if last[f.Key] == i {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // invalid explains a JSON syntax error with its byte offset.

@@ -125,7 +125,10 @@ func encodePart(b *engine.Block, path string) (json.RawMessage, error) {
 	case engine.BlockText:
 		payload, value = "text", rawjson.Quote(b.Text)
 	case engine.BlockImage:
-		payload, value = "image_url", wrapURL(b.Source)
+		payload, value = "image_url", b.Source
+		if b.Path == "" {
+			value = wrapURL(b.Source)
+		}
 	case engine.BlockDocument:
 		payload, value = "file", b.Source
 	case engine.BlockOther:

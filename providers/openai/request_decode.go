@@ -55,9 +55,7 @@ func decodeRequest(body []byte) (*engine.Request, error) {
 			req.ToolChoice = f.Value
 		case "stream":
 			req.Stream = string(f.Value) == "true"
-			if req.Stream {
-				delete(req.Extra, f.Key)
-			} else {
+			if !req.Stream { // false, null…: kept as sent
 				setExtra(&req.Extra, f.Key, f.Value)
 			}
 		default:

@@ -145,6 +145,7 @@ func TestDecodeRequestKeepsWireSpelling(t *testing.T) {
 		`{"messages":[{"role":"assistant","tool_calls":[{"id":"c","type":"custom","custom":{"name":"grep","input":"a|b"}}]}]}`,
 		`{"messages":[{"role":"tool","tool_call_id":7}]}`,
 		`{"messages":[{"role":"user","content":[{"type":"text"},{"type":"image_url","detail":"x"},{"no":"type"}]}]}`,
+		`{"messages":[{"role":"user","content":[{"type":"image_url","image_url":"https://x/y.png"}]}]}`,
 		`{"model":"m","tools":null,"messages":[{"role":"user","content":"x","reasoning_content":"kept in extra"}]}`,
 	} {
 		t.Run(body, func(t *testing.T) { roundTrip(t, []byte(body)) })

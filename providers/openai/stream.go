@@ -57,13 +57,15 @@ type reassembly struct {
 }
 
 type choiceState struct {
-	role                                      string
-	content, refusal, reasoningContent, reasn strings.Builder
-	sawReasoningContent, sawReasoning         bool
-	finish                                    string
-	calls                                     []*callState // by tool-call index; nil for a skipped index
-	lastCall                                  int          // index of the last fragment, for fragments without one
-	function                                  *callState   // legacy streamed function_call
+	role, finish     string
+	content, refusal strings.Builder
+	// reasoning_content (DeepSeek, Moonshot) and reasoning (Groq,
+	// OpenRouter) deltas; the SDK ignores both.
+	reasoningContent, reasoning       strings.Builder
+	sawReasoningContent, sawReasoning bool
+	calls                             []*callState // by tool-call index; nil for a skipped index
+	lastCall                          int          // index of the last fragment, for fragments without one
+	function                          *callState   // legacy streamed function_call
 }
 
 // decodeStream reassembles a chat completions event stream.
@@ -132,6 +134,8 @@ func (r *reassembly) event(i int, ev sse.Event) {
 	if c.Model != "" {
 		r.resp.Model = c.Model
 	}
+	// The last usage is kept. The SDK adds usages up, which is the same for
+	// hosts that send one and wrong for those that send running totals.
 	if len(c.Usage) > 0 && !isNull(c.Usage) {
 		r.resp.Usage = decodeUsage(c.Usage)
 	}
@@ -184,7 +188,7 @@ func (r *reassembly) choice(i int, ch chunkChoice) {
 		cs.sawReasoningContent = true
 	}
 	if d.Reasoning != nil {
-		cs.reasn.WriteString(*d.Reasoning)
+		cs.reasoning.WriteString(*d.Reasoning)
 		cs.sawReasoning = true
 	}
 	if fc := d.FunctionCall; fc != nil {
@@ -206,8 +210,10 @@ func (r *reassembly) choice(i int, ch chunkChoice) {
 }
 
 // finish checks the end of the stream and builds the Output messages.
+// End-of-stream issues name the last event; a missing [DONE] names the
+// position where it should have been.
 func (r *reassembly) finish(events int) {
-	last := events - 1
+	last := max(events-1, 0)
 	switch {
 	case r.st.Error != nil:
 		// The error event ends the stream: it is not complete, and not cut off.
@@ -215,7 +221,7 @@ func (r *reassembly) finish(events int) {
 		r.st.Complete = true
 	default:
 		r.st.Truncated = true
-		r.issue(last, "stream ended without data: [DONE]")
+		r.issue(events, "stream ended without data: [DONE]")
 	}
 	keys := make([]int, 0, len(r.choices))
 	for k := range r.choices {
@@ -258,7 +264,7 @@ func (r *reassembly) message(k int, cs *choiceState, last int) engine.Message {
 		m.Blocks = append(m.Blocks, engine.Block{Type: engine.BlockThinking, WireType: wireReasoningContent, Path: field(path, wireReasoningContent), Text: cs.reasoningContent.String()})
 	}
 	if cs.sawReasoning {
-		m.Blocks = append(m.Blocks, engine.Block{Type: engine.BlockThinking, WireType: wireReasoning, Path: field(path, wireReasoning), Text: cs.reasn.String()})
+		m.Blocks = append(m.Blocks, engine.Block{Type: engine.BlockThinking, WireType: wireReasoning, Path: field(path, wireReasoning), Text: cs.reasoning.String()})
 	}
 	if cs.content.Len() > 0 {
 		m.ContentString = true

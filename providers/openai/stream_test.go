@@ -69,13 +69,13 @@ func TestStreamFaults(t *testing.T) {
 		name:      "no [DONE]: truncated",
 		body:      sseBody(cStart, cArgs1, cArgs2, cFinish),
 		truncated: true,
-		issues:    []wantIssue{{3, "stream ended without data: [DONE]"}},
+		issues:    []wantIssue{{4, "stream ended without data: [DONE]"}},
 	}, {
 		name:      "cut inside the arguments",
 		body:      sseBody(cStart, cArgs1),
 		truncated: true,
 		issues: []wantIssue{
-			{1, "stream ended without data: [DONE]"},
+			{2, "stream ended without data: [DONE]"},
 			{1, `choice 0 tool call 0 (call_a) arguments are not valid JSON: "{\"city\":"`},
 		},
 	}, {
@@ -267,7 +267,7 @@ func TestStreamFaults(t *testing.T) {
 		name:      "only comments: cut before any data",
 		body:      []byte(": OPENROUTER PROCESSING\n\n: OPENROUTER PROCESSING\n\n"),
 		truncated: true,
-		issues:    []wantIssue{{-1, "stream ended without data: [DONE]"}},
+		issues:    []wantIssue{{0, "stream ended without data: [DONE]"}},
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -41,6 +41,9 @@ func (r *reassembly) toolCall(ev, choice int, cs *choiceState, j int, frag json.
 		switch key {
 		case "index":
 			var n int
+			if isNull(v) {
+				continue // read as missing
+			}
 			if json.Unmarshal(v, &n) != nil {
 				r.issue(ev, "choice %d tool_calls[%d]: index is %s, not an integer", choice, j, describe(v))
 				return

@@ -313,10 +313,16 @@ func itemJSON(b engine.Block, extra map[string]json.RawMessage, path string) (js
 }
 
 // summaryJSON writes a reasoning block's summary parts, or one summary_text
-// part from Text for a block built in code without Content.
+// part from Text for a block built in code without Content. The API requires
+// summary, so a block built in code (no Path) without any gets an empty one;
+// a decoded item that had none keeps having none.
 func summaryJSON(b engine.Block, path string) (json.RawMessage, error) {
 	if b.Content == nil {
-		if b.Text == "" {
+		switch {
+		case b.Text != "":
+		case b.Path == "":
+			return json.RawMessage("[]"), nil
+		default:
 			return nil, nil
 		}
 		var w writer

@@ -241,3 +241,20 @@ func TestEncodeMixedMessage(t *testing.T) {
 		t.Errorf("thinking block: err = %v", err)
 	}
 }
+
+// A reasoning thought routed back by the engine becomes an input item the
+// API accepts: summary is required even when empty.
+func TestEncodeThoughtBlock(t *testing.T) {
+	th := engine.Thought{ID: "rs_7", ReplayCompatibility: engine.ReplayResponsesReasoning, Payload: json.RawMessage(`"gAAAA=="`)}
+	b, ok := engine.ThoughtBlock(th)
+	if !ok {
+		t.Fatal("no block")
+	}
+	got, err := Codec{}.EncodeRequest(&engine.Request{Messages: []engine.Message{{Role: engine.RoleAssistant, Blocks: []engine.Block{b}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"input":[{"type":"reasoning","id":"rs_7","summary":[],"encrypted_content":"gAAAA=="}]}`; string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

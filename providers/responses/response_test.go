@@ -79,6 +79,26 @@ func TestDecodeResponseDocuments(t *testing.T) {
 				t.Errorf("%+v", st)
 			}
 		},
+	}, {
+		name:   "padded data and misleading event names",
+		status: 200,
+		body: "event: message\ndata:   { \"type\" : \"response.created\", \"response\" : {\"id\":\"r\"}, \"sequence_number\" : 0 }  \n\n" +
+			": keep-alive\n\n" +
+			"event: response.created\ndata: {\"type\":\"response.completed\",\"sequence_number\":1,\"response\":{\"id\":\"r\",\"status\":\"completed\"}}\n\n",
+		check: func(t *testing.T, r *engine.Response) {
+			if st := r.Stream; st == nil || st.Events != 2 || !st.Complete || len(st.Issues) != 0 || r.Status != "completed" {
+				t.Errorf("%+v %+v", r, r.Stream)
+			}
+		},
+	}, {
+		name:   "stream that does not begin with response.created",
+		status: 200,
+		body:   "data: {\"type\":\"response.completed\",\"response\":{\"id\":\"r\",\"status\":\"completed\"}}\n\n",
+		check: func(t *testing.T, r *engine.Response) {
+			if st := r.Stream; len(st.Issues) != 1 || st.Issues[0].Message != "stream begins with response.completed, not response.created" {
+				t.Errorf("%+v", st.Issues)
+			}
+		},
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

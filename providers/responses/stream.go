@@ -36,6 +36,7 @@ type streamState struct {
 	st   *engine.Stream
 	cur  int // index of the event being read
 
+	started bool // an event with a type was read
 	seq     int
 	seqSeen bool
 	respID  string // the first response id seen
@@ -43,12 +44,12 @@ type streamState struct {
 	items     map[int]*item
 	nextAdded int // the output_index the next output_item.added should carry
 
-	terminal      string // the terminal event's type, once seen
-	terminalAt    int
-	terminalOut   []json.RawMessage // terminal response.output, when carried
-	afterTerminal int               // events seen after the terminal one
-	errEvent      *engine.APIError
-	failedErr     *engine.APIError
+	terminal    string // the terminal event's type, once seen
+	terminalAt  int
+	terminalOut []json.RawMessage // terminal response.output, when carried
+	spliced     bool              // an event followed the terminal one
+	errEvent    *engine.APIError
+	failedErr   *engine.APIError
 }
 
 // decodeStream reassembles a stream's events into a Response.
@@ -95,11 +96,18 @@ func (s *streamState) event(data string) {
 		s.issue("event has no type")
 		return
 	}
+	if !s.started {
+		// openai-python refuses any other first event.
+		if typ != "response.created" && typ != "error" {
+			s.issue("stream begins with %s, not response.created", typ)
+		}
+		s.started = true
+	}
 	if s.terminal != "" { // reported once; the events are not read
-		if s.afterTerminal == 0 {
+		if !s.spliced {
 			s.issue("%s after the terminal %s event (event %d): a second stream or a spliced body", typ, s.terminal, s.terminalAt)
 		}
-		s.afterTerminal++
+		s.spliced = true
 		return
 	}
 	if n, ok := intValue(o.get("sequence_number")); ok {

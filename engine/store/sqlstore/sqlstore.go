@@ -23,6 +23,7 @@ import (
 // Store is a MessageStore backed by SQLite.
 type Store struct {
 	db  *sql.DB
+	put *sql.Stmt // prepared once: Put is the hot write
 	now func() time.Time
 }
 
@@ -56,11 +57,20 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlstore: %s: %w", path, err)
 	}
-	return &Store{db: db, now: time.Now}, nil
+	put, err := db.Prepare(`INSERT OR REPLACE INTO messages (` + columns + `)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlstore: %s: %w", path, err)
+	}
+	return &Store{db: db, put: put, now: time.Now}, nil
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.put.Close()
+	return s.db.Close()
+}
 
 const columns = `id, conversation_id, parent_message_id, type, role, tool_name, created_at,
 	content, summary, removed, removed_at, tags, embedding`
@@ -78,9 +88,7 @@ func (s *Store) Put(msg *store.Message) error {
 	if msg.RemovedAt != nil {
 		removedAt = msg.RemovedAt.UnixNano()
 	}
-	_, err = s.db.Exec(`INSERT OR REPLACE INTO messages (`+columns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		msg.ID, msg.ConversationID, msg.ParentMessageID, string(msg.Type), msg.Role, msg.ToolName,
+	_, err = s.put.Exec(msg.ID, msg.ConversationID, msg.ParentMessageID, string(msg.Type), msg.Role, msg.ToolName,
 		msg.CreatedAt.UnixNano(), msg.Content, msg.Summary, msg.Removed, removedAt, string(tags),
 		encodeEmbedding(msg.Embedding))
 	if err != nil {

@@ -1,0 +1,177 @@
+package cassette
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/llmtck/llmtck/internal/corpus"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// seeds returns every corpus file and every testdata file, plus a few small
+// inputs that sit on format boundaries.
+func seeds(f *testing.F) [][]byte {
+	f.Helper()
+	var out [][]byte
+	paths := corpus.Files(f)
+	more, _ := filepath.Glob("testdata/*")
+	golden, _ := filepath.Glob("testdata/golden/*")
+	for _, p := range append(append(paths, more...), golden...) {
+		data, err := os.ReadFile(p)
+		if err == nil {
+			out = append(out, data)
+		}
+	}
+	for _, s := range []string{
+		"", "httprr trace v1\n", "httprr trace v1\n0 0\n", "{}", "{\"log\":{}}", "[]", "---\n", header,
+		"---\nversion: 1\ninteractions:\n- request:\n    body: |2-\n\n      x\n    headers: {}\n    url: ''\n    method: ''\n  response:\n    body: ''\n    headers: {}\n    status: ''\n    code: 0\n    duration: 0s\n",
+		"interactions:\n- request: {uri: x, parsed_body: {a: &x [1], b: *x}}\n  response: {status: {code: 200}}\n",
+	} {
+		out = append(out, []byte(s))
+	}
+	return append(out, encoded(f, genCassette(2, 400)))
+}
+
+// checkParsed holds Parse's result to the package's promises: a one-line
+// *Error naming the file, or a cassette that round-trips through go-vcr and
+// both of our readers.
+func checkParsed(t *testing.T, c *Cassette, err error) {
+	t.Helper()
+	if err != nil {
+		checkOneLineError(t, err, "fuzz")
+		return
+	}
+	if !slices.Contains(Formats, c.Format) {
+		t.Fatalf("format %q", c.Format)
+	}
+	if stillEncoded(c) {
+		return
+	}
+	roundTripInMemory(t, c)
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range seeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := Parse("fuzz", data)
+		checkParsed(t, c, err)
+	})
+}
+
+// FuzzParseAs drives each reader directly, as `import --from` does.
+func FuzzParseAs(f *testing.F) {
+	for _, s := range seeds(f) {
+		for i := range Formats {
+			f.Add(s, uint8(i))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte, format uint8) {
+		c, err := ParseAs("fuzz", data, Formats[int(format)%len(Formats)])
+		checkParsed(t, c, err)
+	})
+}
+
+// FuzzFastMatchesYAML holds the fast reader to yaml.v3: whatever it
+// accepts, the general reader must read the same way.
+func FuzzFastMatchesYAML(f *testing.F) {
+	for _, s := range seeds(f) {
+		f.Add(s)
+	}
+	for _, s := range awkward {
+		c := &Cassette{Interactions: []*Interaction{{
+			Request:  Request{Method: "POST", URL: s, Header: http.Header{"X": {s}}, Body: []byte(s)},
+			Response: Response{Status: 200, Body: []byte(s), EventOffsets: []time.Duration{time.Millisecond}},
+		}}}
+		f.Add(encoded(f, c))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ins, ok := parseFast(data)
+		if !ok {
+			return
+		}
+		fast, err := finish("fuzz", FormatGoVCRv1, ins)
+		if err != nil {
+			return
+		}
+		slow, err := parseSlow("fuzz", data)
+		if err != nil {
+			t.Fatalf("fast reader accepted what yaml.v3 rejects: %v\n%q", err, data)
+		}
+		if d := diffInteractions(fast.Interactions, slow.Interactions, false); d != "" {
+			t.Fatalf("fast and yaml.v3 readers differ:\n%s\n%q", d, data)
+		}
+	})
+}
+
+// FuzzEncode writes arbitrary strings and checks that go-vcr and both of
+// our readers get every byte back.
+func FuzzEncode(f *testing.F) {
+	for i, s := range awkward {
+		f.Add("POST", s, "X-"+s, s, []byte(s), 200, int64(i)*1e6, int64(i))
+	}
+	f.Fuzz(func(t *testing.T, method, url, key, value string, body []byte, status int, dur, offset int64) {
+		c := &Cassette{Interactions: []*Interaction{{
+			Request: Request{
+				Method: method, URL: url,
+				Header: http.Header{http.CanonicalHeaderKey(key): {value}},
+				Body:   body,
+			},
+			Response: Response{
+				Status: status, StatusText: value,
+				Header:       http.Header{"X-Value": {value, key}},
+				Body:         body,
+				Duration:     time.Duration(dur),
+				EventOffsets: []time.Duration{time.Duration(offset), time.Duration(dur)},
+			},
+		}}}
+		if len(body) == 0 {
+			c.Interactions[0].Request.Body = nil
+			c.Interactions[0].Response.Body = nil
+		}
+		if stillEncoded(c) {
+			return
+		}
+		roundTripInMemory(t, c)
+	})
+}
+
+// stillEncoded reports a body that is gzip or deflate data under a matching
+// Content-Encoding. The next read decompresses it (once: a .gz served with
+// Content-Encoding: gzip stays a .gz), so it does not round-trip unchanged;
+// that is by design.
+func stillEncoded(c *Cassette) bool {
+	for _, in := range c.Interactions {
+		for _, h := range []struct {
+			header http.Header
+			body   []byte
+		}{{in.Request.Header, in.Request.Body}, {in.Response.Header, in.Response.Body}} {
+			v := h.header.Values("Content-Encoding")
+			switch coding(v) {
+			case "gzip", "x-gzip", "deflate":
+				if encodingMatches(v, h.body) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// FuzzJSONString holds our string quoting to rawjson.Quote's.
+func FuzzJSONString(f *testing.F) {
+	for _, s := range awkward {
+		f.Add(s)
+	}
+	f.Add("\b\f\x01\u2029<>&")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := string(appendJSONString(nil, s)), string(rawjson.Quote(s)); got != want {
+			t.Fatalf("appendJSONString(%q) = %s, want %s", s, got, want)
+		}
+	})
+}

@@ -1,0 +1,124 @@
+package rawjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestFieldsKeepsOrderAndBytes(t *testing.T) {
+	in := []byte(` { "b" : "x\u003c" , "a":[1, 2 ],"sig":"Eq+/==" ,"n": 1.50 } `)
+	got, err := Fields(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Field{
+		{"b", json.RawMessage(`"x\u003c"`)},
+		{"a", json.RawMessage(`[1, 2 ]`)},
+		{"sig", json.RawMessage(`"Eq+/=="`)},
+		{"n", json.RawMessage(`1.50`)},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Fields mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestFieldsErrors(t *testing.T) {
+	for _, in := range []string{``, `[]`, `"s"`, `{"a":}`, `{"a":1} x`, `{"a":1`} {
+		if _, err := Fields([]byte(in)); err == nil {
+			t.Errorf("Fields(%q): want an error", in)
+		}
+	}
+}
+
+func TestArray(t *testing.T) {
+	got, err := Array([]byte(`[ {"a":1} , "s",3 ]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []json.RawMessage{json.RawMessage(`{"a":1}`), json.RawMessage(`"s"`), json.RawMessage(`3`)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Array mismatch (-want +got):\n%s", diff)
+	}
+	if _, err := Array([]byte(`{}`)); err == nil {
+		t.Error("Array of an object: want an error")
+	}
+}
+
+func TestObjectBuilderNoHTMLEscaping(t *testing.T) {
+	var o Object
+	o.String("text", "<b>&</b>")
+	o.Raw("sig", json.RawMessage(`"a+b/c=="`))
+	o.Raw("skipped", nil)
+	o.Bool("ok", true)
+	o.Int("n", 3)
+	o.Extra(map[string]json.RawMessage{"z": json.RawMessage(`1`), "y": json.RawMessage(`2`)})
+	want := `{"text":"<b>&</b>","sig":"a+b/c==","ok":true,"n":3,"y":2,"z":1}`
+	if got := string(o.Bytes()); got != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
+	var empty Object
+	if got := string(empty.Bytes()); got != "{}" {
+		t.Errorf("empty object = %s", got)
+	}
+}
+
+func TestEqual(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{`{"a":1,"b":[1,2]}`, `{ "b":[1,2], "a":1 }`, true},
+		{`{"a":"<"}`, `{"a":"\u003c"}`, true},
+		{`{"a":1.0}`, `{"a":1}`, true},
+		{`{"a":1}`, `{"a":2}`, false},
+		{`[1,2]`, `[2,1]`, false},
+		{`{"a":null}`, `{}`, false},
+	} {
+		if got := Equal([]byte(tt.a), []byte(tt.b)); got != tt.want {
+			t.Errorf("Equal(%s, %s) = %t", tt.a, tt.b, got)
+		}
+	}
+}
+
+func TestStringAndQuote(t *testing.T) {
+	if s, ok := String(json.RawMessage(`"a\nb"`)); !ok || s != "a\nb" {
+		t.Errorf("String = %q, %t", s, ok)
+	}
+	if _, ok := String(json.RawMessage(`12`)); ok {
+		t.Error("String of a number: ok")
+	}
+	if q := Quote("<&>"); string(q) != `"<&>"` {
+		t.Errorf("Quote escaped HTML: %s", q)
+	}
+}
+
+// FuzzFields checks that each field's raw value is valid JSON and that an
+// object rebuilt from the fields is the same JSON value as the input.
+func FuzzFields(f *testing.F) {
+	f.Add([]byte(`{"a":1,"b":{"c":[true,null,"x"]}}`))
+	f.Add([]byte(`{ "sig" : "Eq\u002b==" }`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fields, err := Fields(data)
+		if err != nil {
+			return
+		}
+		var o Object
+		seen := map[string]bool{}
+		for _, fd := range fields {
+			if !json.Valid(fd.Value) {
+				t.Fatalf("field %q value %q is not valid JSON", fd.Key, fd.Value)
+			}
+			if seen[fd.Key] {
+				return // duplicate keys: last-wins semantics differ by decoder
+			}
+			seen[fd.Key] = true
+			o.Raw(fd.Key, fd.Value)
+		}
+		if !Equal(o.Bytes(), bytes.TrimSpace(data)) {
+			t.Fatalf("rebuilt %s != %s", o.Bytes(), data)
+		}
+	})
+}

@@ -1,0 +1,101 @@
+package proxy
+
+import (
+	"context"
+	"crypto/tls"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"path"
+	"strings"
+
+	"github.com/elazarl/goproxy"
+)
+
+// DefaultHosts are the provider hosts the forward proxy intercepts; a
+// pattern may use * as path.Match does.
+var DefaultHosts = []string{
+	"api.anthropic.com",
+	"api.openai.com",
+	"generativelanguage.googleapis.com",
+	"aiplatform.googleapis.com",
+	"*-aiplatform.googleapis.com",
+	"*.openai.azure.com",
+}
+
+// ForwardOptions configure the forward proxy.
+type ForwardOptions struct {
+	// CA signs the certificates of intercepted hosts. Required: goproxy's
+	// built-in CA, whose key is public, is never used.
+	CA *CA
+	// Hosts to intercept; nil means DefaultHosts. Calls to other hosts are
+	// tunnelled untouched.
+	Hosts []string
+	// Dial opens tunnels to hosts that are not intercepted; nil means a
+	// plain net.Dialer.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// Log receives goproxy's warnings; nil discards them.
+	Log io.Writer
+}
+
+// NewForward returns a forward proxy for HTTPS_PROXY: it intercepts TLS to
+// provider hosts with a certificate from opts.CA and sends their calls
+// through rt, and tunnels every other host untouched.
+func NewForward(rt http.RoundTripper, opts ForwardOptions) http.Handler {
+	hosts := opts.Hosts
+	if hosts == nil {
+		hosts = DefaultHosts
+	}
+	logw := opts.Log
+	if logw == nil {
+		logw = io.Discard
+	}
+	p := goproxy.NewProxyHttpServer()
+	p.Logger = log.New(logw, "llmtck: goproxy: ", 0)
+	tr := NewUpstream()
+	if opts.Dial != nil {
+		tr.DialContext = opts.Dial
+	}
+	p.Tr = tr
+	// goproxy would otherwise follow HTTPS_PROXY, which points back here.
+	p.ConnectDial = nil
+	mitm := &goproxy.ConnectAction{
+		Action: goproxy.ConnectMitm,
+		TLSConfig: func(host string, _ *goproxy.ProxyCtx) (*tls.Config, error) {
+			return opts.CA.TLSConfig(host)
+		},
+	}
+	tunnel := &goproxy.ConnectAction{Action: goproxy.ConnectAccept}
+	p.OnRequest().HandleConnectFunc(func(host string, _ *goproxy.ProxyCtx) (*goproxy.ConnectAction, string) {
+		if Intercepts(hosts, host) {
+			return mitm, host
+		}
+		return tunnel, host
+	})
+	via := goproxy.RoundTripperFunc(func(req *http.Request, _ *goproxy.ProxyCtx) (*http.Response, error) {
+		return rt.RoundTrip(req)
+	})
+	p.OnRequest().DoFunc(func(req *http.Request, ctx *goproxy.ProxyCtx) (*http.Request, *http.Response) {
+		if Intercepts(hosts, req.URL.Host) {
+			ctx.RoundTripper = via
+		}
+		return req, nil
+	})
+	return p
+}
+
+// Intercepts reports whether host (with or without a port) matches one of
+// the patterns.
+func Intercepts(patterns []string, host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	for _, p := range patterns {
+		if ok, _ := path.Match(strings.ToLower(p), host); ok {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,90 @@
+package proxy
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+)
+
+// NewHandler serves calls as a provider base URL: a harness points
+// ANTHROPIC_BASE_URL, OPENAI_BASE_URL or the Gemini base URL at it, and each
+// call goes through rt. upstream is where calls go (scheme, host, optional
+// base path prefixed to every call's path); nil serves a replay, where
+// the URL keeps the host the client used.
+func NewHandler(rt http.RoundTripper, upstream *url.URL) http.Handler {
+	return &handler{rt: rt, upstream: upstream}
+}
+
+type handler struct {
+	rt       http.RoundTripper
+	upstream *url.URL
+}
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	u := *r.URL
+	if h.upstream != nil {
+		u.Scheme, u.Host = h.upstream.Scheme, h.upstream.Host
+		u.Path = joinPath(h.upstream.Path, r.URL.Path)
+		u.RawPath = ""
+		if r.URL.RawPath != "" {
+			u.RawPath = joinPath(h.upstream.EscapedPath(), r.URL.RawPath)
+		}
+	} else {
+		u.Scheme, u.Host = "http", r.Host
+	}
+	out := r.Clone(r.Context())
+	out.URL, out.Host, out.RequestURI = &u, u.Host, ""
+	resp, err := h.rt.RoundTrip(out)
+	if err != nil {
+		// Without the proxy the client would have seen its connection fail;
+		// so it does now.
+		panic(http.ErrAbortHandler)
+	}
+	defer resp.Body.Close()
+	dst := w.Header()
+	for k, vs := range endToEnd(resp.Header) {
+		dst[k] = vs
+	}
+	if _, ok := dst["Content-Type"]; !ok {
+		dst["Content-Type"] = nil // do not let net/http guess one
+	}
+	w.WriteHeader(resp.StatusCode)
+	rc := http.NewResponseController(w)
+	rc.Flush()
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	buf := *bp
+	for {
+		n, err := resp.Body.Read(buf)
+		if n > 0 {
+			if _, werr := w.Write(buf[:n]); werr != nil {
+				return // the client went away; closing the body records that
+			}
+			rc.Flush()
+		}
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			// The body broke off upstream: break it off for the client too,
+			// rather than end it as if it were complete.
+			panic(http.ErrAbortHandler)
+		}
+	}
+}
+
+func joinPath(base, p string) string {
+	switch {
+	case base == "" || base == "/":
+		return p
+	case strings.HasSuffix(base, "/") && strings.HasPrefix(p, "/"):
+		return base + p[1:]
+	case !strings.HasSuffix(base, "/") && !strings.HasPrefix(p, "/"):
+		return base + "/" + p
+	}
+	return base + p
+}

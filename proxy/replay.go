@@ -1,0 +1,187 @@
+package proxy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/internal/sse"
+	"github.com/llmtck/llmtck/providers"
+)
+
+// replay serves a recorded interaction: its status and headers, then its
+// body — event by event for a stream, paced by Options.Timing. A recording
+// of a failure is replayed as that failure: no response at all, or a body
+// that breaks off where it did.
+func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
+	in := e.in
+	rec := &in.Response
+	c.index = e.index
+	c.status = rec.Status
+	c.stream = isStream(rec.Header, rec.Body)
+	ex := providers.Decode(e.index, providers.Call{
+		Method: c.method, URL: c.url, RequestHeader: c.reqHeader, RequestBody: c.reqBody,
+		Status: rec.Status, ResponseHeader: rec.Header, ResponseBody: rec.Body, Duration: rec.Duration,
+	})
+	c.tools = countTools(ex.Response)
+	c.book.remember(ex)
+
+	chunks, at := split(rec, c.stream)
+	scale := r.opts.Timing.Scale
+	// The recorded duration runs from the request to the end of the body;
+	// what is not accounted for by the events was spent before the headers.
+	wait := rec.Duration
+	if len(at) > 0 {
+		wait -= at[len(at)-1]
+	}
+	if err := sleep(c.req.Context(), scaled(wait, scale)); err != nil {
+		return nil, err
+	}
+	if rec.Status == 0 {
+		cause := rec.Header.Get(headerError)
+		c.addNote("replayed a failed call: " + cause)
+		c.r.log.line(c, "replay", time.Since(c.start))
+		return nil, fmt.Errorf("replayed failure: %s", cause)
+	}
+	truncated := rec.Header.Get(headerTruncated)
+	if truncated != "" {
+		c.addNote("replaying a truncated body: " + truncated)
+	}
+	body := &replayBody{
+		ctx: c.req.Context(), chunks: chunks, at: at, scale: scale,
+		start: time.Now(), truncated: truncated != "",
+		done: func() { c.r.log.line(c, "replay", time.Since(c.start)) },
+	}
+	status := rec.StatusText
+	if status == "" || !strings.HasPrefix(status, fmt.Sprint(rec.Status)) {
+		status = fmt.Sprintf("%d %s", rec.Status, http.StatusText(rec.Status))
+	}
+	return &http.Response{
+		StatusCode:    rec.Status,
+		Status:        status,
+		Proto:         "HTTP/1.1",
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        served(rec.Header),
+		Body:          body,
+		ContentLength: -1,
+		Request:       c.req,
+	}, nil
+}
+
+// served is the recorded header as replay sends it: without llmtck's own
+// notes and without framing headers that the new connection sets itself.
+func served(h http.Header) http.Header {
+	out := h.Clone()
+	for _, k := range []string{headerTruncated, headerError, "Content-Length", "Transfer-Encoding", "Connection"} {
+		out.Del(k)
+	}
+	return out
+}
+
+// split cuts a recorded body into what replay writes at once, and when:
+// for a stream, one piece per event (as sse.Parse splits it) at the event's
+// recorded offset; otherwise the whole body at once.
+func split(rec *cassette.Response, stream bool) ([][]byte, []time.Duration) {
+	if !stream {
+		return [][]byte{rec.Body}, nil
+	}
+	events := sse.Parse(rec.Body)
+	timed := len(rec.EventOffsets) == len(events)
+	var chunks [][]byte
+	var at []time.Duration
+	prev := 0
+	for i, ev := range events {
+		chunks = append(chunks, rec.Body[prev:ev.End])
+		prev = ev.End
+		if timed {
+			at = append(at, rec.EventOffsets[i])
+		} else {
+			at = append(at, 0)
+		}
+	}
+	if prev < len(rec.Body) || len(chunks) == 0 {
+		chunks = append(chunks, rec.Body[prev:]) // comments or blank lines after the last event
+		if len(at) > 0 {
+			at = append(at, at[len(at)-1])
+		} else {
+			at = append(at, 0)
+		}
+	}
+	return chunks, at
+}
+
+func scaled(d time.Duration, scale float64) time.Duration {
+	if d <= 0 || scale == 0 {
+		return 0
+	}
+	return time.Duration(float64(d) * scale)
+}
+
+// sleep waits d unless ctx ends first.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// replayBody serves the pieces of a recorded body, each no earlier than
+// its offset from the start, one piece per Read so each is flushed alone.
+type replayBody struct {
+	ctx       context.Context
+	chunks    [][]byte
+	at        []time.Duration
+	scale     float64
+	start     time.Time
+	truncated bool // end with an error, as the recorded body did
+	done      func()
+
+	i    int
+	cur  []byte
+	once sync.Once
+}
+
+// errTruncated ends a replayed body that was cut off when recorded.
+var errTruncated = errors.New("llmtck replay: the recorded body was cut off here")
+
+func (b *replayBody) Read(p []byte) (int, error) {
+	for len(b.cur) == 0 {
+		if b.i == len(b.chunks) {
+			b.once.Do(b.done)
+			if b.truncated {
+				return 0, errTruncated
+			}
+			return 0, io.EOF
+		}
+		if b.at != nil {
+			if err := sleep(b.ctx, time.Until(b.start.Add(scaled(b.at[b.i], b.scale)))); err != nil {
+				b.once.Do(b.done)
+				return 0, err
+			}
+		}
+		b.cur = b.chunks[b.i]
+		b.i++
+	}
+	n := copy(p, b.cur)
+	b.cur = b.cur[n:]
+	return n, nil
+}
+
+func (b *replayBody) Close() error {
+	b.once.Do(b.done)
+	return nil
+}

@@ -1,0 +1,80 @@
+package proxy
+
+import (
+	"io"
+	"time"
+)
+
+// tee passes an upstream response body to the client read by read — each
+// event goes on as soon as it arrives — while keeping a copy, the arrival
+// time of each event, and a watch for secrets. When the body ends, cleanly
+// or not, the call is recorded before the end reaches the client.
+type tee struct {
+	src   io.ReadCloser
+	c     *call
+	body  *bodyBuffer
+	clock *eventClock
+	held  error // an error that came with the last bytes, returned next
+	done  bool
+	err   error // what Read returns once done
+}
+
+func newTee(src io.ReadCloser, c *call) *tee {
+	body := newBodyBuffer("response.body")
+	body.noSpill = c.book == nil // passthrough keeps a small body for the log line only
+	return &tee{src: src, c: c, body: body, clock: newEventClock(c.headersAt)}
+}
+
+func (t *tee) Read(p []byte) (int, error) {
+	if t.done {
+		return 0, t.err
+	}
+	if t.held != nil {
+		t.finish(t.held)
+		return 0, t.err
+	}
+	n, err := t.src.Read(p)
+	if n > 0 {
+		t.clock.write(p[:n], time.Now())
+		t.body.Write(p[:n])
+	}
+	if err != nil {
+		if n > 0 {
+			t.held = err // deliver the bytes first
+			return n, nil
+		}
+		t.finish(err)
+		return 0, t.err
+	}
+	return n, nil
+}
+
+// Close is called by whoever copies the body; before the end it means the
+// client went away.
+func (t *tee) Close() error {
+	if !t.done {
+		t.finish(errClientGone)
+	}
+	return t.src.Close()
+}
+
+var errClientGone = clientGone{}
+
+type clientGone struct{}
+
+func (clientGone) Error() string { return "the client went away" }
+
+func (t *tee) finish(err error) {
+	t.done = true
+	t.err = err
+	t.clock.finish(time.Now())
+	cause := ""
+	switch {
+	case err == io.EOF:
+	case err == errClientGone || t.c.req.Context().Err() != nil:
+		cause = "the client went away mid-body"
+	default:
+		cause = "the upstream broke off the body: " + err.Error()
+	}
+	t.c.finished(t.body, t.clock, cause)
+}

@@ -1,0 +1,123 @@
+package proxy
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/internal/sse"
+)
+
+const eventGap = 50 * time.Millisecond
+
+// timedStream is a real Anthropic stream cut to its first eight events.
+func timedStream(t *testing.T) *cassette.Response {
+	src := loadCorpus(t, antStream).Interactions[0].Response
+	events := sse.Parse(src.Body)
+	if len(events) < 8 {
+		t.Fatalf("the fixture has only %d events", len(events))
+	}
+	src.Body = src.Body[:events[7].End]
+	return &src
+}
+
+// checkGaps asserts that events arrived about eventGap apart: a proxy that
+// buffered the stream would deliver them all at once at the end.
+func checkGaps(t *testing.T, how string, times []time.Time) {
+	t.Helper()
+	var gaps []time.Duration
+	for i := 1; i < len(times); i++ {
+		gaps = append(gaps, times[i].Sub(times[i-1]))
+	}
+	sorted := append([]time.Duration(nil), gaps...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
+	median := sorted[len(sorted)/2]
+	if sorted[0] < eventGap-20*time.Millisecond || median < eventGap-5*time.Millisecond || median > eventGap+25*time.Millisecond {
+		t.Errorf("%s: gaps between events %v (median %v), want about %v each", how, gaps, median, eventGap)
+	}
+}
+
+func TestStreamsArriveAsTheyAreSent(t *testing.T) {
+	stream := timedStream(t)
+	ca, err := LoadOrCreateCA(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+
+	t.Run("record", func(t *testing.T) {
+		up := newProvider(t, false, stream)
+		up.gap = eventGap
+		rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: filepath.Join(dir, "record.yaml")})
+		u, _ := url.Parse(up.URL)
+		front := httptest.NewServer(NewHandler(rec, u))
+		defer front.Close()
+		resp, err := http.Post(front.URL+"/v1/messages", "application/json", bytes.NewReader([]byte(`{"stream":true}`)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		times, body := eventTimes(t, resp.Body)
+		resp.Body.Close()
+		checkGaps(t, "base-URL recorder", times)
+		if !bytes.Equal(body, stream.Body) {
+			t.Fatal("body changed on the way")
+		}
+		if err := rec.Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("proxy", func(t *testing.T) {
+		up := newProvider(t, true, stream)
+		up.gap = eventGap
+		rec := mustRecorder(t, Options{Mode: ModeRecord, Dir: dir, Upstream: upstreamTo(up)})
+		fwd := httptest.NewServer(NewForward(rec, ForwardOptions{CA: ca}))
+		defer fwd.Close()
+		client := viaProxy(fwd.URL, ca)
+		resp, err := client.Post("https://api.anthropic.com/v1/messages", "application/json", bytes.NewReader([]byte(`{"stream":true}`)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		times, body := eventTimes(t, resp.Body)
+		resp.Body.Close()
+		checkGaps(t, "forward proxy (TLS intercepted)", times)
+		if !bytes.Equal(body, stream.Body) {
+			t.Fatal("body changed on the way")
+		}
+		if err := rec.Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("replay", func(t *testing.T) {
+		for _, path := range []string{filepath.Join(dir, "record.yaml"), CassetteFor(dir, "api.anthropic.com")} {
+			c, err := cassette.Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			offs := c.Interactions[0].Response.EventOffsets
+			if len(offs) != 8 {
+				t.Fatalf("%s: %d event offsets recorded, want 8", path, len(offs))
+			}
+			rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: path, Timing: Timing{Scale: 1}})
+			back := httptest.NewServer(NewHandler(rp, nil))
+			resp, err := http.Post(back.URL+"/v1/messages", "application/json", bytes.NewReader([]byte(`{"stream":true}`)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			times, body := eventTimes(t, resp.Body)
+			resp.Body.Close()
+			back.Close()
+			checkGaps(t, "replay --timing recorded of "+filepath.Base(path), times)
+			if !bytes.Equal(body, stream.Body) {
+				t.Fatal("replayed body differs")
+			}
+		}
+	})
+}
