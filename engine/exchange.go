@@ -1,6 +1,9 @@
 package engine
 
-import "time"
+import (
+	"net/http"
+	"time"
+)
 
 // Exchange is one recorded request and its response, decoded.
 type Exchange struct {
@@ -9,6 +12,10 @@ type Exchange struct {
 	URL    string `json:"url"`
 	Status int    `json:"status"`
 	Wire   Wire   `json:"wire"`
+	// RequestHeader and ResponseHeader are the recorded headers (redacted
+	// values included as recorded); never nil after decoding.
+	RequestHeader  http.Header `json:"request_header,omitempty"`
+	ResponseHeader http.Header `json:"response_header,omitempty"`
 	// Request is nil when the request had no body or could not be decoded.
 	Request *Request `json:"request,omitempty"`
 	// Response is nil when the response could not be decoded.

@@ -36,6 +36,9 @@ func Decode(index int, c Call) engine.Exchange {
 		Status:   c.Status,
 		Duration: c.Duration,
 		Wire:     c.Wire,
+
+		RequestHeader:  nonNil(c.RequestHeader),
+		ResponseHeader: nonNil(c.ResponseHeader),
 	}
 	if ex.Wire == "" {
 		ex.Wire = Detect(c.URL, c.RequestBody, c.ResponseBody)
@@ -116,4 +119,11 @@ func DecodeCassette(c *cassette.Cassette, wire engine.Wire) []engine.Exchange {
 		out[i] = Decode(i, call)
 	}
 	return out
+}
+
+func nonNil(h http.Header) http.Header {
+	if h == nil {
+		return http.Header{}
+	}
+	return h
 }

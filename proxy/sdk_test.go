@@ -194,6 +194,7 @@ func TestOfficialSDKs(t *testing.T) {
 			if err != nil {
 				t.Fatalf("through record: %v", err)
 			}
+			t.Logf("the SDK understood: %s", want)
 			if !bytes.Equal(cap1.bodies[0], fixture.Body) {
 				t.Fatal("record: the SDK did not get the provider's bytes")
 			}
