@@ -45,6 +45,16 @@ func (t *Transcript) Compile(thoughts []Thought, accepts []string) (Compiled, er
 	}
 	c.Messages = slices.Concat(t.msgs[n:], t.ephemeral)
 
+	c.Messages, c.Thoughts = PlaceThoughts(c.Messages, thoughts, accepts)
+	return c, nil
+}
+
+// PlaceThoughts routes thoughts for an adapter that replays the tags in
+// accepts and puts the routed ones at the start of the latest assistant
+// message of msgs, opaque ones first (providers want thinking first). With
+// no assistant message every thought is elided. msgs is not changed; the
+// result shares all messages but the one it extends.
+func PlaceThoughts(msgs []Message, thoughts []Thought, accepts []string) ([]Message, Dispatch) {
 	d := RouteThoughts(thoughts, accepts)
 	var lead []Block
 	var opaque []Thought
@@ -60,23 +70,22 @@ func (t *Transcript) Compile(thoughts []Thought, accepts []string) (Compiled, er
 	for _, th := range d.Plain {
 		lead = append(lead, PlainThoughtBlock(th))
 	}
+	if len(lead) == 0 {
+		return msgs, d
+	}
 	last := -1
-	for i := len(t.msgs) - 1; i >= n; i-- {
-		if t.msgs[i].Role == RoleAssistant {
-			last = i - n
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == RoleAssistant && !msgs[i].Ephemeral {
+			last = i
 			break
 		}
 	}
-	switch {
-	case len(lead) == 0:
-	case last < 0:
+	if last < 0 {
 		d.Elided = append(d.Elided, slices.Concat(d.Opaque, d.Plain)...)
 		d.Opaque, d.Plain = nil, nil
-	default:
-		m := c.Messages[last]
-		m.Blocks = slices.Concat(lead, m.Blocks)
-		c.Messages[last] = m
+		return msgs, d
 	}
-	c.Thoughts = d
-	return c, nil
+	out := slices.Clone(msgs)
+	out[last].Blocks = slices.Concat(lead, out[last].Blocks)
+	return out, d
 }

@@ -32,6 +32,10 @@ type ToolDefinition struct {
 type ToolExecutionResult struct {
 	Context string // injected into the model's context window
 	Result  any    // for the harness or application only; never sent
+	// Media holds image or document blocks the model should see. Most
+	// providers take media only in user messages, so a result with media is
+	// applied as a MultimodalToolResult.
+	Media []Block
 }
 
 // ToolContext is passed to Execute.

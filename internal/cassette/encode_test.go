@@ -26,7 +26,7 @@ var awkward = []string{
 	"\r", "x\r", "line\n\n\nwith gaps\n", "ends with space \n", "\t\n", "a\n\tb\n", " ", "\t", "\\backslash\\",
 	"é", "\ufffd replacement\n", "\xed\xa0\x80 surrogate bytes", "ok\xc0", "W/\"etag\"", "text/event-stream; charset=utf-8",
 	"event: ping\ndata: {\"type\": \"ping\"}\n\n", "data: [DONE]\n\n", strings.Repeat("long line ", 20000),
-	strings.Repeat("x\n", 5000), "\x1b[31mansi\x1b[0m\n",
+	strings.Repeat("x\n", 5000), "\x1b[31mansi\x1b[0m\n", "200 OK", "404 Not Found", "200 a:b", "200 a: b", "2023-06-01 10:00:00", "1 x", "12 ", "0 null", "  indented first line\nsecond\n", " \nx\n", "x\n  y\n\n  \n",
 }
 
 func TestEncodeAwkwardStrings(t *testing.T) {

@@ -89,10 +89,11 @@ func appendSpaces(dst []byte, n int) []byte {
 }
 
 // plainSafe reports whether s reads back as itself as a plain scalar: it
-// starts with a letter or '/', uses no character YAML gives a meaning to, and
-// is not a word YAML reads as null or a boolean.
+// starts with a letter or '/' (or is a status line such as "200 OK", which
+// no number or date looks like), uses no character YAML gives a meaning to,
+// and is not a word YAML reads as null or a boolean.
 func plainSafe(s string) bool {
-	if s == "" || !(isLetter(s[0]) || s[0] == '/') || s[len(s)-1] == ' ' || s[len(s)-1] == ':' {
+	if s == "" || !(isLetter(s[0]) || s[0] == '/' || isStatusLine(s)) || s[len(s)-1] == ' ' || s[len(s)-1] == ':' {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
@@ -113,6 +114,15 @@ func plainSafe(s string) bool {
 		return false
 	}
 	return true
+}
+
+// isStatusLine reports digits, a space and a letter, as in "404 Not Found".
+func isStatusLine(s string) bool {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i > 0 && i+1 < len(s) && s[i] == ' ' && isLetter(s[i+1])
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
