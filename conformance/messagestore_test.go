@@ -15,11 +15,14 @@ import (
 
 // Deliberately broken stores: each breaks one rule of the contract.
 type (
-	oldestFirst    struct{ *memstore.Store } // Limit keeps the oldest
-	strictGet      struct{ *memstore.Store } // Get fails on an unknown id
-	forgetful      struct{ *memstore.Store } // MarkRemoved drops the summary
-	lenient        struct{ *memstore.Store } // updates of unknown ids succeed
-	aliasing       struct{ m map[string]*store.Message; *memstore.Store }
+	oldestFirst struct{ *memstore.Store } // Limit keeps the oldest
+	strictGet   struct{ *memstore.Store } // Get fails on an unknown id
+	forgetful   struct{ *memstore.Store } // MarkRemoved drops the summary
+	lenient     struct{ *memstore.Store } // updates of unknown ids succeed
+	aliasing    struct {
+		m map[string]*store.Message
+		*memstore.Store
+	}
 	roundedMinutes struct{ *memstore.Store } // times lose their seconds
 )
 

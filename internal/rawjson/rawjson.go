@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strconv"
 )
@@ -19,66 +18,143 @@ type Field struct {
 }
 
 // Fields decodes a JSON object into its fields in document order. The values
-// alias data.
+// alias data. It validates data once and then splits it with a scanner, since
+// codecs call it on every object of every body.
 func Fields(data []byte) ([]Field, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err != nil {
+	if err := validate(data); err != nil {
 		return nil, err
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
+	i := skipSpace(data, 0)
+	if data[i] != '{' {
 		return nil, fmt.Errorf("expected a JSON object, found %s", kind(data))
 	}
+	i = skipSpace(data, i+1)
 	var fields []Field
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
+	for data[i] != '}' {
+		end := skipString(data, i)
+		key, ok := unquoteKey(data[i:end])
+		if !ok {
+			return nil, errors.New("invalid object key")
 		}
-		key, _ := tok.(string)
-		start := dec.InputOffset()
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, fmt.Errorf("key %q: %w", key, err)
+		i = skipSpace(data, end)
+		i = skipSpace(data, i+1) // past ':'
+		vend := skipValue(data, i)
+		fields = append(fields, Field{Key: key, Value: json.RawMessage(data[i:vend])})
+		i = skipSpace(data, vend)
+		if data[i] == ',' {
+			i = skipSpace(data, i+1)
 		}
-		end := dec.InputOffset()
-		// Take the value straight from data so its bytes are untouched.
-		raw := bytes.TrimLeft(data[start:end], " \t\r\n:")
-		fields = append(fields, Field{Key: key, Value: json.RawMessage(raw)})
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("trailing data after JSON object")
 	}
 	return fields, nil
 }
 
 // Array decodes a JSON array into its raw elements. The elements alias data.
 func Array(data []byte) ([]json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err != nil {
+	if err := validate(data); err != nil {
 		return nil, err
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
+	i := skipSpace(data, 0)
+	if data[i] != '[' {
 		return nil, fmt.Errorf("expected a JSON array, found %s", kind(data))
 	}
+	i = skipSpace(data, i+1)
 	var out []json.RawMessage
-	for dec.More() {
-		start := dec.InputOffset()
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
+	for data[i] != ']' {
+		vend := skipValue(data, i)
+		out = append(out, json.RawMessage(data[i:vend]))
+		i = skipSpace(data, vend)
+		if data[i] == ',' {
+			i = skipSpace(data, i+1)
 		}
-		raw := bytes.TrimLeft(data[start:dec.InputOffset()], " \t\r\n,")
-		out = append(out, json.RawMessage(raw))
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, err
 	}
 	return out, nil
+}
+
+// validate reports whether data is exactly one well-formed JSON value, with
+// encoding/json's own description of the first fault.
+func validate(data []byte) error {
+	if json.Valid(data) {
+		return nil
+	}
+	var v json.RawMessage
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	return errors.New("invalid JSON")
+}
+
+// The scanners below run only on data json.Valid accepted, so they need not
+// check for malformed input.
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) {
+		switch data[i] {
+		case ' ', '\t', '\r', '\n':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// skipString returns the index just past the string starting at data[i].
+func skipString(data []byte, i int) int {
+	for j := i + 1; j < len(data); j++ {
+		switch data[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(data)
+}
+
+// skipValue returns the index just past the value starting at data[i].
+func skipValue(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return skipString(data, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(data); j++ {
+			switch data[j] {
+			case '"':
+				j = skipString(data, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(data)
+	default: // number, true, false, null
+		j := i
+		for j < len(data) {
+			switch data[j] {
+			case ',', '}', ']', ' ', '\t', '\r', '\n':
+				return j
+			}
+			j++
+		}
+		return j
+	}
+}
+
+// unquoteKey decodes an object key, without allocating for plain keys.
+func unquoteKey(q []byte) (string, bool) {
+	if len(q) >= 2 && bytes.IndexByte(q, '\\') < 0 {
+		return string(q[1 : len(q)-1]), true
+	}
+	var s string
+	if err := json.Unmarshal(q, &s); err != nil {
+		return "", false
+	}
+	return s, true
 }
 
 // kind names the JSON type of data for error messages.

@@ -122,3 +122,23 @@ func FuzzFields(f *testing.F) {
 		}
 	})
 }
+
+// FuzzArray checks that the elements rebuild the same array.
+func FuzzArray(f *testing.F) {
+	f.Add([]byte(`[1,"a",{"b":[2]},null, true ,[]]`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		items, err := Array(data)
+		if err != nil {
+			return
+		}
+		for _, it := range items {
+			if !json.Valid(it) {
+				t.Fatalf("element %q is not valid JSON", it)
+			}
+		}
+		if !Equal(ArrayOf(items), bytes.TrimSpace(data)) {
+			t.Fatalf("rebuilt %s != %s", ArrayOf(items), data)
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/sse"
@@ -82,7 +83,7 @@ func arrayEvents(body []byte) []event {
 type assembler struct {
 	resp    *engine.Response
 	st      *engine.Stream
-	cands   map[int]*engine.Message
+	cands   map[int]*reply
 	finish  map[int]string
 	end     int // event that ended the stream (finishReason on every candidate, or a blocked prompt); -1 before
 	errAt   int // event carrying an error; -1 when none
@@ -93,7 +94,7 @@ func decodeStream(events []event) *engine.Response {
 	a := &assembler{
 		resp:   &engine.Response{Wire: engine.WireGemini, Output: []engine.Message{}},
 		st:     &engine.Stream{},
-		cands:  make(map[int]*engine.Message),
+		cands:  make(map[int]*reply),
 		finish: make(map[int]string),
 		end:    -1,
 		errAt:  -1,
@@ -163,11 +164,12 @@ func (a *assembler) add(k int, c candidate) {
 	if f := a.finish[c.index]; f != "" && c.parts {
 		a.issue(k, "event %d: candidate %d has parts after its finishReason %s", k, c.index, f)
 	}
-	m, ok := a.cands[c.index]
+	r, ok := a.cands[c.index]
 	if !ok {
-		m = &engine.Message{Role: c.msg.Role, Path: fmt.Sprintf("candidates[%d].content", c.index)}
-		a.cands[c.index] = m
+		r = &reply{msg: engine.Message{Role: c.msg.Role, Path: fmt.Sprintf("candidates[%d].content", c.index)}}
+		a.cands[c.index] = r
 	}
+	m := &r.msg
 	for key, v := range c.msg.Extra {
 		if _, dup := m.Extra[key]; !dup {
 			if m.Extra == nil {
@@ -178,13 +180,41 @@ func (a *assembler) add(k int, c candidate) {
 	}
 	for _, b := range c.msg.Blocks {
 		if n := len(m.Blocks); n > 0 && mergeable(m.Blocks[n-1], b) {
-			m.Blocks[n-1].Text += b.Text
+			r.join(b.Text)
 			continue
 		}
+		r.close()
 		m.Blocks = append(m.Blocks, b)
 	}
 	if c.finish != "" && a.finish[c.index] == "" {
 		a.finish[c.index] = c.finish
+	}
+}
+
+// reply is one candidate's message as the chunks build it.
+type reply struct {
+	msg engine.Message
+	// tail collects the text merged into the last block, so that a long
+	// stream of small text parts costs linear time.
+	tail    strings.Builder
+	joining bool
+}
+
+// join appends text to the last block.
+func (r *reply) join(text string) {
+	if !r.joining {
+		r.tail.Reset()
+		r.tail.WriteString(r.msg.Blocks[len(r.msg.Blocks)-1].Text)
+		r.joining = true
+	}
+	r.tail.WriteString(text)
+}
+
+// close stores the joined text in the last block.
+func (r *reply) close() {
+	if r.joining {
+		r.msg.Blocks[len(r.msg.Blocks)-1].Text = r.tail.String()
+		r.joining = false
 	}
 }
 
@@ -217,7 +247,8 @@ func (a *assembler) finishUp() *engine.Response {
 	}
 	sort.Ints(idx)
 	for n, i := range idx {
-		a.resp.Output = append(a.resp.Output, *a.cands[i])
+		a.cands[i].close()
+		a.resp.Output = append(a.resp.Output, a.cands[i].msg)
 		if a.finish[i] == "" {
 			a.st.Partial = append(a.st.Partial, n) // never got its finishReason
 		}

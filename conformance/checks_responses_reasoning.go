@@ -1,0 +1,208 @@
+package conformance
+
+import (
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/providers/responses"
+)
+
+// judgeRSNFollower (OAI-RSN-001): a reasoning item the cassette produced must
+// be followed by the very item that followed it in the output, recognised
+// by its item id, as the API does. A reasoning item of unknown origin
+// (client-authored history, another recording) is judged by shape only: it
+// must be followed by something the model produced, not by the end of the
+// input or by a user, system, developer or tool item.
+func judgeRSNFollower(tr *Traffic, r *reporter) {
+	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx *rspIndex) {
+		in := req.Messages
+		for i := range in {
+			rb := rspReasoning(&in[i])
+			if rb == nil {
+				continue
+			}
+			var next *engine.Message
+			if i+1 < len(in) {
+				next = &in[i+1]
+			}
+			origin := idx.items[rb.ItemID]
+			if rb.ItemID == "" || origin == nil || origin.next == nil {
+				switch {
+				case next == nil:
+					r.add(ex.Index, "request."+in[i].Path, "reasoning item %s at %s is the last input item; it must be followed by the message or call it produced",
+						rb.ItemID, in[i].Path)
+				case next.Role != engine.RoleAssistant && next.Role != "":
+					r.add(ex.Index, "request."+in[i].Path, "reasoning item %s at %s is followed by %s at %s, not by the message or call it produced",
+						rb.ItemID, in[i].Path, rspDescribe(next), next.Path)
+				}
+				continue
+			}
+			want := origin.next
+			wantID := responses.ItemID(*want)
+			if next != nil && responses.ItemID(*next) == wantID {
+				continue
+			}
+			if next == nil {
+				f := r.add(ex.Index, "request."+in[i].Path, "reasoning item %s at %s is the last input item, but interaction %d produced it followed by %s (%s)",
+					rb.ItemID, in[i].Path, origin.exchange, rspDescribe(want), want.Path)
+				f.Diff = StructDiff(rspViewOf(want), nil)
+				continue
+			}
+			f := r.add(ex.Index, "request."+in[i].Path, "reasoning item %s at %s is followed by %s at %s instead of %s that interaction %d produced right after it (%s)",
+				rb.ItemID, in[i].Path, rspDescribe(next), next.Path, rspDescribe(want), origin.exchange, want.Path)
+			f.Diff = StructDiff(rspViewOf(want), rspViewOf(next))
+		}
+	})
+}
+
+// judgeRSNAccompanied (OAI-RSN-002): a function_call echoed with the fc_ id
+// of a call the cassette produced after a reasoning item needs that
+// reasoning item in the same input. Requests chained with
+// previous_response_id are skipped: the server has the reasoning.
+func judgeRSNAccompanied(tr *Traffic, r *reporter) {
+	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx *rspIndex) {
+		if req.PreviousResponseID != "" {
+			return
+		}
+		present := make(map[string]bool, len(req.Messages))
+		for i := range req.Messages {
+			if id := responses.ItemID(req.Messages[i]); id != "" {
+				present[id] = true
+			}
+		}
+		for i := range req.Messages {
+			m := &req.Messages[i]
+			b := rspCall(m)
+			if b == nil || b.ItemID == "" {
+				continue
+			}
+			origin := idx.items[b.ItemID]
+			if origin == nil || origin.reasoning == "" || present[origin.reasoning] {
+				continue
+			}
+			r.add(ex.Index, "request."+m.Path, "function_call %s (call_id %s) at %s is sent without reasoning item %s, which interaction %d produced before it; send %s before the call or drop the call's id",
+				b.ItemID, b.ID, m.Path, origin.reasoning, origin.exchange, origin.reasoning)
+		}
+	})
+}
+
+// rspIncludeEncrypted is the include value that asks for reasoning payloads.
+const rspIncludeEncrypted = "reasoning.encrypted_content"
+
+// judgeRSNStateless (OAI-RSN-003): with store:false the server keeps
+// nothing, so reasoning travels whole; a missing include is a warning.
+func judgeRSNStateless(tr *Traffic, r *reporter) {
+	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, _ *rspIndex) {
+		if req.Store == nil || *req.Store {
+			return
+		}
+		usesReasoning := req.Extra["reasoning"] != nil
+		for i := range req.Messages {
+			m := &req.Messages[i]
+			rb := rspReasoning(m)
+			if rb == nil {
+				continue
+			}
+			usesReasoning = true
+			if ec, _ := rawjson.String(rb.EncryptedContent); ec == "" {
+				r.add(ex.Index, "request."+m.Path, "reasoning item %s at %s has no encrypted_content, but the request sets store:false, so the server has nothing to look the id up in",
+					rb.ItemID, m.Path)
+			}
+		}
+		if ex.Response != nil {
+			for k := range ex.Response.Output {
+				usesReasoning = usesReasoning || rspReasoning(&ex.Response.Output[k]) != nil
+			}
+		}
+		if usesReasoning && !slices.Contains(req.Include, rspIncludeEncrypted) {
+			r.addSeverity(SeverityWarning, ex.Index, "request.include", "store:false with reasoning but include does not ask for %q; reasoning items may come back without the payload the next stateless turn must replay",
+				rspIncludeEncrypted)
+		}
+	})
+}
+
+// judgeRSNEncrypted (OAI-RSN-004): echoed encrypted_content is compared
+// with the item that produced it, wherever in the cassette that was.
+// Providers decode the JSON string, so the comparison is on the decoded
+// value; the diff shows the first differing byte.
+func judgeRSNEncrypted(tr *Traffic, r *reporter) {
+	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx *rspIndex) {
+		for i := range req.Messages {
+			m := &req.Messages[i]
+			rb := rspReasoning(m)
+			if rb == nil || len(rb.EncryptedContent) == 0 {
+				continue
+			}
+			origin := idx.items[rb.ItemID]
+			if rb.ItemID == "" || origin == nil {
+				continue // not produced in this cassette: nothing to compare with
+			}
+			loc := "request." + m.Path + ".encrypted_content"
+			ob := rspReasoning(origin.item)
+			if ob == nil {
+				continue
+			}
+			got, _ := rawjson.String(rb.EncryptedContent)
+			want, _ := rawjson.String(ob.EncryptedContent)
+			switch {
+			case origin.partial:
+				r.add(ex.Index, loc, "reasoning item %s echoes an item whose stream in interaction %d never sent response.output_item.done; its encrypted_content is incomplete",
+					rb.ItemID, origin.exchange)
+			case len(ob.EncryptedContent) == 0:
+				r.add(ex.Index, loc, "reasoning item %s carries encrypted_content (%d bytes), but interaction %d produced it without one (%s); the payload was not issued with this item",
+					rb.ItemID, len(got), origin.exchange, origin.item.Path)
+			case got != want:
+				f := r.add(ex.Index, loc, "encrypted_content of reasoning item %s differs from the one interaction %d produced (response %s)",
+					rb.ItemID, origin.exchange, origin.item.Path)
+				f.Diff = ByteDiff([]byte(want), []byte(got))
+			default:
+				rspJudgeRoute(tr, ex, origin, rb.ItemID, loc, r)
+			}
+		}
+	})
+}
+
+// rspJudgeRoute reports an encrypted payload sent to another organization
+// or host than the one that issued it, where the recording shows both.
+func rspJudgeRoute(tr *Traffic, ex *engine.Exchange, origin *rspOrigin, id, loc string, r *reporter) {
+	from := oaiExchangeAt(tr, origin.exchange)
+	if from == nil {
+		return
+	}
+	const org = "Openai-Organization"
+	issued, sent := from.ResponseHeader.Get(org), ex.ResponseHeader.Get(org)
+	if issued != "" && sent != "" && issued != sent {
+		r.add(ex.Index, loc, "encrypted_content of reasoning item %s was issued to organization %q (interaction %d) but is sent to organization %q",
+			id, issued, origin.exchange, sent)
+		return
+	}
+	if a, b := oaiHost(from.URL), oaiHost(ex.URL); a != "" && b != "" && a != b {
+		r.add(ex.Index, loc, "encrypted_content of reasoning item %s was issued by %s (interaction %d) but is sent to %s",
+			id, a, origin.exchange, b)
+	}
+}
+
+// oaiExchangeAt returns the exchange with the given cassette index.
+func oaiExchangeAt(tr *Traffic, index int) *engine.Exchange {
+	if index >= 0 && index < len(tr.Exchanges) && tr.Exchanges[index].Index == index {
+		return &tr.Exchanges[index]
+	}
+	for i := range tr.Exchanges {
+		if tr.Exchanges[i].Index == index {
+			return &tr.Exchanges[i]
+		}
+	}
+	return nil
+}
+
+// oaiHost returns the lower-case host of a URL, or "".
+func oaiHost(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
+}

@@ -1,0 +1,203 @@
+// Package harness is the reference agent loop: it compiles the transcript,
+// sends it through a provider codec over HTTP, applies the reply as typed
+// mutations, runs the requested tools under permissions, and repeats,
+// reporting everything as an event stream.
+package harness
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"iter"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/engine/store"
+	"github.com/llmtck/llmtck/providers"
+)
+
+// Config says which provider to talk to and how.
+type Config struct {
+	// BaseURL is the provider's origin, e.g. "https://api.anthropic.com", or
+	// a replay server's; the wire's own path is appended.
+	BaseURL string
+	Wire    engine.Wire
+	Model   string
+	APIKey  string // sent in the wire's auth header when set
+	// MaxTokens is the response budget; 0 means 1024.
+	MaxTokens int
+	Stream    bool
+	Thinking  *engine.Thinking
+	// Header is added to every request (anthropic-beta…).
+	Header http.Header
+	// ReplayTags are the thought tags this adapter replays; nil means
+	// engine.ReplayTags(Wire).
+	ReplayTags []string
+	HTTPClient *http.Client // nil means http.DefaultClient
+	// MaxDepth bounds sub-agent nesting; 0 means 2.
+	MaxDepth int
+}
+
+// Harness runs loops against one provider.
+type Harness struct {
+	cfg   Config
+	codec providers.Codec
+}
+
+// New checks cfg and returns its harness.
+func New(cfg Config) (*Harness, error) {
+	codec := providers.For(cfg.Wire)
+	if codec == nil {
+		return nil, fmt.Errorf("harness: no codec for wire %q", cfg.Wire)
+	}
+	u, err := url.Parse(cfg.BaseURL)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("harness: base URL %q is not an absolute URL", cfg.BaseURL)
+	}
+	cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/")
+	if cfg.MaxTokens == 0 {
+		cfg.MaxTokens = 1024
+	}
+	if cfg.ReplayTags == nil {
+		cfg.ReplayTags = engine.ReplayTags(cfg.Wire)
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = http.DefaultClient
+	}
+	if cfg.MaxDepth == 0 {
+		cfg.MaxDepth = 2
+	}
+	return &Harness{cfg: cfg, codec: codec}, nil
+}
+
+// Params are one invocation's inputs (seed 004's GeneratorInvokeParams).
+type Params struct {
+	// Messages is the starting transcript: system prompt, history and the
+	// new user message. Ephemeral ones are sent with the first request only.
+	Messages    []engine.Message
+	Tools       []engine.ToolDefinition
+	Permissions engine.Permissions
+	// Thoughts are routed for this adapter and placed before the first
+	// request; the elided ones are reported in Run.Dispatch.
+	Thoughts []engine.Thought
+	// MaxIterations bounds model calls; 0 means 10.
+	MaxIterations int
+	// Hook returns hook-phase mutations at the start of each iteration.
+	Hook func(iteration int, history []engine.Message) []engine.Mutation
+	// Store, when set, receives the history (never an ephemeral message)
+	// when the run ends, under ConversationID.
+	Store          store.MessageStore
+	ConversationID string
+
+	parentID string
+	depth    int
+	gate     *engine.PermissionGate // shared with sub-agents
+}
+
+// Run is one invocation. Consume Events once; afterwards Transcript holds
+// the history, valid whether the run finished, hit its limit or was
+// cancelled.
+type Run struct {
+	h        *Harness
+	p        Params
+	ctx      context.Context
+	cancel   context.CancelFunc
+	tr       *engine.Transcript
+	box      *engine.Toolbox
+	gate     *engine.PermissionGate
+	runID    string
+	max      int
+	usage    engine.TokenUsage
+	out      func(engine.Event) bool // where events go: the consumer, or the parent run
+	stopped  bool                    // the consumer stopped listening
+	started  bool
+	final    string // text of the last assistant message
+	endedBy  engine.EndReason
+	dispatch engine.Dispatch
+}
+
+// Start checks p (tool schemas, permission globs, the starting transcript)
+// and prepares a run; nothing is sent until Events is ranged over.
+func (h *Harness) Start(ctx context.Context, p Params) (*Run, error) {
+	box, err := engine.NewToolbox(p.Tools...)
+	if err != nil {
+		return nil, fmt.Errorf("harness: %w", err)
+	}
+	gate := p.gate
+	if gate == nil {
+		if gate, err = engine.NewPermissionGate(p.Permissions); err != nil {
+			return nil, fmt.Errorf("harness: permissions: %w", err)
+		}
+	}
+	msgs, dispatch := engine.PlaceThoughts(p.Messages, p.Thoughts, h.cfg.ReplayTags)
+	tr, err := engine.NewTranscript(msgs...)
+	if err != nil {
+		return nil, fmt.Errorf("harness: starting transcript: %w", err)
+	}
+	if len(tr.Pending()) > 0 {
+		return nil, fmt.Errorf("harness: starting transcript: %w", engine.ErrPendingToolCalls)
+	}
+	if p.Store != nil && p.ConversationID == "" {
+		return nil, fmt.Errorf("harness: a Store needs a ConversationID")
+	}
+	r := &Run{h: h, p: p, tr: tr, box: box, gate: gate, runID: newRunID(), max: p.MaxIterations, dispatch: dispatch}
+	if r.max <= 0 {
+		r.max = 10
+	}
+	r.ctx, r.cancel = context.WithCancel(ctx)
+	return r, nil
+}
+
+// Events runs the loop as it is ranged over: harness_start first,
+// harness_end last. Breaking out of the range cancels the run, which still
+// closes its transcript (every tool call gets a result). A second call
+// yields nothing.
+func (r *Run) Events() iter.Seq[engine.Event] {
+	return func(yield func(engine.Event) bool) {
+		if r.started {
+			return
+		}
+		r.started = true
+		r.out = yield
+		r.run()
+	}
+}
+
+// Transcript is the run's transcript.
+func (r *Run) Transcript() *engine.Transcript { return r.tr }
+
+// ID is the run id its events carry.
+func (r *Run) ID() string { return r.runID }
+
+// Dispatch says where the invocation's thoughts went.
+func (r *Run) Dispatch() engine.Dispatch { return r.dispatch }
+
+// EndReason is why the run ended; "" before it has.
+func (r *Run) EndReason() engine.EndReason { return r.endedBy }
+
+func newRunID() string {
+	b := make([]byte, 6)
+	rand.Read(b)
+	return "run_" + hex.EncodeToString(b)
+}
+
+func (r *Run) header() engine.EventHeader {
+	return engine.EventHeader{RunID: r.runID, ParentID: r.p.parentID}
+}
+
+// emit sends ev on; once the consumer stops, nothing more is sent and the
+// run's context is cancelled so a request or tool in flight stops.
+func (r *Run) emit(ev engine.Event) bool {
+	if r.stopped {
+		return false
+	}
+	if !r.out(ev) {
+		r.stopped = true
+		r.cancel()
+		return false
+	}
+	return true
+}

@@ -1,0 +1,149 @@
+package harness
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/llmtck/llmtck/engine"
+)
+
+// reply is what one model call gave.
+type reply struct {
+	msg     engine.Message
+	usage   engine.TokenUsage
+	partial string // text received before the call failed
+}
+
+// call sends the compiled transcript and decodes the answer. A stream is
+// read to its end (or until the context ends) and decoded whole.
+func (r *Run) call() (reply, error) {
+	cfg := r.h.cfg
+	c, err := r.tr.Compile(nil, cfg.ReplayTags)
+	if err != nil {
+		return reply{}, err
+	}
+	req := &engine.Request{Wire: cfg.Wire, Model: cfg.Model, MaxTokens: cfg.MaxTokens, Stream: cfg.Stream,
+		System: c.System, Messages: shape(cfg.Wire, c.Messages), Thinking: cfg.Thinking}
+	if tools := r.box.Tools(); len(tools) > 0 {
+		req.Tools = tools
+	}
+	body, err := r.h.codec.EncodeRequest(req)
+	if err != nil {
+		return reply{}, fmt.Errorf("encoding the request: %w", err)
+	}
+	url := endpoint(cfg)
+	hreq, err := http.NewRequestWithContext(r.ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return reply{}, err
+	}
+	setHeaders(hreq.Header, cfg)
+	resp, err := cfg.HTTPClient.Do(hreq)
+	if err != nil {
+		return reply{}, fmt.Errorf("POST %s: %w", url, err)
+	}
+	defer resp.Body.Close()
+	data, readErr := io.ReadAll(resp.Body)
+	decoded, decErr := r.h.codec.DecodeResponse(resp.StatusCode, resp.Header, data)
+	var rep reply
+	if decoded != nil {
+		rep.msg = assistantOf(decoded.Output)
+		rep.usage = tokens(decoded.Usage)
+	}
+	text := textOf(rep.msg)
+	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
+	switch {
+	case readErr != nil:
+		rep.partial = text
+		return rep, fmt.Errorf("reading the response of POST %s: %w", url, readErr)
+	case decErr != nil:
+		return rep, fmt.Errorf("POST %s: HTTP %d: %w", url, resp.StatusCode, decErr)
+	case decoded.Error != nil:
+		rep.partial = text
+		return rep, fmt.Errorf("POST %s: HTTP %d: %s: %s", url, resp.StatusCode, decoded.Error.Type, decoded.Error.Message)
+	case !ok:
+		return rep, fmt.Errorf("POST %s: HTTP %d", url, resp.StatusCode)
+	case decoded.Stream != nil && !decoded.Stream.Complete:
+		rep.partial = text
+		return rep, errors.New("the stream ended before its terminal event")
+	}
+	return rep, nil
+}
+
+func endpoint(cfg Config) string {
+	switch cfg.Wire {
+	case engine.WireOpenAI:
+		return cfg.BaseURL + "/v1/chat/completions"
+	case engine.WireResponses:
+		return cfg.BaseURL + "/v1/responses"
+	case engine.WireGemini:
+		if cfg.Stream {
+			return cfg.BaseURL + "/v1beta/models/" + cfg.Model + ":streamGenerateContent?alt=sse"
+		}
+		return cfg.BaseURL + "/v1beta/models/" + cfg.Model + ":generateContent"
+	}
+	return cfg.BaseURL + "/v1/messages"
+}
+
+func setHeaders(h http.Header, cfg Config) {
+	h.Set("Content-Type", "application/json")
+	if cfg.Stream {
+		h.Set("Accept", "text/event-stream")
+	}
+	switch cfg.Wire {
+	case engine.WireAnthropic:
+		h.Set("Anthropic-Version", "2023-06-01")
+		if cfg.APIKey != "" {
+			h.Set("X-Api-Key", cfg.APIKey)
+		}
+	case engine.WireGemini:
+		if cfg.APIKey != "" {
+			h.Set("X-Goog-Api-Key", cfg.APIKey)
+		}
+	default:
+		if cfg.APIKey != "" {
+			h.Set("Authorization", "Bearer "+cfg.APIKey)
+		}
+	}
+	for k, vs := range cfg.Header {
+		for _, v := range vs {
+			h.Add(k, v)
+		}
+	}
+}
+
+// assistantOf joins a response's output into one assistant turn (the
+// Responses wire gives one message per output item).
+func assistantOf(out []engine.Message) engine.Message {
+	if len(out) == 1 {
+		m := out[0]
+		m.Role = engine.RoleAssistant
+		return m
+	}
+	m := engine.Message{Role: engine.RoleAssistant}
+	for _, o := range out {
+		m.Blocks = append(m.Blocks, o.Blocks...)
+	}
+	return m
+}
+
+func textOf(m engine.Message) string {
+	var b strings.Builder
+	for _, bl := range m.Blocks {
+		if bl.Type == engine.BlockText {
+			b.WriteString(bl.Text)
+		}
+	}
+	return b.String()
+}
+
+func tokens(u *engine.Usage) engine.TokenUsage {
+	if u == nil {
+		return engine.TokenUsage{}
+	}
+	return engine.TokenUsage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+		CacheReadTokens: u.CacheReadTokens, CacheCreationTokens: u.CacheCreationTokens}
+}

@@ -1,0 +1,123 @@
+package harness
+
+import (
+	"fmt"
+
+	"github.com/llmtck/llmtck/engine"
+)
+
+func (r *Run) run() {
+	defer r.cancel()
+	r.emit(engine.StartEvent{EventHeader: r.header(), Depth: r.p.depth, MaxIterations: r.max})
+	reason, n := r.iterate()
+	if r.p.Store != nil {
+		if err := r.persist(); err != nil {
+			r.emit(engine.ErrorEvent{EventHeader: r.header(), Err: err})
+		}
+	}
+	r.endedBy = reason
+	r.emit(engine.EndEvent{EventHeader: r.header(), Reason: reason, Iterations: n, TotalUsage: r.usage})
+}
+
+// abortReason says why the run must stop now, or "".
+func (r *Run) abortReason() string {
+	switch {
+	case r.stopped:
+		return "the event consumer stopped"
+	case r.ctx.Err() != nil:
+		return "context: " + r.ctx.Err().Error()
+	}
+	return ""
+}
+
+// apply applies mutations of one phase, reporting rejections as error
+// events (a rejection does not stop the loop: the transcript is unchanged
+// by it).
+func (r *Run) apply(p engine.Phase, ms ...engine.Mutation) error {
+	var b engine.Batch
+	if err := b.Add(p, ms...); err != nil {
+		r.emit(engine.ErrorEvent{EventHeader: r.header(), Err: err})
+		return err
+	}
+	err := b.Apply(r.tr)
+	if err != nil {
+		r.emit(engine.ErrorEvent{EventHeader: r.header(), Err: err})
+	}
+	return err
+}
+
+// iterate runs model calls until a final answer, the limit, an error or an
+// abort, and returns why it stopped and how many calls it made.
+func (r *Run) iterate() (engine.EndReason, int) {
+	for i := 1; i <= r.max; i++ {
+		if why := r.abortReason(); why != "" {
+			return engine.EndCancelled, i - 1
+		}
+		if r.p.Hook != nil {
+			r.apply(engine.PhaseHook, r.p.Hook(i, r.tr.Messages())...)
+		}
+		for _, m := range r.tr.Ephemeral() {
+			r.emit(engine.EphemeralEvent{EventHeader: r.header(), Message: m})
+		}
+
+		res, err := r.call()
+		if err != nil {
+			if why := r.abortReason(); why != "" {
+				r.apply(engine.PhaseAbort, engine.AssistantTruncated{PartialContent: res.partial, AbortReason: why})
+				return engine.EndCancelled, i
+			}
+			r.emit(engine.ErrorEvent{EventHeader: r.header(), Err: err})
+			if res.partial != "" {
+				r.apply(engine.PhaseAbort, engine.AssistantTruncated{PartialContent: res.partial, AbortReason: err.Error()})
+			}
+			return engine.EndError, i
+		}
+		r.tr.ConsumeEphemeral()
+		if u := res.usage; u != (engine.TokenUsage{}) {
+			r.usage = r.usage.Add(u)
+			r.emit(engine.UsageEvent{EventHeader: r.header(), TokenUsage: u})
+		}
+		if len(res.msg.Blocks) == 0 {
+			return engine.EndFinal, i // nothing said: nothing to record
+		}
+		if err := r.apply(engine.PhaseLLM, engine.AssistantMessage{Message: res.msg}); err != nil {
+			return engine.EndError, i
+		}
+		calls := r.narrate(i, res.msg)
+		if len(calls) == 0 {
+			return engine.EndFinal, i
+		}
+		r.runTools(calls)
+		if why := r.abortReason(); why != "" {
+			r.apply(engine.PhaseAbort, r.tr.CancelPending(why)...)
+			return engine.EndCancelled, i
+		}
+	}
+	return engine.EndMaxIterations, r.max
+}
+
+// narrate emits the reasoning, text and tool calls of an assistant message
+// and returns its calls.
+func (r *Run) narrate(i int, m engine.Message) []engine.Block {
+	var calls []engine.Block
+	r.final = ""
+	for j, b := range m.Blocks {
+		id := fmt.Sprintf("%s-%d-%d", r.runID, i, j)
+		switch b.Type {
+		case engine.BlockThinking, engine.BlockReasoning:
+			if b.Text != "" {
+				r.emit(engine.ReasoningEvent{EventHeader: r.header(), ID: id, Content: b.Text})
+			}
+		case engine.BlockText:
+			r.final += b.Text
+			r.emit(engine.TextEvent{EventHeader: r.header(), ID: id, Content: b.Text})
+		case engine.BlockToolCall:
+			calls = append(calls, b)
+		}
+	}
+	// Every call is announced before any result.
+	for _, c := range calls {
+		r.emit(engine.ToolCallEvent{EventHeader: r.header(), ID: c.ID, Name: c.Name, Input: c.Input})
+	}
+	return calls
+}
