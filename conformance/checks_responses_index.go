@@ -168,7 +168,7 @@ func rspDescribe(m *engine.Message) string {
 	b.WriteString(v.Type)
 	if v.ID != "" {
 		b.WriteString(" " + v.ID)
-	} else if v.Type == "message" || v.Type == "reasoning" || v.Type == "function_call" {
+	} else if v.Role == string(engine.RoleAssistant) || v.Type == "reasoning" || v.Type == "function_call" {
 		b.WriteString(" without an id")
 	}
 	if v.CallID != "" {

@@ -46,9 +46,8 @@ func judgeRSNFollower(tr *Traffic, r *reporter) {
 				continue
 			}
 			if next == nil {
-				f := r.add(ex.Index, "request."+in[i].Path, "reasoning item %s at %s is the last input item, but interaction %d produced it followed by %s (%s)",
+				r.add(ex.Index, "request."+in[i].Path, "reasoning item %s at %s is the last input item, but interaction %d produced it followed by %s (%s)",
 					rb.ItemID, in[i].Path, origin.exchange, rspDescribe(want), want.Path)
-				f.Diff = StructDiff(rspViewOf(want), nil)
 				continue
 			}
 			f := r.add(ex.Index, "request."+in[i].Path, "reasoning item %s at %s is followed by %s at %s instead of %s that interaction %d produced right after it (%s)",
@@ -99,7 +98,7 @@ func judgeRSNStateless(tr *Traffic, r *reporter) {
 		if req.Store == nil || *req.Store {
 			return
 		}
-		usesReasoning := req.Extra["reasoning"] != nil
+		usesReasoning := req.Thinking != nil
 		for i := range req.Messages {
 			m := &req.Messages[i]
 			rb := rspReasoning(m)

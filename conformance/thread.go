@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/llmtck/llmtck/engine"
 )
@@ -28,12 +29,13 @@ type Thread struct {
 //  2. else the thread, of the same head, whose latest request's history is
 //     the longest prefix of its own: an append-only step, or a retry when
 //     the histories are equal;
-//  3. else the most recent thread, of the same head, whose latest request it
-//     continues with edits: it keeps at least one content block of that
-//     history, and no more blocks were removed than kept — counting neither
-//     user content dropped from the tail (ephemeral content) nor a prefix
-//     replaced by a summary or dropped (compaction: at least two messages, or
-//     one without a summary in its place, with the rest kept);
+//  3. else the thread, of the same head, whose latest request it continues
+//     with edits best (most blocks kept, the most recent on a tie): it keeps
+//     at least one content block of that history, and no more blocks were
+//     removed than kept — counting neither user content dropped from the
+//     tail (ephemeral content) nor a prefix replaced by a summary or dropped
+//     (compaction: at least two messages, or one without a summary in its
+//     place, with the rest kept);
 //  4. else it starts a new thread.
 //
 // Histories are compared through fingerprints of messages and blocks (role
@@ -42,7 +44,7 @@ type Thread struct {
 // (response-only recordings, unknown wires, bodies that did not decode)
 // belong to no thread.
 func Threads(tr *Traffic) []Thread {
-	a := analyseHistory(tr)
+	a := historyOf(tr)
 	out := make([]Thread, len(a.threads))
 	for i, th := range a.threads {
 		out[i] = Thread{Wire: th.wire, Exchanges: slices.Clone(th.exchanges())}
@@ -68,6 +70,7 @@ type histRequest struct {
 	rejected bool
 	chained  bool   // previous_response_id set: the server holds the history
 	respID   string // the response's id, when it has one
+	thread   *histThread
 }
 
 // histUnit is a message's own unit (block < 0) or one of its blocks.
@@ -174,6 +177,9 @@ type histThread struct {
 	reqs   []*histRequest
 	latest *histRequest // the latest request not chained by previous_response_id
 	key    uint64       // prefix key of latest's whole history
+	// ephemeral holds, by fingerprint, the content units some request of
+	// the thread sent and its successor dropped.
+	ephemeral map[uint64]ephUnit
 }
 
 func (t *histThread) exchanges() []int {
@@ -212,6 +218,7 @@ func (t *threader) add(r *histRequest) *histThread {
 		t.threads = append(t.threads, th)
 	}
 	th.reqs = append(th.reqs, r)
+	r.thread = th
 	if r.respID != "" {
 		t.byResp[r.respID] = th
 	}
@@ -284,4 +291,46 @@ func (t *threader) setLatest(th *histThread, r *histRequest) {
 		}
 		t.byHead[h] = list
 	}
+}
+
+// historyOf returns the threading analysis of tr, computed once: Judge runs
+// every check over the same Traffic in turn, and the HIST, EPH and other
+// cross-turn families all need the threads, so the fingerprinting is paid
+// once per traffic instead of once per check. The few most recent analyses
+// are kept; an entry is valid while tr holds the same exchanges.
+func historyOf(tr *Traffic) *histAnalysis {
+	var first *engine.Exchange
+	if len(tr.Exchanges) > 0 {
+		first = &tr.Exchanges[0]
+	}
+	histCache.Lock()
+	for _, e := range histCache.entries {
+		if e.tr == tr && e.n == len(tr.Exchanges) && e.first == first {
+			histCache.Unlock()
+			return e.a
+		}
+	}
+	histCache.Unlock()
+	a := analyseHistory(tr)
+	histCache.Lock()
+	defer histCache.Unlock()
+	histCache.entries = append(histCache.entries, histCacheEntry{tr: tr, n: len(tr.Exchanges), first: first, a: a})
+	if len(histCache.entries) > histCacheSize {
+		histCache.entries = histCache.entries[1:]
+	}
+	return a
+}
+
+const histCacheSize = 4
+
+var histCache struct {
+	sync.Mutex
+	entries []histCacheEntry
+}
+
+type histCacheEntry struct {
+	tr    *Traffic
+	n     int
+	first *engine.Exchange
+	a     *histAnalysis
 }

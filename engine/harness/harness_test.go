@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/llmtck/llmtck/engine/harness"
 	"github.com/llmtck/llmtck/engine/store"
 	"github.com/llmtck/llmtck/engine/store/memstore"
+	"github.com/llmtck/llmtck/engine/store/sqlstore"
 )
 
 func userText(s string) engine.Message {
@@ -535,5 +537,37 @@ func TestStartErrors(t *testing.T) {
 	}
 	if _, err := harness.New(harness.Config{BaseURL: "http://x", Wire: "bedrock"}); err == nil || !strings.Contains(err.Error(), `no codec for wire "bedrock"`) {
 		t.Errorf("unknown wire: %v", err)
+	}
+}
+
+// The history lands in an SQL store file and is there after reopening;
+// the ephemeral message is not.
+func TestPersistToSQLStore(t *testing.T) {
+	p := newProvider(t, streamed(turn{text: "stored answer"}))
+	path := filepath.Join(t.TempDir(), "history.db")
+	st, err := sqlstore.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eph := userText("EPHEMERAL hint")
+	eph.Ephemeral = true
+	run, err := newHarness(t, p).Start(context.Background(), harness.Params{
+		Messages: []engine.Message{userText("question"), eph}, Store: st, ConversationID: "c9"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEvents(t, collect(t, run.Events(), nil))
+	st.Close()
+	st, err = sqlstore.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ms, err := st.List("c9", store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 2 || ms[0].Content != "question" || ms[1].Content != "stored answer" || ms[1].Type != store.TypeAssistant {
+		t.Errorf("stored %+v", ms)
 	}
 }

@@ -9,16 +9,31 @@ import (
 	"github.com/llmtck/llmtck/engine/store"
 )
 
+// batchStore is a store that can put a whole history in one transaction.
+type batchStore interface {
+	PutAll(msgs []*store.Message) error
+}
+
 // persist writes the history to the store: message i of the history as
 // "<conversation>/<i>", its text as Content, what else it held as Tags.
 // Ephemeral messages are never in the history, so never stored.
 func (r *Run) persist() error {
 	base := time.Now().UTC()
+	var recs []*store.Message
 	for i, m := range r.tr.Messages() {
 		rec := record(m, r.tr.Note(i))
 		rec.ID = fmt.Sprintf("%s/%d", r.p.ConversationID, i)
 		rec.ConversationID = r.p.ConversationID
 		rec.CreatedAt = base.Add(time.Duration(i) * time.Microsecond) // keeps history order
+		recs = append(recs, rec)
+	}
+	if b, ok := r.p.Store.(batchStore); ok {
+		if err := b.PutAll(recs); err != nil {
+			return fmt.Errorf("persisting the history: %w", err)
+		}
+		return nil
+	}
+	for _, rec := range recs {
 		if err := r.p.Store.Put(rec); err != nil {
 			return fmt.Errorf("persisting the history: %w", err)
 		}

@@ -11,15 +11,21 @@ import (
 )
 
 // readJSONL reads stream events saved one JSON object per line with no SSE
-// framing and no request (vercel/ai's .chunks.txt fixtures). The result is
-// one interaction with an empty request and a 200 text/event-stream response
-// whose body frames each line as an SSE event: `event: <type>` when the
-// object has a string "type", then `data: <line>`.
+// framing and no request (vercel/ai's .chunks.txt fixtures). Each stream
+// becomes an interaction with an empty request and a 200 text/event-stream
+// response whose body frames each line as an SSE event: `event: <type>`
+// when the object has a string "type", then `data: <line>`. A fixture may
+// hold several responses back to back (the steps of a tool loop): a
+// stream-opening event (message_start, response.created) after other events
+// starts the next interaction, so each stream is judged on its own.
 func readJSONL(name string, data []byte) ([]*Interaction, error) {
 	if err := checkText(name, data); err != nil {
 		return nil, err
 	}
-	var body []byte
+	var (
+		bodies [][]byte
+		body   []byte
+	)
 	rest := trimBOM(data)
 	for lineNo := 1; len(rest) > 0; lineNo++ {
 		var line []byte
@@ -38,18 +44,30 @@ func readJSONL(name string, data []byte) ([]*Interaction, error) {
 		}
 		// A bare CR between JSON tokens would end the SSE line early.
 		data := strings.ReplaceAll(string(line), "\r", " ")
-		body = sse.Write(body, eventType(fields), data)
+		typ := eventType(fields)
+		if streamOpeners[typ] && len(body) > 0 {
+			bodies, body = append(bodies, body), nil
+		}
+		body = sse.Write(body, typ, data)
 	}
-	return []*Interaction{{
-		Request: Request{Header: http.Header{}},
-		Response: Response{
-			Status:     http.StatusOK,
-			StatusText: statusText(http.StatusOK, ""),
-			Header:     http.Header{"Content-Type": {"text/event-stream"}},
-			Body:       body,
-		},
-	}}, nil
+	bodies = append(bodies, body)
+	out := make([]*Interaction, 0, len(bodies))
+	for _, b := range bodies {
+		out = append(out, &Interaction{
+			Request: Request{Header: http.Header{}},
+			Response: Response{
+				Status:     http.StatusOK,
+				StatusText: statusText(http.StatusOK, ""),
+				Header:     http.Header{"Content-Type": {"text/event-stream"}},
+				Body:       b,
+			},
+		})
+	}
+	return out, nil
 }
+
+// streamOpeners are the event types that can only begin a response stream.
+var streamOpeners = map[string]bool{"message_start": true, "response.created": true}
 
 // eventType is the object's "type" when it is a string that fits on an
 // `event:` line.

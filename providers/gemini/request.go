@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
@@ -46,6 +47,8 @@ func (Codec) DecodeRequest(body []byte) (*engine.Request, error) {
 	}
 	for _, f := range obj.fields {
 		switch {
+		case rawjson.Kind(f.Value) == "null":
+			keep(f.Key, f.Value) // proto JSON reads null as absent; kept to write it back
 		case nContents.is(f.Key):
 			if req.Messages, err = decodeContents(f.Value); err != nil {
 				return nil, err
@@ -95,6 +98,9 @@ func checkJSON(body []byte) error {
 	if len(strings.TrimSpace(string(body))) == 0 {
 		return errors.New("empty body")
 	}
+	if !utf8.Valid(body) {
+		return fmt.Errorf("body is not UTF-8: byte %d", invalidUTF8(body))
+	}
 	var v json.RawMessage
 	if err := json.Unmarshal(body, &v); err != nil {
 		var se *json.SyntaxError
@@ -104,6 +110,18 @@ func checkJSON(body []byte) error {
 		return fmt.Errorf("body is not JSON: %v", err)
 	}
 	return nil
+}
+
+// invalidUTF8 is the offset of the first byte that is not UTF-8.
+func invalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
 }
 
 func decodeContents(raw json.RawMessage) ([]engine.Message, error) {
@@ -186,6 +204,9 @@ func wireRole(r engine.Role) string {
 
 // decodeSystem decodes systemInstruction: a Content, or a bare string.
 func decodeSystem(raw json.RawMessage, key string) ([]engine.Block, bool, error) {
+	if rawjson.Kind(raw) == "null" {
+		return nil, false, nil
+	}
 	if s, ok := rawjson.String(raw); ok {
 		return []engine.Block{{Type: engine.BlockText, Text: s, Path: key}}, true, nil
 	}
@@ -208,6 +229,9 @@ func decodeSystem(raw json.RawMessage, key string) ([]engine.Block, bool, error)
 // the rest of a tool object (googleSearch, codeExecution…) becomes a Tool
 // with only Raw.
 func decodeTools(raw json.RawMessage) ([]engine.Tool, error) {
+	if rawjson.Kind(raw) == "null" {
+		return nil, nil
+	}
 	items, err := rawjson.Array(raw)
 	if err != nil {
 		return nil, fmt.Errorf("tools: expected an array, found %s", describe(raw))

@@ -22,7 +22,9 @@ func (Codec) EncodeRequest(req *engine.Request) ([]byte, error) {
 	if kept := req.Extra[nModel.camel]; kept != nil {
 		o.Raw(nModel.camel, modelValue(req.Model, kept))
 	}
-	if req.Messages != nil {
+	if req.Messages == nil {
+		o.Raw(nContents.camel, req.Extra[nContents.camel]) // "contents": null
+	} else {
 		items := make([]json.RawMessage, 0, len(req.Messages))
 		for i, m := range req.Messages {
 			c, err := encodeContent(m)
@@ -40,8 +42,11 @@ func (Codec) EncodeRequest(req *engine.Request) ([]byte, error) {
 	}
 	o.Raw(key, sys)
 	o.Raw(nTools.camel, toolsValue(req))
-	key, _ = keptField(req.Extra, nToolConfig)
-	o.Raw(key, req.ToolChoice)
+	key, kept = keptField(req.Extra, nToolConfig)
+	if req.ToolChoice != nil {
+		kept = req.ToolChoice
+	}
+	o.Raw(key, kept)
 	key, kept = keptField(req.Extra, nGenConfig)
 	o.Raw(key, genConfigValue(req, kept, isSnake(key)))
 	writeExtra(&o, req.Extra, topNames)
@@ -107,17 +112,17 @@ func systemValue(req *engine.Request, kept json.RawMessage, snake bool) (json.Ra
 		}
 		return rawjson.Quote(text.String()), nil
 	}
-	if rawjson.Kind(kept) != "object" {
-		kept = nil
-	}
 	if req.System == nil {
 		if kept == nil {
 			return nil, nil
 		}
 		if sys, _, err := decodeSystem(kept, ""); err == nil && sys == nil {
-			return kept, nil // a systemInstruction without parts, as it was
+			return kept, nil // null, or a systemInstruction without parts, as it was
 		}
 		return nil, nil
+	}
+	if rawjson.Kind(kept) != "object" {
+		kept = nil
 	}
 	parts, err := encodeParts(req.System)
 	if err != nil {

@@ -199,6 +199,7 @@ func TestRequestErrors(t *testing.T) {
 	cases := []struct{ body, want string }{
 		{``, "empty body"},
 		{`{"contents": [`, "body is not JSON: byte 14: unexpected end of JSON input"},
+		{"{\"sy\x83tem\": 1}", "body is not UTF-8: byte 4"},
 		{`[]`, "request body: expected an object, found an array"},
 		{`{"contents": "hi"}`, "contents: expected an array, found a string"},
 		{`{"contents": [1]}`, "contents[0]: expected an object, found a number"},
@@ -351,5 +352,18 @@ func TestEncodeAfterEdit(t *testing.T) {
 	}
 	if bytes.Contains(enc, []byte("systemInstruction")) || bytes.Contains(enc, []byte("thinkingConfig")) {
 		t.Errorf("removed fields still written: %s", enc)
+	}
+}
+
+// TestNulls: proto JSON reads null as an absent field; it is kept and
+// written back, and surfaces nothing in the model.
+func TestNulls(t *testing.T) {
+	req, _ := roundTrip(t, `{"contents":null,"systemInstruction":null,"tools":null,"toolConfig":null,"generationConfig":null,"model":null,"cachedContent":null}`)
+	if req.Messages != nil || req.System != nil || req.Tools != nil || req.ToolChoice != nil || req.Thinking != nil || req.Model != "" {
+		t.Errorf("nulls surfaced: %+v", req)
+	}
+	resp, err := codec.DecodeResponse(200, nil, []byte(`{"candidates":null,"promptFeedback":null,"usageMetadata":null}`))
+	if err != nil || len(resp.Output) != 0 || resp.Usage != nil {
+		t.Errorf("null response fields: %+v, %v", resp, err)
 	}
 }

@@ -25,6 +25,12 @@ import (
 // promptFeedback.blockReason when there is no candidate. Fields of a
 // candidate other than its content (safetyRatings, finishMessage…) are not
 // kept: they would be written into the content if the message were echoed.
+//
+// A stream also fills Response.Stream. It is complete only when every
+// candidate got a finishReason (or the prompt was blocked); grammar faults
+// are Issues under CheckStream. Its chunks' parts are joined per candidate,
+// plain text parts merged, signed parts never; each block keeps the path of
+// the part it came from (see StreamOrigin and the notes in stream.go).
 func (Codec) DecodeResponse(status int, header http.Header, body []byte) (*engine.Response, error) {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
@@ -159,14 +165,12 @@ func parseChunk(obj object, prefix string) (chunk, error) {
 	if u := obj.value(nUsage); u != nil {
 		ch.usage = decodeUsage(u)
 	}
-	if fb := obj.value(nFeedback); fb != nil {
+	if fo, err := parseObject(obj.value(nFeedback), ""); err == nil {
 		ch.feedback = true
-		if fo, err := parseObject(fb, ""); err == nil {
-			ch.blockReason = enumName(fo.value(nBlockReason), nil)
-		}
+		ch.blockReason = enumName(fo.value(nBlockReason), nil)
 	}
 	cands := obj.value(nCandidates)
-	if cands == nil {
+	if cands == nil || rawjson.Kind(cands) == "null" {
 		return ch, nil
 	}
 	items, err := rawjson.Array(cands)

@@ -27,10 +27,10 @@ const CheckStream = "GEM-STREAM-001"
 // part; a signature may arrive on a trailing part with empty text.
 //
 // So the codec joins the chunks' parts, per candidate, into one message and
-// merges only what cannot carry meaning in its boundaries: a text part is
-// appended to the previous one when both are plain text parts (no signature,
-// no other field) with the same thought flag. A part with a signature is
-// never merged with a neighbour (GEM-SIG-004), and an empty-text part is kept.
+// merges only where a boundary carries nothing: a text part is appended to
+// the previous one when both are plain text parts (no signature, no other
+// field) with the same thought flag. A part with a signature — such as the
+// trailing empty-text one — is never merged with a neighbour (GEM-SIG-004).
 //
 // Merging loses where each part sat in the per-chunk Contents that go-genai
 // and google-genai send back. Every streamed block therefore keeps the path

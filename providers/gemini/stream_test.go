@@ -270,7 +270,7 @@ func TestStreamCandidates(t *testing.T) {
 // TestArrayStream covers streamGenerateContent without alt=sse: a JSON
 // array of responses, possibly cut off.
 func TestArrayStream(t *testing.T) {
-	resp, err := codec.DecodeResponse(200, nil, []byte("[" + chunkHel + "\n,\n" + chunkStop + "\n]"))
+	resp, err := codec.DecodeResponse(200, nil, []byte("["+chunkHel+"\n,\n"+chunkStop+"\n]"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -77,6 +77,35 @@ const columns = `id, conversation_id, parent_message_id, type, role, tool_name, 
 
 // Put inserts msg or replaces the message with its ID.
 func (s *Store) Put(msg *store.Message) error {
+	return s.putWith(s.put, msg)
+}
+
+// PutAll puts every message in one transaction: all or none are stored. It
+// is Put for a whole history, without a commit per message.
+func (s *Store) PutAll(msgs []*store.Message) error {
+	for _, m := range msgs {
+		if err := store.Check(m); err != nil {
+			return err
+		}
+	}
+	tx, err := s.db.Begin()
+	if err != nil {
+		return fmt.Errorf("sqlstore: put all: %w", err)
+	}
+	defer tx.Rollback()
+	stmt := tx.Stmt(s.put)
+	for _, m := range msgs {
+		if err := s.putWith(stmt, m); err != nil {
+			return err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlstore: put all: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) putWith(stmt *sql.Stmt, msg *store.Message) error {
 	if err := store.Check(msg); err != nil {
 		return err
 	}
@@ -88,7 +117,7 @@ func (s *Store) Put(msg *store.Message) error {
 	if msg.RemovedAt != nil {
 		removedAt = msg.RemovedAt.UnixNano()
 	}
-	_, err = s.put.Exec(msg.ID, msg.ConversationID, msg.ParentMessageID, string(msg.Type), msg.Role, msg.ToolName,
+	_, err = stmt.Exec(msg.ID, msg.ConversationID, msg.ParentMessageID, string(msg.Type), msg.Role, msg.ToolName,
 		msg.CreatedAt.UnixNano(), msg.Content, msg.Summary, msg.Removed, removedAt, string(tags),
 		encodeEmbedding(msg.Embedding))
 	if err != nil {

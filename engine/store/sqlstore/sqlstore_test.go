@@ -226,6 +226,40 @@ func BenchmarkPut10k(b *testing.B) {
 	}
 }
 
+// BenchmarkPutAll10k puts the same 10,000 messages in one transaction.
+func BenchmarkPutAll10k(b *testing.B) {
+	ms := make([]*store.Message, 10_000)
+	for i := range ms {
+		ms[i] = message("c1", fmt.Sprintf("m%05d", i), i)
+		ms[i].Content = strings.Repeat("some words of content ", 20)
+	}
+	for b.Loop() {
+		b.StopTimer()
+		s := open(b, filepath.Join(b.TempDir(), "bench.db"))
+		b.StartTimer()
+		if err := s.PutAll(ms); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestPutAllIsAllOrNothing(t *testing.T) {
+	s := open(t, ":memory:")
+	good, bad := message("c1", "m1", 0), message("c1", "", 1)
+	if err := s.PutAll([]*store.Message{good, bad}); !errors.Is(err, store.ErrInvalid) {
+		t.Fatalf("PutAll with an invalid message: %v", err)
+	}
+	if ms, _ := s.List("c1", store.Filter{}); len(ms) != 0 {
+		t.Fatalf("stored %d of a failed batch", len(ms))
+	}
+	if err := s.PutAll([]*store.Message{good, message("c1", "m2", 1)}); err != nil {
+		t.Fatal(err)
+	}
+	if ms, _ := s.List("c1", store.Filter{}); len(ms) != 2 {
+		t.Fatalf("stored %d, want 2", len(ms))
+	}
+}
+
 // BenchmarkListCandidates1k lists 1,000 candidates out of 10,000 messages.
 func BenchmarkListCandidates1k(b *testing.B) {
 	s := open(b, filepath.Join(b.TempDir(), "bench.db"))

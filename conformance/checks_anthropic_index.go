@@ -1,0 +1,386 @@
+package conformance
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/llmtck/llmtck/engine"
+)
+
+// antTraffic is what the Anthropic checks learn from one walk over the
+// traffic: every signed thinking block, redacted block and tool call indexed
+// by the response that produced it, and every echo of one in a later request
+// resolved to that origin, wherever in the cassette it was. The walk visits
+// each exchange once and looks origins up in maps, so the checks stay linear
+// in the size of the traffic.
+type antTraffic struct {
+	tr   *Traffic
+	reqs []*antReq // by exchange index; nil where there is no Anthropic request
+
+	payloads map[string]*antOrigin // decoded signature or redacted data → first block that carried it
+	texts    map[string]*antOrigin // non-empty thinking text → first block that carried it
+	calls    map[string]*antOrigin // tool_use id → first block that carried it
+	foreign  map[string]int        // opaque payloads of other wires' responses → exchange
+	full     map[uint64]int        // hash of a request's whole history → latest exchange with output
+}
+
+// antOrigin is one block of a recorded Anthropic response.
+type antOrigin struct {
+	ex    int // exchange index
+	pos   int // block index in the output message
+	block *engine.Block
+	out   *engine.Message
+	// partial: the response's stream did not complete; unfinished: this
+	// block was cut (no signature, never stopped, tool input did not parse).
+	partial, unfinished bool
+}
+
+// antMatch says how an echoed block was tied to its origin.
+type antMatch int
+
+const (
+	antUnmatched  antMatch = iota
+	antBySig               // the payload (signature or data) equals a recorded one
+	antByText              // the thinking text equals a recorded one; the payload differs
+	antByPosition          // same place in the message that echoes a recorded response
+)
+
+// antEcho is a thinking or redacted_thinking block of an assistant message.
+type antEcho struct {
+	msg, pos int // message index, block index
+	block    *engine.Block
+	origin   *antOrigin
+	match    antMatch
+}
+
+// antCall is a tool_use block of an assistant message.
+type antCall struct {
+	msg, pos int
+	block    *engine.Block
+	origin   *antOrigin
+}
+
+// antReq is one Anthropic request with its echoes resolved.
+type antReq struct {
+	ex      *engine.Exchange
+	req     *engine.Request
+	msgHash []uint64
+	prefix  []uint64 // prefix[k] hashes messages[:k]
+	system  uint64
+	tools   uint64
+	// producer[k] is the latest earlier exchange whose request history was
+	// exactly messages[:k] and that got a response: the call that produced
+	// message k, when the cassette holds it. -1 otherwise.
+	producer []int
+	// origin[k] is the exchange whose response assistant message k echoes,
+	// tied by a signature, thinking text, tool_use id or (with producer) a
+	// shared text block; -1 when the message is not recognisably one.
+	origin []int
+	echoes []antEcho
+	calls  []antCall
+	// lastAssistant is the index of the last assistant message, -1 if none.
+	lastAssistant int
+}
+
+// antCache keeps the analysis of the traffic being judged: Judge runs the
+// Anthropic checks one after the other over the same Traffic, and each
+// needs the same walk.
+var antCache struct {
+	sync.Mutex
+	tr    *Traffic
+	first *engine.Exchange
+	n     int
+	a     *antTraffic
+}
+
+// antAnalyze returns the analysis of tr, computing it once per traffic.
+func antAnalyze(tr *Traffic) *antTraffic {
+	var first *engine.Exchange
+	if len(tr.Exchanges) > 0 {
+		first = &tr.Exchanges[0]
+	}
+	antCache.Lock()
+	defer antCache.Unlock()
+	if antCache.tr == tr && antCache.first == first && antCache.n == len(tr.Exchanges) {
+		return antCache.a
+	}
+	a := newAntTraffic(tr)
+	antCache.tr, antCache.first, antCache.n, antCache.a = tr, first, len(tr.Exchanges), a
+	return a
+}
+
+func newAntTraffic(tr *Traffic) *antTraffic {
+	a := &antTraffic{
+		tr:       tr,
+		reqs:     make([]*antReq, len(tr.Exchanges)),
+		payloads: map[string]*antOrigin{},
+		texts:    map[string]*antOrigin{},
+		calls:    map[string]*antOrigin{},
+		foreign:  map[string]int{},
+		full:     map[uint64]int{},
+	}
+	for i := range tr.Exchanges {
+		ex := &tr.Exchanges[i]
+		if ex.Wire == engine.WireAnthropic && ex.Request != nil {
+			// Resolved before this exchange's own response is indexed, so
+			// request i sees only what earlier responses produced.
+			r := a.resolve(ex)
+			a.reqs[i] = r
+			if ex.Accepted() && antOutput(ex) != nil {
+				a.full[r.prefix[len(r.prefix)-1]] = i
+			}
+		}
+		a.index(i)
+	}
+	return a
+}
+
+// antOutput is the assistant message of an Anthropic response, or nil.
+func antOutput(ex *engine.Exchange) *engine.Message {
+	if ex.Response == nil || len(ex.Response.Output) == 0 || len(ex.Response.Output[0].Blocks) == 0 {
+		return nil
+	}
+	return &ex.Response.Output[0]
+}
+
+// output is the output message of exchange i.
+func (a *antTraffic) output(i int) *engine.Message {
+	if i < 0 || i >= len(a.tr.Exchanges) {
+		return nil
+	}
+	return antOutput(&a.tr.Exchanges[i])
+}
+
+func isThinkingBlock(b *engine.Block) bool {
+	return b.Type == engine.BlockThinking || b.Type == engine.BlockRedacted
+}
+
+// antPayload is the opaque token that identifies a thinking block: the
+// decoded signature, or the decoded data of a redacted block.
+func antPayload(b *engine.Block) string {
+	switch b.Type {
+	case engine.BlockThinking:
+		return antStr(b.Signature)
+	case engine.BlockRedacted:
+		return antStr(b.Data)
+	}
+	return ""
+}
+
+// index records what exchange i's response produced.
+func (a *antTraffic) index(i int) {
+	ex := &a.tr.Exchanges[i]
+	if ex.Response == nil {
+		return
+	}
+	if ex.Wire != engine.WireAnthropic {
+		a.indexForeign(i)
+		return
+	}
+	out := antOutput(ex)
+	if out == nil {
+		return
+	}
+	st := ex.Response.Stream
+	partial := st != nil && !st.Complete
+	for p := range out.Blocks {
+		b := &out.Blocks[p]
+		o := &antOrigin{ex: i, pos: p, block: b, out: out, partial: partial}
+		switch b.Type {
+		case engine.BlockThinking, engine.BlockRedacted:
+			key := antPayload(b)
+			o.unfinished = partial && (key == "" || antBlockCut(st, b.Path))
+			if _, seen := a.payloads[key]; key != "" && !seen {
+				a.payloads[key] = o
+			}
+			if _, seen := a.texts[b.Text]; b.Type == engine.BlockThinking && b.Text != "" && !seen {
+				a.texts[b.Text] = o
+			}
+		case engine.BlockToolCall:
+			o.unfinished = partial && antBlockCut(st, b.Path)
+			if _, seen := a.calls[b.ID]; b.ID != "" && !seen {
+				a.calls[b.ID] = o
+			}
+		}
+	}
+}
+
+// antBlockCut reports whether the stream's issues say the block at path was
+// never stopped or its tool input did not parse.
+func antBlockCut(st *engine.Stream, path string) bool {
+	if st == nil || path == "" {
+		return false
+	}
+	for _, is := range st.Issues {
+		if strings.Contains(is.Message, path+" (index") && strings.Contains(is.Message, "never stopped") {
+			return true
+		}
+		if is.Check == "ANT-STREAM-004" && strings.Contains(is.Message, ", "+path+")") {
+			return true
+		}
+	}
+	return false
+}
+
+// indexForeign records the opaque payloads other wires produced (Gemini
+// thoughtSignature, Responses encrypted_content), to recognise one echoed
+// into an Anthropic thinking block.
+func (a *antTraffic) indexForeign(i int) {
+	for _, m := range a.tr.Exchanges[i].Response.Output {
+		for p := range m.Blocks {
+			b := &m.Blocks[p]
+			for _, raw := range [][]byte{b.Signature, b.EncryptedContent} {
+				if s := antStr(raw); s != "" {
+					if _, seen := a.foreign[s]; !seen {
+						a.foreign[s] = i
+					}
+				}
+			}
+		}
+	}
+}
+
+// resolve hashes a request's history and ties each echoed block to the
+// response that produced it.
+func (a *antTraffic) resolve(ex *engine.Exchange) *antReq {
+	req := ex.Request
+	n := len(req.Messages)
+	r := &antReq{
+		ex: ex, req: req,
+		msgHash:       make([]uint64, n),
+		prefix:        make([]uint64, n+1),
+		producer:      make([]int, n),
+		origin:        make([]int, n),
+		system:        antSystemHash(req.System),
+		tools:         antToolsHash(req.Tools),
+		lastAssistant: -1,
+	}
+	acc := newAntHash()
+	r.prefix[0] = uint64(acc)
+	for k := range req.Messages {
+		r.msgHash[k] = antMessageHash(&req.Messages[k])
+		acc.int(int(r.msgHash[k]))
+		r.prefix[k+1] = uint64(acc)
+	}
+	for k := range req.Messages {
+		r.producer[k], r.origin[k] = -1, -1
+		if p, ok := a.full[r.prefix[k]]; ok {
+			r.producer[k] = p
+		}
+		if req.Messages[k].Role == engine.RoleAssistant {
+			r.lastAssistant = k
+			a.resolveMessage(r, k)
+		}
+	}
+	return r
+}
+
+// resolveMessage ties the thinking blocks and tool calls of assistant
+// message k to their origins: by payload, then by thinking text, then by
+// position within the response the message recognisably echoes.
+func (a *antTraffic) resolveMessage(r *antReq, k int) {
+	m := &r.req.Messages[k]
+	first := len(r.echoes)
+	anchor := -1
+	for p := range m.Blocks {
+		b := &m.Blocks[p]
+		switch {
+		case isThinkingBlock(b):
+			e := antEcho{msg: k, pos: p, block: b}
+			if o := a.payloads[antPayload(b)]; o != nil && antPayload(b) != "" {
+				e.origin, e.match = o, antBySig
+			} else if o := a.texts[b.Text]; o != nil && b.Type == engine.BlockThinking && b.Text != "" {
+				e.origin, e.match = o, antByText
+			}
+			if e.origin != nil && anchor < 0 {
+				anchor = e.origin.ex
+			}
+			r.echoes = append(r.echoes, e)
+		case b.Type == engine.BlockToolCall:
+			c := antCall{msg: k, pos: p, block: b, origin: a.calls[b.ID]}
+			if c.origin != nil && anchor < 0 {
+				anchor = c.origin.ex
+			}
+			r.calls = append(r.calls, c)
+		}
+	}
+	if anchor < 0 && r.producer[k] >= 0 && antSharesText(m, a.output(r.producer[k])) {
+		anchor = r.producer[k]
+	}
+	r.origin[k] = anchor
+	out := a.output(anchor)
+	if out == nil {
+		return
+	}
+	// Pair the blocks still unmatched, in order, with the anchor response's
+	// thinking blocks that no echo in this message claimed.
+	claimed := map[*engine.Block]bool{}
+	for _, e := range r.echoes[first:] {
+		if e.origin != nil {
+			claimed[e.origin.block] = true
+		}
+	}
+	next := 0
+	for i := first; i < len(r.echoes); i++ {
+		e := &r.echoes[i]
+		if e.origin != nil {
+			continue
+		}
+		for next < len(out.Blocks) && (!isThinkingBlock(&out.Blocks[next]) || claimed[&out.Blocks[next]]) {
+			next++
+		}
+		if next == len(out.Blocks) {
+			break
+		}
+		ob := &out.Blocks[next]
+		e.origin = a.originOf(anchor, out, next)
+		e.match = antByPosition
+		claimed[ob] = true
+		next++
+	}
+}
+
+// originOf returns the indexed origin of block p of exchange i's output,
+// or a fresh one when the index kept an earlier carrier of the same token.
+func (a *antTraffic) originOf(i int, out *engine.Message, p int) *antOrigin {
+	b := &out.Blocks[p]
+	if o := a.payloads[antPayload(b)]; o != nil && o.block == b {
+		return o
+	}
+	if o := a.texts[b.Text]; o != nil && o.block == b {
+		return o
+	}
+	st := a.tr.Exchanges[i].Response.Stream
+	partial := st != nil && !st.Complete
+	return &antOrigin{ex: i, pos: p, block: b, out: out, partial: partial,
+		unfinished: partial && (antPayload(b) == "" || antBlockCut(st, b.Path))}
+}
+
+// antSharesText reports whether m has a non-empty text block equal to one
+// of out's.
+func antSharesText(m, out *engine.Message) bool {
+	if out == nil {
+		return false
+	}
+	texts := map[string]bool{}
+	for i := range out.Blocks {
+		if b := &out.Blocks[i]; b.Type == engine.BlockText && strings.TrimSpace(b.Text) != "" {
+			texts[b.Text] = true
+		}
+	}
+	for i := range m.Blocks {
+		if b := &m.Blocks[i]; b.Type == engine.BlockText && texts[b.Text] {
+			return true
+		}
+	}
+	return false
+}
+
+// antReqs calls f for each Anthropic request in order.
+func (a *antTraffic) each(f func(i int, r *antReq)) {
+	for i, r := range a.reqs {
+		if r != nil {
+			f(i, r)
+		}
+	}
+}

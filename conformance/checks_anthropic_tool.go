@@ -1,0 +1,305 @@
+package conformance
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+var (
+	antToolIDRe   = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+	antServerIDRe = regexp.MustCompile(`^srvtoolu_[a-zA-Z0-9_]+$`)
+	// antInterrupted recognises a user message that reports an interruption,
+	// such as Claude Code's "[Request interrupted by user for tool use]".
+	antInterrupted = regexp.MustCompile(`(?i)interrupt|cancel|abort`)
+	// antCancelWords recognises a tool result that reports a cancellation
+	// or denial rather than the tool's output.
+	antCancelWords = regexp.MustCompile(`(?i)\b(cancell?ed|interrupted|denied|rejected|aborted)\b|doesn't want to proceed`)
+)
+
+// antResults maps the tool_use_id of each tool_result of m to its block.
+func antResults(m *engine.Message) map[string]*engine.Block {
+	out := map[string]*engine.Block{}
+	for p := range m.Blocks {
+		if b := &m.Blocks[p]; b.Type == engine.BlockToolResult {
+			out[b.ToolCallID] = b
+		}
+	}
+	return out
+}
+
+// antUnanswered lists the tool_use blocks of assistant message k that the
+// next message does not answer, and describes that next message.
+func antUnanswered(msgs []engine.Message, k int) (missing []*engine.Block, next string) {
+	answered := map[string]*engine.Block{}
+	switch {
+	case k+1 >= len(msgs):
+		next = "there is no next message"
+	case msgs[k+1].Role != engine.RoleUser:
+		next = fmt.Sprintf("the next message messages[%d] is %s", k+1, msgs[k+1].Role)
+	default:
+		answered = antResults(&msgs[k+1])
+		next = fmt.Sprintf("messages[%d] has no tool_result for it", k+1)
+	}
+	for p := range msgs[k].Blocks {
+		b := &msgs[k].Blocks[p]
+		if b.Type == engine.BlockToolCall && answered[b.ID] == nil {
+			missing = append(missing, b)
+		}
+	}
+	return missing, next
+}
+
+func antIDs(bs []*engine.Block) string {
+	ids := make([]string, len(bs))
+	for i, b := range bs {
+		ids[i] = b.ID
+	}
+	return strings.Join(ids, ", ")
+}
+
+// antText is the text of a tool result: its string content, or its text blocks joined.
+func antText(b *engine.Block) string {
+	if len(b.ResultRaw) > 0 {
+		if rawjson.Kind(b.ResultRaw) == "string" {
+			return antStr(b.ResultRaw)
+		}
+		return ""
+	}
+	var parts []string
+	for i := range b.Content {
+		if b.Content[i].Type == engine.BlockText {
+			parts = append(parts, b.Content[i].Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// antUserText joins the text blocks of a message.
+func antUserText(m *engine.Message) string {
+	var parts []string
+	for i := range m.Blocks {
+		if m.Blocks[i].Type == engine.BlockText {
+			parts = append(parts, m.Blocks[i].Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func judgeAntTool001(tr *Traffic, r *reporter) {
+	a := antAnalyze(tr)
+	a.each(func(i int, q *antReq) {
+		msgs := q.req.Messages
+		for k := range msgs {
+			if msgs[k].Role != engine.RoleAssistant {
+				continue
+			}
+			if missing, next := antUnanswered(msgs, k); len(missing) > 0 {
+				r.add(i, antLoc(missing[0], "id"), "tool_use %s of messages[%d] not answered: %s", antIDs(missing), k, next)
+			}
+		}
+	})
+}
+
+func judgeAntTool002(tr *Traffic, r *reporter) {
+	a := antAnalyze(tr)
+	a.each(func(i int, q *antReq) {
+		msgs := q.req.Messages
+		calledIn := map[string]int{} // tool_use id → message index
+		for k := range msgs {
+			m := &msgs[k]
+			if m.Role == engine.RoleAssistant {
+				for p := range m.Blocks {
+					if b := &m.Blocks[p]; b.Type == engine.BlockToolCall {
+						calledIn[b.ID] = k
+					}
+				}
+				continue
+			}
+			for p := range m.Blocks {
+				b := &m.Blocks[p]
+				if b.Type != engine.BlockToolResult {
+					continue
+				}
+				if j, ok := calledIn[b.ToolCallID]; ok && j == k-1 && msgs[j].Role == engine.RoleAssistant {
+					continue
+				}
+				prev := "messages[0] has no previous message"
+				if k > 0 {
+					prev = fmt.Sprintf("the previous message messages[%d] (%s) has no tool_use with that id", k-1, msgs[k-1].Role)
+				}
+				if j, ok := calledIn[b.ToolCallID]; ok && j != k-1 {
+					prev += fmt.Sprintf("; it was called in messages[%d]", j)
+				}
+				r.add(i, antLoc(b, "tool_use_id"), "tool_result for %s in messages[%d]: %s", b.ToolCallID, k, prev)
+			}
+		}
+	})
+}
+
+func judgeAntTool003(tr *Traffic, r *reporter) {
+	a := antAnalyze(tr)
+	a.each(func(i int, q *antReq) {
+		for k := range q.req.Messages {
+			m := &q.req.Messages[k]
+			other := -1
+			for p := range m.Blocks {
+				b := &m.Blocks[p]
+				if b.Type != engine.BlockToolResult {
+					if other < 0 {
+						other = p
+					}
+					continue
+				}
+				if other >= 0 {
+					r.add(i, antLoc(&m.Blocks[other], ""), "messages[%d] has a %s block at content[%d] before the tool_result for %s at content[%d]; tool_result blocks must come first",
+						k, antWireType(&m.Blocks[other]), other, b.ToolCallID, p)
+					break
+				}
+			}
+		}
+	})
+}
+
+func judgeAntTool004(tr *Traffic, r *reporter) {
+	a := antAnalyze(tr)
+	a.each(func(i int, q *antReq) {
+		seen := map[string]string{} // id → location of its first use
+		for k := range q.req.Messages {
+			m := &q.req.Messages[k]
+			for p := range m.Blocks {
+				b := &m.Blocks[p]
+				id, re := b.ID, antToolIDRe
+				switch {
+				case b.Type == engine.BlockToolCall:
+				case b.Type == engine.BlockOther && b.WireType == "server_tool_use":
+					id, re = antRawID(b), antServerIDRe
+				default:
+					continue
+				}
+				loc := antLoc(b, "id")
+				if !re.MatchString(id) {
+					r.add(i, loc, "%s id %q does not match %s", antWireType(b), id, re)
+				}
+				if first, dup := seen[id]; dup && id != "" {
+					r.addSeverity(SeverityInfo, i, loc, "%s id %q is used again (first at %s); ids should be unique in a conversation", antWireType(b), id, first)
+				} else {
+					seen[id] = loc
+				}
+			}
+		}
+	})
+}
+
+// antRawID reads the id of a block the model keeps raw (server_tool_use).
+func antRawID(b *engine.Block) string {
+	fields, err := rawjson.Fields(b.Raw)
+	if err != nil {
+		return ""
+	}
+	for _, f := range fields {
+		if f.Key == "id" {
+			return antStr(f.Value)
+		}
+	}
+	return ""
+}
+
+func judgeAntTool005(tr *Traffic, r *reporter) {
+	a := antAnalyze(tr)
+	a.each(func(i int, q *antReq) {
+		for _, c := range q.calls {
+			o := c.origin
+			if o == nil || o.unfinished {
+				continue
+			}
+			b := c.block
+			if b.Name != o.block.Name {
+				r.add(i, antLoc(b, "name"), "tool_use %s is echoed with name %q; %s produced it with name %q", b.ID, b.Name, antFrom(o), o.block.Name)
+			}
+			want, got := rawjson.Compact(o.block.Input), rawjson.Compact(b.Input)
+			if string(want) == string(got) {
+				continue
+			}
+			what := "a different value"
+			if rawjson.Equal(want, got) {
+				what = "the same value re-encoded (key order or number format)"
+			}
+			f := r.add(i, antLoc(b, "input"), "tool_use %s input differs from the one %s produced: %s", b.ID, antFrom(o), what)
+			f.Diff = ByteDiff(want, got)
+		}
+	})
+}
+
+func judgeAntCancel001(tr *Traffic, r *reporter) {
+	a := antAnalyze(tr)
+	a.each(func(i int, q *antReq) {
+		msgs := q.req.Messages
+		for k := range msgs {
+			m := &msgs[k]
+			switch m.Role {
+			case engine.RoleAssistant:
+				missing, _ := antUnanswered(msgs, k)
+				if len(missing) == 0 || k+1 >= len(msgs) || msgs[k+1].Role != engine.RoleUser {
+					continue
+				}
+				if said := antUserText(&msgs[k+1]); antInterrupted.MatchString(said) {
+					r.add(i, antLoc(missing[0], "id"), "tool_use %s of messages[%d] was cancelled (messages[%d] says %q) but has no tool_result; answer it with is_error:true and an explanation",
+						antIDs(missing), k, k+1, antShortText(said))
+				}
+			case engine.RoleUser:
+				for p := range m.Blocks {
+					b := &m.Blocks[p]
+					if b.Type != engine.BlockToolResult {
+						continue
+					}
+					text := antText(b)
+					switch {
+					case b.IsError && strings.TrimSpace(text) == "" && !antHasMedia(b):
+						r.addSeverity(SeverityInfo, i, antLoc(b, "content"), "error tool_result for %s has no explanation; say what happened (cancelled, denied, failed)", b.ToolCallID)
+					case !b.IsError && len(text) <= 500 && antCancelWords.MatchString(text):
+						r.addSeverity(SeverityInfo, i, antLoc(b, "is_error"), "tool_result for %s reads as a cancellation (%q) but is_error is not true", b.ToolCallID, antShortText(text))
+					}
+				}
+			}
+		}
+	})
+}
+
+func antHasMedia(b *engine.Block) bool {
+	for i := range b.Content {
+		if t := b.Content[i].Type; t != engine.BlockText {
+			return true
+		}
+	}
+	return false
+}
+
+func antShortText(s string) string {
+	s = strings.TrimSpace(s)
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:60]) + "…"
+	}
+	return s
+}
+
+func judgeAntCancel002(tr *Traffic, r *reporter) {
+	a := antAnalyze(tr)
+	a.each(func(i int, q *antReq) {
+		for _, e := range q.echoes {
+			if o := e.origin; o != nil && o.unfinished {
+				r.add(i, antLoc(e.block, ""), "%s block comes from %s, whose stream was cut off before the block was finished (no signature); a partial message must not be persisted",
+					e.block.Type, antFrom(o))
+			}
+		}
+		for _, c := range q.calls {
+			if o := c.origin; o != nil && o.unfinished {
+				r.add(i, antLoc(c.block, ""), "tool_use %s comes from %s, whose stream was cut off before its input was complete; it must not be executed or persisted",
+					c.block.ID, antFrom(o))
+			}
+		}
+	})
+}
