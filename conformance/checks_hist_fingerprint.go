@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"hash/maphash"
@@ -89,7 +90,6 @@ func (f *fingerprinter) block(b *engine.Block) {
 	f.raw(b.ResultRaw)
 	f.extra(b.Extra)
 	f.raw(b.Raw)
-	f.h.WriteByte(byte(len(b.Content)))
 	for i := range b.Content {
 		f.block(&b.Content[i])
 	}
@@ -107,6 +107,11 @@ func (f *fingerprinter) str(s string) {
 // raw writes a JSON token without the whitespace between its tokens.
 func (f *fingerprinter) raw(v json.RawMessage) {
 	f.tag('R')
+	if !bytes.ContainsAny(v, " \t\n\r") {
+		f.h.Write(v)
+		f.tag('r')
+		return
+	}
 	inString, escaped := false, false
 	start := 0
 	for i, c := range v {

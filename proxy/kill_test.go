@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestKillChild is the recorder that TestKilledRecorderLeavesALoadableCassette
@@ -33,7 +32,6 @@ func TestKillChild(t *testing.T) {
 // that stock go-vcr loads, holding every interaction that had finished.
 func TestKilledRecorderLeavesALoadableCassette(t *testing.T) {
 	hang := make(chan struct{})
-	defer close(hang)
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -46,6 +44,7 @@ func TestKilledRecorderLeavesALoadableCassette(t *testing.T) {
 		fmt.Fprint(w, "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
 	}))
 	defer up.Close()
+	defer close(hang) // before up.Close, which waits for the hanging handler
 
 	path := filepath.Join(t.TempDir(), "killed.yaml")
 	cmd := exec.Command(os.Args[0], "-test.run=^TestKillChild$")
@@ -98,5 +97,4 @@ func TestKilledRecorderLeavesALoadableCassette(t *testing.T) {
 			t.Errorf("interaction %d: request %s, response %q", i, in.Request.Body, in.Response.Body)
 		}
 	}
-	_ = time.Second
 }

@@ -15,7 +15,7 @@ import (
 )
 
 // DecodeResponse decodes a GenerateContentResponse, an error body, or a
-// stream. The shape is read from the body, not the headers: an event stream
+// stream; a stream cut inside a multi-byte character still decodes. The shape is read from the body, not the headers: an event stream
 // (streamGenerateContent?alt=sse), a JSON array of responses
 // (streamGenerateContent without alt=sse), or one JSON document.
 //
@@ -36,9 +36,6 @@ func (Codec) DecodeResponse(status int, header http.Header, body []byte) (*engin
 	if len(trimmed) == 0 {
 		return nil, errors.New("empty body")
 	}
-	if !utf8.Valid(body) {
-		return nil, errors.New("body is binary, not JSON or an event stream")
-	}
 	failed := status != 0 && (status < 200 || status > 299)
 	switch {
 	case sse.Looks(body):
@@ -55,6 +52,8 @@ func (Codec) DecodeResponse(status int, header http.Header, body []byte) (*engin
 			return nil, err
 		}
 		return decodeDocument(trimmed, failed)
+	case !utf8.Valid(trimmed):
+		return nil, errors.New("body is binary, not JSON or an event stream")
 	case failed:
 		// A plain-text or HTML error page from a proxy or load balancer.
 		return &engine.Response{Wire: engine.WireGemini, Output: []engine.Message{},

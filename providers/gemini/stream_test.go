@@ -291,3 +291,16 @@ func TestArrayStream(t *testing.T) {
 		t.Errorf("offset of the cut element: %d", s.Offsets[1])
 	}
 }
+
+// TestStreamCutInsideARune: a connection dropped in the middle of a UTF-8
+// sequence leaves a body that is not UTF-8; it is still a truncated stream.
+func TestStreamCutInsideARune(t *testing.T) {
+	body := sseBody(chunkHel) + `data: {"candidates": [{"content": {"parts": [{"text": "caf` + "\xc3"
+	resp, err := codec.DecodeResponse(200, nil, []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := resp.Stream; !s.Truncated || len(s.Issues) != 1 || outputText(resp) != "Hel" {
+		t.Errorf("facts: %+v", s)
+	}
+}
