@@ -64,7 +64,7 @@ func init() {
 		}),
 		antCheck(&Check{
 			ID: "ANT-THINK-007", Title: "One thinking configuration per tool loop", Severity: SeverityInfo, Scope: "R,C",
-			Law:           "Every request of one tool loop sends the same thinking configuration as the request whose tool calls it answers.",
+			Law: "Every request of one tool loop sends the same thinking configuration as the request whose tool calls it answers.",
 			Troubleshoot: "Anthropic documents that thinking should stay fixed for a whole tool loop and change only between user turns; a change mid-loop is rejected or makes the model drop its earlier reasoning (the exact error text was not captured). " +
 				"Harnesses usually cause it by computing the budget from the remaining context on every step. Decide the configuration when the user turn starts and keep it until the final answer.",
 			judge: judgeAntThink007,
@@ -96,8 +96,7 @@ func init() {
 		}),
 		antCheck(&Check{
 			ID: "ANT-THINK-011", Title: "Valid thinking configuration", Severity: SeverityInfo, Scope: "C",
-			Law:           "thinking.type is enabled, adaptive or disabled; an enabled budget_tokens is at least 1024 and below max_tokens, unless the interleaved-thinking beta is on.",
-			ProviderError: "",
+			Law: "thinking.type is enabled, adaptive or disabled; an enabled budget_tokens is at least 1024 and below max_tokens, unless the interleaved-thinking beta is on.",
 			Troubleshoot: "budget_tokens counts toward max_tokens, so a budget at or above max_tokens leaves no room for the answer; with anthropic-beta interleaved-thinking-2025-05-14 the budget spans the whole turn and may exceed max_tokens. " +
 				"Manual thinking (type enabled) is deprecated on Claude 4.6 models and rejected from 4.7 on: use {\"type\":\"adaptive\"} there.",
 			judge: judgeAntThink011,
@@ -122,8 +121,8 @@ func init() {
 			ID: "ANT-TOOL-003", Title: "tool_result blocks come first", Severity: SeverityError, Scope: "R",
 			Law:           "In a user message, every tool_result block comes before any other block.",
 			ProviderError: "messages.N: Did not find 1 `tool_result` block(s) at the beginning of this message. Messages following `tool_use` blocks must begin with a matching number of `tool_result` blocks.",
-			Troubleshoot: "Harnesses that prepend a reminder, an image or the user's interjection to the results message cause this. Put tool_result blocks first and any other content after them.",
-			judge: judgeAntTool003,
+			Troubleshoot:  "Harnesses that prepend a reminder, an image or the user's interjection to the results message cause this. Put tool_result blocks first and any other content after them.",
+			judge:         judgeAntTool003,
 		}),
 		antCheck(&Check{
 			ID: "ANT-TOOL-004", Title: "tool_use ids well formed and unique", Severity: SeverityError, Scope: "R",
@@ -135,9 +134,9 @@ func init() {
 		}),
 		antCheck(&Check{
 			ID: "ANT-TOOL-005", Title: "Echoed tool input unchanged", Severity: SeverityInfo, Scope: "R,C",
-			Law:           "An echoed tool_use has the name and raw input JSON the response produced (whitespace aside).",
+			Law:          "An echoed tool_use has the name and raw input JSON the response produced (whitespace aside).",
 			Troubleshoot: "Decoding input into a map and encoding it again reorders keys and can change numbers (float64). The API accepts it, but on preserved-thinking models the echoed call is part of later thinking blocks' prefix, and whether that comparison is key-order sensitive is not known. Keep the input as raw bytes.",
-			judge: judgeAntTool005,
+			judge:        judgeAntTool005,
 		}),
 		antCheck(&Check{
 			ID: "ANT-CANCEL-001", Title: "Cancelled tools still answered", Severity: SeverityError, Scope: "R",
@@ -173,7 +172,7 @@ func init() {
 		}),
 		antCheck(&Check{
 			ID: "ANT-HDR-001", Title: "Version header kept, credentials redacted", Severity: SeverityInfo, Scope: "R,C",
-			Law:           "A recorded Anthropic request carries anthropic-version, and its x-api-key and authorization values are redacted.",
+			Law: "A recorded Anthropic request carries anthropic-version, and its x-api-key and authorization values are redacted.",
 			Troubleshoot: "anthropic-version is required by the API and replay matching needs it, so a recorder should keep it; recorders that keep only an allow-list of headers drop it. " +
 				"A live key in a cassette is a leaked secret: rotate it and record through a redacting recorder. Placeholders (empty, REDACTED, <redacted>, test-api-key, fake-api-key-for-testing-only) count as redacted; values shaped like a real key (sk-ant-…, a JWT, AWS credentials) do not.",
 			judge: judgeAntHdr001,

@@ -73,27 +73,40 @@ func antLiveCredential(v string) string {
 	return ""
 }
 
+// judgeAntHdr001 reports a missing version header once per cassette (it is
+// the recorder's policy, not one request's fault) and each live-looking
+// credential value once.
 func judgeAntHdr001(tr *Traffic, r *reporter) {
+	var noVersion []int
+	requests := 0
+	leaked := map[string]bool{}
 	for i := range tr.Exchanges {
 		ex := &tr.Exchanges[i]
 		if ex.Wire != engine.WireAnthropic || ex.Method == "" {
 			continue // response-only records have no request side
 		}
+		requests++
 		h := ex.RequestHeader
 		bodyVersion := false
 		if ex.Request != nil {
 			_, bodyVersion = ex.Request.Extra["anthropic_version"]
 		}
 		if len(h) > 0 && h.Get("Anthropic-Version") == "" && !bodyVersion && antPlatform(ex.URL) == "the Anthropic API" {
-			r.add(i, "request.headers.anthropic-version", "the recorded request has no anthropic-version header (recorded headers: %s)", antHeaderNames(h))
+			noVersion = append(noVersion, i)
 		}
 		for _, name := range []string{"X-Api-Key", "Authorization"} {
 			for _, v := range h.Values(name) {
-				if kind := antLiveCredential(v); kind != "" {
+				if kind := antLiveCredential(v); kind != "" && !leaked[name+v] {
+					leaked[name+v] = true
 					r.add(i, "request.headers."+strings.ToLower(name), "%s is not redacted: it holds what looks like %s", strings.ToLower(name), kind)
 				}
 			}
 		}
+	}
+	if len(noVersion) > 0 {
+		i := noVersion[0]
+		r.add(i, "request.headers.anthropic-version", "%d of %d recorded requests have no anthropic-version header, this one first (recorded headers: %s)",
+			len(noVersion), requests, antHeaderNames(tr.Exchanges[i].RequestHeader))
 	}
 }
 

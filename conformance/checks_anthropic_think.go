@@ -429,6 +429,13 @@ type antThinkingView struct {
 	Config string
 }
 
+func (v antThinkingView) String() string {
+	if v.Config == "" {
+		return "thinking " + v.Type
+	}
+	return v.Config
+}
+
 func antThinkingOf(req *engine.Request) antThinkingView {
 	v := antThinkingView{Type: antThinkingType(req)}
 	if req.Thinking != nil && v.Type != "disabled" {
@@ -453,8 +460,8 @@ func judgeAntThink007(tr *Traffic, r *reporter) {
 		if want == got {
 			return
 		}
-		f := r.add(i, "request.thinking", "thinking configuration changed inside a tool loop: interaction %d made the tool calls of messages[%d] with thinking %s, this request answers them with %s",
-			m, n-2, want.Type, got.Type)
+		f := r.add(i, "request.thinking", "thinking configuration changed inside a tool loop: interaction %d made the tool calls of messages[%d] with %s, this request answers them with %s",
+			m, n-2, want, got)
 		f.Diff = StructDiff(want, got)
 	})
 }
@@ -589,26 +596,32 @@ func judgeAntThink010(tr *Traffic, r *reporter) {
 	})
 }
 
-// judgePlacement reports the first echo of message k that is not where its
-// origin puts it; it reports whether it found one.
+// judgePlacement reports the first echo of a message that is out of order
+// or not where its origin puts it; it reports whether it found one.
 func (a *antTraffic) judgePlacement(r *reporter, i int, q *antReq, echoes []antEcho, sev Severity) bool {
-	var prev *antEcho
+	var prev *antOrigin
 	for x := range echoes {
-		e := &echoes[x]
-		if e.origin == nil || e.origin.unfinished {
+		o := echoes[x].origin
+		if o == nil || o.unfinished {
 			continue
 		}
-		o := e.origin
-		if prev != nil && (o.ex < prev.origin.ex || o.ex == prev.origin.ex && o.pos < prev.origin.pos) {
-			r.addSeverity(sev, i, antLoc(e.block, ""), "%s block produced by %s comes after the one produced by %s: thinking blocks were reordered",
-				e.block.Type, antFrom(o), antFrom(prev.origin))
+		if prev != nil && (o.ex < prev.ex || o.ex == prev.ex && o.pos < prev.pos) {
+			r.addSeverity(sev, i, antLoc(echoes[x].block, ""), "%s block produced by %s comes after the one produced by %s: thinking blocks were reordered",
+				echoes[x].block.Type, antFrom(o), antFrom(prev))
 			return true
 		}
-		prev = e
+		prev = o
+	}
+	for x := range echoes {
+		e := &echoes[x]
+		o := e.origin
+		if o == nil || o.unfinished {
+			continue
+		}
 		// A continued response (pause_turn) may be merged after its prefill.
-		if want := o.pos; e.pos != want && e.pos != a.continuedOffset(o.ex)+want {
+		if e.pos != o.pos && e.pos != a.continuedOffset(o.ex)+o.pos {
 			r.addSeverity(sev, i, antLoc(e.block, ""), "%s block produced by %s is at content[%d] of messages[%d], not content[%d]: it was moved or blocks before it were added or removed",
-				e.block.Type, antFrom(o), e.pos, e.msg, want)
+				e.block.Type, antFrom(o), e.pos, e.msg, o.pos)
 			return true
 		}
 	}

@@ -32,83 +32,104 @@ var fpSeed = maphash.MakeSeed()
 // ignoredExtra are wire fields that never make two units differ.
 var ignoredExtra = map[string]bool{"cache_control": true}
 
-// fingerprinter hashes units; its zero value is not ready, use newFingerprinter.
+// fingerprinter hashes units: it lays a unit's canonical content out in
+// buf and hashes that once.
 type fingerprinter struct {
-	h      maphash.Hash
+	buf    []byte
 	gemini bool
 }
 
 func newFingerprinter(w engine.Wire) *fingerprinter {
-	f := &fingerprinter{gemini: w == engine.WireGemini}
-	f.h.SetSeed(fpSeed)
-	return f
+	return &fingerprinter{gemini: w == engine.WireGemini}
 }
+
+func (f *fingerprinter) reset() { f.buf = f.buf[:0] }
+
+func (f *fingerprinter) sum() uint64 { return maphash.Bytes(fpSeed, f.buf) }
 
 // startFP is the fingerprint of a message's own unit: role, item type, author
 // name and message-level fields.
 func (f *fingerprinter) startFP(m *engine.Message) uint64 {
-	f.h.Reset()
+	f.reset()
 	f.tag('M')
 	f.str(string(m.Role))
-	f.str(m.WireType)
-	f.str(m.Name)
+	f.field('W', m.WireType)
+	f.field('n', m.Name)
 	f.extra(m.Extra)
-	return f.h.Sum64()
+	return f.sum()
 }
 
 // blockFP is the fingerprint of one content block.
 func (f *fingerprinter) blockFP(b *engine.Block) uint64 {
-	f.h.Reset()
+	f.reset()
 	f.block(b)
-	return f.h.Sum64()
+	return f.sum()
 }
 
 func (f *fingerprinter) block(b *engine.Block) {
 	f.tag('B')
-	f.str(string(b.Type))
+	f.field('T', string(b.Type))
 	if b.Type != engine.BlockText {
 		// text, input_text and output_text are the same content.
-		f.str(b.WireType)
+		f.field('W', b.WireType)
 	}
-	f.str(b.Text)
+	f.field('x', b.Text)
 	if b.Thought {
 		f.tag('t')
 	}
-	f.signature(b.Signature)
-	f.raw(b.Data)
-	f.raw(b.EncryptedContent)
-	f.str(b.MediaType)
-	f.raw(b.Source)
-	f.str(b.ID)
-	f.str(b.ItemID)
-	f.str(b.Name)
-	f.raw(b.Input)
-	f.str(b.ToolCallID)
+	if len(b.Signature) > 0 {
+		f.signature(b.Signature)
+	}
+	f.rawField('d', b.Data)
+	f.rawField('c', b.EncryptedContent)
+	f.field('m', b.MediaType)
+	f.rawField('s', b.Source)
+	f.field('i', b.ID)
+	f.field('I', b.ItemID)
+	f.field('n', b.Name)
+	f.rawField('a', b.Input)
+	f.field('o', b.ToolCallID)
 	if b.IsError {
 		f.tag('e')
 	}
-	f.raw(b.ResultRaw)
+	f.rawField('r', b.ResultRaw)
 	f.extra(b.Extra)
-	f.raw(b.Raw)
+	f.rawField('w', b.Raw)
 	for i := range b.Content {
 		f.block(&b.Content[i])
 	}
 	f.tag('b')
 }
 
-func (f *fingerprinter) tag(c byte) { f.h.WriteByte(c) }
+// field writes a tagged string when it is set.
+func (f *fingerprinter) field(tag byte, s string) {
+	if s != "" {
+		f.tag(tag)
+		f.str(s)
+	}
+}
+
+// rawField writes a tagged raw JSON value when it is set.
+func (f *fingerprinter) rawField(tag byte, v json.RawMessage) {
+	if len(v) > 0 {
+		f.tag(tag)
+		f.raw(v)
+	}
+}
+
+func (f *fingerprinter) tag(c byte) { f.buf = append(f.buf, c) }
 
 func (f *fingerprinter) str(s string) {
-	var n [binary.MaxVarintLen64]byte
-	f.h.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])
-	f.h.WriteString(s)
+	f.buf = binary.AppendUvarint(f.buf, uint64(len(s)))
+	f.buf = append(f.buf, s...)
 }
 
 // raw writes a JSON token without the whitespace between its tokens.
 func (f *fingerprinter) raw(v json.RawMessage) {
 	f.tag('R')
-	if !bytes.ContainsAny(v, " \t\n\r") {
-		f.h.Write(v)
+	if len(v) > 0 && v[0] == '"' || !bytes.ContainsAny(v, " \t\n\r") {
+		// A string token has no whitespace outside itself.
+		f.buf = append(f.buf, v...)
 		f.tag('r')
 		return
 	}
@@ -127,17 +148,18 @@ func (f *fingerprinter) raw(v json.RawMessage) {
 		case c == '"':
 			inString = true
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			f.h.Write(v[start:i])
+			f.buf = append(f.buf, v[start:i]...)
 			start = i + 1
 		}
 	}
-	f.h.Write(v[start:])
+	f.buf = append(f.buf, v[start:]...)
 	f.tag('r')
 }
 
 // signature writes an opaque signature token; Gemini's in one alphabet.
 func (f *fingerprinter) signature(v json.RawMessage) {
-	if !f.gemini || len(v) == 0 {
+	f.tag('g')
+	if !f.gemini {
 		f.raw(v)
 		return
 	}
@@ -146,7 +168,6 @@ func (f *fingerprinter) signature(v json.RawMessage) {
 		f.raw(v)
 		return
 	}
-	f.tag('S')
 	f.str(geminiSigReplacer.Replace(strings.TrimRight(s, "=")))
 }
 

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/engine"
-	"github.com/llmtck/llmtck/internal/rawjson"
 )
 
 // chatOrigin is one tool call a recorded chat response produced.
@@ -100,7 +99,7 @@ func chatResultText(b *engine.Block) string {
 // chatArguments decodes a tool call's arguments token to the string the
 // model wrote; a token that is not a JSON string is compared as it is.
 func chatArguments(raw []byte) string {
-	if s, ok := rawjson.String(raw); ok {
+	if s, ok := oaiString(raw); ok {
 		return s
 	}
 	return string(raw)

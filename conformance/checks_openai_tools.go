@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/llmtck/llmtck/engine"
@@ -89,6 +90,9 @@ func judgeChatArguments(tr *Traffic, r *reporter) {
 			for _, c := range chatCalls(&req.Messages[i]) {
 				o := origins[c.ID]
 				if o == nil || reported[c.ID] {
+					continue
+				}
+				if bytes.Equal(o.call.Input, c.Input) {
 					continue
 				}
 				want, got := chatArguments(o.call.Input), chatArguments(c.Input)

@@ -1,13 +1,14 @@
 package conformance
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/llmtck/llmtck/engine"
-	"github.com/llmtck/llmtck/providers/responses"
+	"github.com/llmtck/llmtck/internal/rawjson"
 )
 
 // The Responses checks judge each request's input against the output items
@@ -62,11 +63,11 @@ func (x *rspIndex) add(ex *engine.Exchange) {
 		if k+1 < len(resp.Output) {
 			o.next = &resp.Output[k+1]
 		}
-		if id := responses.ItemID(*m); id != "" {
+		if id := rspItemID(m); id != "" {
 			x.items[id] = o
 		}
 		if m.WireType == "reasoning" {
-			reasoning = responses.ItemID(*m)
+			reasoning = rspItemID(m)
 		}
 		if b := rspCall(m); b != nil {
 			calls = append(calls, b)
@@ -95,6 +96,32 @@ func rspWalk(tr *Traffic, judge func(ex *engine.Exchange, req *engine.Request, i
 		}
 		idx.add(ex)
 	}
+}
+
+// oaiString decodes a JSON string token. Tokens without escapes — nearly
+// every id and payload — are sliced instead of decoded: the checks look at
+// every echoed item of every request, and decoding each one again would
+// dominate the run.
+func oaiString(raw []byte) (string, bool) {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw[1:len(raw)-1], '\\') < 0 && bytes.IndexByte(raw[1:len(raw)-1], '"') < 0 {
+		return string(raw[1 : len(raw)-1]), true
+	}
+	return rawjson.String(raw)
+}
+
+// rspItemID returns an item's own id (msg_…, rs_…, fc_…), as
+// responses.ItemID does, without decoding plain id tokens.
+func rspItemID(m *engine.Message) string {
+	if raw, ok := m.Extra["id"]; ok {
+		s, _ := oaiString(raw)
+		return s
+	}
+	for _, b := range m.Blocks {
+		if b.ItemID != "" {
+			return b.ItemID
+		}
+	}
+	return ""
 }
 
 // rspCall returns the function_call block of an item, or nil.
@@ -137,7 +164,7 @@ type rspView struct {
 }
 
 func rspViewOf(m *engine.Message) rspView {
-	v := rspView{Type: m.WireType, ID: responses.ItemID(*m)}
+	v := rspView{Type: m.WireType, ID: rspItemID(m)}
 	if v.Type == "" {
 		v.Type = "message"
 	}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
-	"github.com/llmtck/llmtck/providers/responses"
 )
 
 // judgeRspCallsAnswered (OAI-TOOL-010): every function_call in input, and
@@ -57,7 +56,7 @@ func judgeRspOutputsMatched(tr *Traffic, r *reporter) {
 				}
 			}
 			if m.WireType == "item_reference" {
-				if o := idx.items[responses.ItemID(*m)]; o != nil && rspCall(o.item) != nil {
+				if o := idx.items[rspItemID(m)]; o != nil && rspCall(o.item) != nil {
 					callAt[rspCall(o.item).ID] = i
 				} else {
 					unknown = true
@@ -117,7 +116,7 @@ func judgeRspIDsAndRoles(tr *Traffic, r *reporter) {
 						m.Path, m.Role)
 				}
 			}
-			id, want := responses.ItemID(*m), rspPrefix[kind]
+			id, want := rspItemID(m), rspPrefix[kind]
 			if id != "" && want != "" && !strings.HasPrefix(id, want) {
 				r.add(ex.Index, "request."+m.Path+".id", "%s at %s has id %q; %s ids begin with %q (keep the id the server sent, or leave it out)",
 					kind, m.Path, id, kind, want)
@@ -186,7 +185,7 @@ func rspEmptyOutput(raw []byte) bool {
 	case "", "null":
 		return true
 	case "string":
-		s, _ := rawjson.String(raw)
+		s, _ := oaiString(raw)
 		return strings.TrimSpace(s) == ""
 	case "array":
 		items, err := rawjson.Array(raw)

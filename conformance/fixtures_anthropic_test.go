@@ -129,7 +129,9 @@ func init() {
 
 		fixtureSpec{Check: "ANT-CANCEL-002", Name: "real-tool-call", Pass: true, Source: srcAnthropicToolStream},
 		fixtureSpec{Check: "ANT-CANCEL-002", Name: "tool-input-cut-then-echoed", Interaction: 1, Source: srcAnthropicToolStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { truncateAt(t, c, 0, `data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\"}"}`) }},
+			Mutate: func(t *testing.T, c *cassette.Cassette) {
+				truncateAt(t, c, 0, `data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\"}"}`)
+			}},
 
 		fixtureSpec{Check: "ANT-MSG-001", Name: "real-thinking-echo", Pass: true, Source: srcAntThinking},
 		fixtureSpec{Check: "ANT-MSG-001", Name: "blank-user-text", Interaction: 1, Source: srcAntThinking,

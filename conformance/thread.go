@@ -90,9 +90,9 @@ func newHistRequest(ex *engine.Exchange) *histRequest {
 	if ex.Response != nil {
 		r.respID = ex.Response.ID
 	}
-	f.h.Reset()
+	f.reset()
 	f.str(string(ex.Wire))
-	head := f.h.Sum64()
+	head := f.sum()
 	for i := range req.System {
 		head = mix(head, f.blockFP(&req.System[i]))
 	}

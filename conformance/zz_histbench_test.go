@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"syscall"
 	"testing"
 	"time"
 )
@@ -13,11 +14,20 @@ func BenchmarkZZAnalyseHistory(b *testing.B) {
 	}
 }
 
+func cpuNow() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 func TestZZTimeAnalyse(t *testing.T) {
 	tr := growingConversation(5, 200)
 	for i := 0; i < 5; i++ {
-		start := time.Now()
+		start, c := time.Now(), cpuNow()
 		analyseHistory(tr)
-		t.Logf("analyse: %v", time.Since(start))
+		t.Logf("analyse: wall %v cpu %v", time.Since(start), cpuNow()-c)
 	}
+	start, c := time.Now(), cpuNow()
+	Judge(&Traffic{Exchanges: tr.Exchanges}, Checks())
+	t.Logf("judge all: wall %v cpu %v", time.Since(start), cpuNow()-c)
 }

@@ -22,8 +22,8 @@ func (m AssistantMessage) apply(t *Transcript) error {
 	case len(msg.Blocks) == 0:
 		return reject(k, ErrInvalidMessage, "the message has no content")
 	}
-	v := validator{seen: map[string]string{}}
-	v.message("message", &msg)
+	v := validator{seen: map[string]loc{}}
+	v.message(loc{"message", -1, -1}, &msg)
 	if len(v.problems) > 0 {
 		return reject(k, ErrInvalidMessage, "%v", (&TranscriptError{v.problems}).Error())
 	}

@@ -51,16 +51,16 @@ func Validate(msgs []Message) error { return validate(msgs, false) }
 func ValidateOpen(msgs []Message) error { return validate(msgs, true) }
 
 func validate(msgs []Message, open bool) error {
-	v := validator{seen: map[string]string{}}
+	v := validator{seen: map[string]loc{}}
 	for i := range msgs {
-		v.message(fmt.Sprintf("messages[%d]", i), &msgs[i])
+		v.message(loc{"messages", i, -1}, &msgs[i])
 	}
 	if !open {
-		v.closeTurn("the end of the transcript")
+		v.closeTurn(loc{msg: -1, block: -1})
 	}
 	if n := len(msgs); n > 0 && msgs[n-1].Role == RoleAssistant {
 		if bs := msgs[n-1].Blocks; len(bs) > 0 && isThinking(bs[len(bs)-1].Type) && !open {
-			v.add(fmt.Sprintf("messages[%d].blocks[%d]", n-1, len(bs)-1), RuleThinkingPlacement,
+			v.add(loc{"messages", n - 1, len(bs) - 1}, RuleThinkingPlacement,
 				"the final assistant message ends in a thinking block")
 		}
 	}
@@ -70,31 +70,56 @@ func validate(msgs []Message, open bool) error {
 	return &TranscriptError{Problems: v.problems}
 }
 
+// loc locates a message or one of its blocks. It is formatted only when a
+// problem is found, so validating a long transcript allocates little.
+type loc struct {
+	prefix string // "messages" (with the index) or "message"; "" is the end
+	msg    int    // -1: no index
+	block  int    // -1: the message itself
+}
+
+func (l loc) String() string {
+	if l.prefix == "" {
+		return "the end of the transcript"
+	}
+	p := l.prefix
+	if l.msg >= 0 {
+		p = fmt.Sprintf("%s[%d]", p, l.msg)
+	}
+	if l.block >= 0 {
+		p = fmt.Sprintf("%s.blocks[%d]", p, l.block)
+	}
+	return p
+}
+
+func (l loc) at(block int) loc { l.block = block; return l }
+
 // call is one tool call of the current assistant turn.
 type call struct {
-	id, name, path string
-	answered       bool
+	id, name string
+	at       loc
+	answered bool
 }
 
 type validator struct {
 	problems []Problem
-	turn     []call            // calls of the latest assistant turn
-	results  bool              // a result of the turn has been seen
-	seen     map[string]string // tool call id → path of the call
+	turn     []call         // calls of the latest assistant turn
+	results  bool           // a result of the turn has been seen
+	seen     map[string]loc // tool call id → where it was called
 }
 
-func (v *validator) add(path, rule, msg string) {
-	v.problems = append(v.problems, Problem{Path: path, Rule: rule, Message: msg})
+func (v *validator) add(at loc, rule, msg string) {
+	v.problems = append(v.problems, Problem{Path: at.String(), Rule: rule, Message: msg})
 }
 
-// closeTurn reports the turn's unanswered calls; what names what came next.
-func (v *validator) closeTurn(what string) {
+// closeTurn reports the turn's unanswered calls; next is what came next.
+func (v *validator) closeTurn(next loc) {
 	for _, c := range v.turn {
 		if !c.answered {
-			v.add(c.path, RuleToolPairing, fmt.Sprintf("tool call %s (%s) has no result before %s", quoteID(c.id), c.name, what))
+			v.add(c.at, RuleToolPairing, fmt.Sprintf("tool call %s (%s) has no result before %s", quoteID(c.id), c.name, next))
 		}
 	}
-	v.turn, v.results = nil, false
+	v.turn, v.results = v.turn[:0], false
 }
 
 func quoteID(id string) string {
@@ -104,88 +129,84 @@ func quoteID(id string) string {
 	return id
 }
 
-func (v *validator) message(path string, m *Message) {
+func (v *validator) message(at loc, m *Message) {
 	switch m.Role {
 	case RoleAssistant:
 		// Consecutive assistant messages are one turn (Responses items,
 		// Gemini chunks) until a result arrives.
 		if v.results {
-			v.closeTurn(path)
+			v.closeTurn(at)
 		}
-		v.assistant(path, m)
+		v.assistant(at, m)
 	case RoleTool:
 		for j := range m.Blocks {
 			b := &m.Blocks[j]
-			bp := fmt.Sprintf("%s.blocks[%d]", path, j)
 			if b.Type != BlockToolResult {
-				v.add(bp, RuleBlockShape, fmt.Sprintf("a tool message holds only tool results, found %s", b.Type))
+				v.add(at.at(j), RuleBlockShape, fmt.Sprintf("a tool message holds only tool results, found %s", b.Type))
 				continue
 			}
-			v.result(bp, b)
+			v.result(at.at(j), b)
 		}
 		if len(m.Blocks) == 0 {
-			v.add(path, RuleBlockShape, "tool message without a result")
+			v.add(at, RuleBlockShape, "tool message without a result")
 		}
 	default: // user, system, developer
 		j := 0
 		for ; j < len(m.Blocks) && m.Blocks[j].Type == BlockToolResult; j++ {
-			v.result(fmt.Sprintf("%s.blocks[%d]", path, j), &m.Blocks[j])
+			v.result(at.at(j), &m.Blocks[j])
 		}
 		if j < len(m.Blocks) || len(m.Blocks) == 0 {
-			v.closeTurn(path)
+			v.closeTurn(at)
 		}
 		for ; j < len(m.Blocks); j++ {
-			b := &m.Blocks[j]
-			bp := fmt.Sprintf("%s.blocks[%d]", path, j)
-			switch {
+			switch b := &m.Blocks[j]; {
 			case b.Type == BlockToolResult:
-				v.add(bp, RuleToolPairing, "tool results must come before any other content of the message")
+				v.add(at.at(j), RuleToolPairing, "tool results must come before any other content of the message")
 			case b.Type == BlockToolCall:
-				v.add(bp, RuleBlockShape, fmt.Sprintf("a %s message cannot hold a tool call", m.Role))
+				v.add(at.at(j), RuleBlockShape, fmt.Sprintf("a %s message cannot hold a tool call", m.Role))
 			case isThinking(b.Type):
-				v.add(bp, RuleThinkingPlacement, fmt.Sprintf("a %s message cannot hold a %s block", m.Role, b.Type))
+				v.add(at.at(j), RuleThinkingPlacement, fmt.Sprintf("a %s message cannot hold a %s block", m.Role, b.Type))
 			}
 		}
 	}
 }
 
-func (v *validator) assistant(path string, m *Message) {
+func (v *validator) assistant(at loc, m *Message) {
 	thinking := false
 	for j := range m.Blocks {
 		b := &m.Blocks[j]
-		bp := fmt.Sprintf("%s.blocks[%d]", path, j)
 		switch {
 		case isThinking(b.Type):
 			if !thinking && j > 0 {
-				v.add(bp, RuleThinkingPlacement, fmt.Sprintf("an assistant message with thinking must start with it, found %s first", m.Blocks[0].Type))
+				v.add(at.at(j), RuleThinkingPlacement, fmt.Sprintf("an assistant message with thinking must start with it, found %s first", m.Blocks[0].Type))
 			}
 			thinking = true
 			if b.Type == BlockThinking && !b.Thought && len(b.Signature) == 0 {
-				v.add(bp, RuleThinkingPlacement, "thinking block without a signature cannot be echoed")
+				v.add(at.at(j), RuleThinkingPlacement, "thinking block without a signature cannot be echoed")
 			}
 			if b.Type == BlockRedacted && len(b.Data) == 0 {
-				v.add(bp, RuleBlockShape, "redacted_thinking block without data")
+				v.add(at.at(j), RuleBlockShape, "redacted_thinking block without data")
 			}
 		case b.Type == BlockToolCall:
 			if b.Name == "" {
-				v.add(bp, RuleBlockShape, "tool call without a name")
+				v.add(at.at(j), RuleBlockShape, "tool call without a name")
 			}
 			if b.ID != "" {
 				if first, dup := v.seen[b.ID]; dup {
-					v.add(bp, RuleToolPairing, fmt.Sprintf("tool call id %s is already used at %s", b.ID, first))
+					v.add(at.at(j), RuleToolPairing, fmt.Sprintf("tool call id %s is already used at %s", b.ID, first))
 				}
-				v.seen[b.ID] = bp
+				v.seen[b.ID] = at.at(j)
 			}
-			v.turn = append(v.turn, call{id: b.ID, name: b.Name, path: bp})
+			v.turn = append(v.turn, call{id: b.ID, name: b.Name, at: at.at(j)})
 		case b.Type == BlockToolResult:
-			v.add(bp, RuleToolPairing, "an assistant message cannot hold a tool result")
+			v.add(at.at(j), RuleToolPairing, "an assistant message cannot hold a tool result")
 		}
 	}
 }
 
 // result matches one tool result to a call of the current turn, by id, or
 // by name for wires without ids (Gemini on Vertex).
-func (v *validator) result(path string, b *Block) {
+func (v *validator) result(at loc, b *Block) {
 	v.results = true
 	for k := range v.turn {
 		c := &v.turn[k]
@@ -195,16 +216,16 @@ func (v *validator) result(path string, b *Block) {
 			continue
 		}
 		if c.answered {
-			v.add(path, RuleToolPairing, fmt.Sprintf("tool call %s is answered twice", quoteID(c.id)))
+			v.add(at, RuleToolPairing, fmt.Sprintf("tool call %s is answered twice", quoteID(c.id)))
 		}
 		c.answered = true
 		return
 	}
 	if len(v.turn) == 0 {
-		v.add(path, RuleToolPairing, fmt.Sprintf("tool result for %s follows no assistant tool call", quoteID(b.ToolCallID)))
+		v.add(at, RuleToolPairing, fmt.Sprintf("tool result for %s follows no assistant tool call", quoteID(b.ToolCallID)))
 		return
 	}
-	v.add(path, RuleToolPairing, fmt.Sprintf("tool result for %s answers no call of the preceding assistant turn", quoteID(b.ToolCallID)))
+	v.add(at, RuleToolPairing, fmt.Sprintf("tool result for %s answers no call of the preceding assistant turn", quoteID(b.ToolCallID)))
 }
 
 func isThinking(t BlockType) bool {

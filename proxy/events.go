@@ -11,13 +11,13 @@ type eventClock struct {
 	offsets []time.Duration
 	ends    []int64 // byte offset just past each event, for tests
 
-	pos       int64 // bytes seen
-	prevCR    bool  // the last byte was \r: a following \n ends nothing
-	lineLen   int   // bytes of the current line so far
-	head      [7]byte // the line's first bytes: enough to tell its field
-	headLen   int
-	hasData   bool // current event has a data field
-	named     bool // current event has a non-empty event field
+	pos     int64   // bytes seen
+	prevCR  bool    // the last byte was \r: a following \n ends nothing
+	lineLen int     // bytes of the current line so far
+	head    [7]byte // the line's first bytes: enough to tell its field
+	headLen int
+	hasData bool // current event has a data field
+	named   bool // current event has a non-empty event field
 }
 
 func newEventClock(start time.Time) *eventClock { return &eventClock{start: start} }

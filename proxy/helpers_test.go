@@ -6,9 +6,9 @@ import (
 	"crypto/tls"
 	"io"
 	"net"
-	"net/url"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -177,7 +177,9 @@ func post(t testing.TB, client *http.Client, url string, body []byte, header ...
 // upstreamTo returns a transport that sends every call, whatever its host,
 // to the fake provider p (a TLS server), as the real provider would be
 // reached. It fails the test if asked for anything else.
-func upstreamTo(p *provider) *http.Transport {
+func upstreamTo(p *provider) *http.Transport { return upstreamToServer(p.Server) }
+
+func upstreamToServer(p *httptest.Server) *http.Transport {
 	tr := NewUpstream()
 	addr := p.Listener.Addr().String()
 	tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {

@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -68,7 +69,7 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 		Proto:         "HTTP/1.1",
 		ProtoMajor:    1,
 		ProtoMinor:    1,
-		Header:        served(rec.Header),
+		Header:        served(rec.Header, rec.Body),
 		Body:          body,
 		ContentLength: -1,
 		Request:       c.req,
@@ -77,10 +78,15 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 
 // served is the recorded header as replay sends it: without llmtck's own
 // notes and without framing headers that the new connection sets itself.
-func served(h http.Header) http.Header {
+func served(h http.Header, body []byte) http.Header {
 	out := h.Clone()
 	for _, k := range []string{headerTruncated, headerError, "Content-Length", "Transfer-Encoding", "Connection"} {
 		out.Del(k)
+	}
+	// Other tools' recordings keep Content-Encoding although they store the
+	// body decoded; claim an encoding only when the bytes carry it.
+	if ce := out.Get("Content-Encoding"); ce != "" && !(strings.EqualFold(ce, "gzip") && bytes.HasPrefix(body, []byte{0x1f, 0x8b})) {
+		out.Del("Content-Encoding")
 	}
 	return out
 }

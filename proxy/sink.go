@@ -47,7 +47,7 @@ type item struct {
 
 type write struct {
 	seq   uint64
-	buf   []byte      // the encoded interaction, or nil when body is set
+	buf   []byte // the encoded interaction, or nil when body is set
 	in    *cassette.Interaction
 	body  *bodyBuffer // a spilled response body, streamed into the file
 	done  chan struct{}

@@ -24,7 +24,10 @@ type Config struct {
 	// BaseURL is the provider's origin, e.g. "https://api.anthropic.com", or
 	// a replay server's; the wire's own path is appended.
 	BaseURL string
-	Wire    engine.Wire
+	// Wire picks the codec. The loop is exercised on the Anthropic and Chat
+	// Completions wires; Gemini calls without ids and multi-item Responses
+	// outputs are not shaped for the transcript yet.
+	Wire engine.Wire
 	Model   string
 	APIKey  string // sent in the wire's auth header when set
 	// MaxTokens is the response budget; 0 means 1024.

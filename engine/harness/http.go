@@ -26,8 +26,8 @@ func (r *Run) call() (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	req := &engine.Request{Wire: cfg.Wire, Model: cfg.Model, MaxTokens: cfg.MaxTokens, Stream: cfg.Stream,
-		System: c.System, Messages: shape(cfg.Wire, c.Messages), Thinking: cfg.Thinking}
+	req := &engine.Request{Wire: cfg.Wire, Model: cfg.Model, MaxTokens: cfg.MaxTokens, Stream: cfg.Stream, Thinking: cfg.Thinking}
+	req.System, req.Messages = shape(cfg.Wire, c.System, c.Messages)
 	if tools := r.box.Tools(); len(tools) > 0 {
 		req.Tools = tools
 	}

@@ -2,15 +2,27 @@ package harness
 
 import "github.com/llmtck/llmtck/engine"
 
-// shape rewrites the transcript's wire-neutral tool messages into the form
-// the wire's codec writes. The Anthropic wire has no tool role: results go
-// first in one user message, followed by the next user message's content
-// (ephemeral feedback included) so that roles still alternate. Other wires
-// take tool messages as they are.
-func shape(w engine.Wire, msgs []engine.Message) []engine.Message {
-	if w != engine.WireAnthropic {
-		return msgs
+// shape puts the compiled system prompt and messages in the form the wire's
+// codec writes. Chat Completions has no top-level system prompt: it leads
+// the messages. The Anthropic wire has no tool role: results go first in one
+// user message, followed by the next user message's content (ephemeral
+// feedback included) so that roles still alternate. The other wires take
+// the transcript as it is.
+func shape(w engine.Wire, system []engine.Block, msgs []engine.Message) ([]engine.Block, []engine.Message) {
+	switch w {
+	case engine.WireOpenAI:
+		if len(system) == 0 {
+			return nil, msgs
+		}
+		lead := engine.Message{Role: engine.RoleSystem, Blocks: system, ContentString: len(system) == 1}
+		return nil, append([]engine.Message{lead}, msgs...)
+	case engine.WireAnthropic:
+		return system, toolResultsInUserMessages(msgs)
 	}
+	return system, msgs
+}
+
+func toolResultsInUserMessages(msgs []engine.Message) []engine.Message {
 	out := make([]engine.Message, 0, len(msgs))
 	for i := 0; i < len(msgs); i++ {
 		if msgs[i].Role != engine.RoleTool {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -72,7 +73,7 @@ func TestCorpusRequests(t *testing.T) {
 				continue
 			}
 			n++
-			t.Run(rec.name+"#"+itoa(i), func(t *testing.T) {
+			t.Run(rec.name+"#"+strconv.Itoa(i), func(t *testing.T) {
 				roundTrip(t, in.Request.Body)
 			})
 		}
@@ -88,7 +89,7 @@ func TestCorpusRequests(t *testing.T) {
 func TestCorpusResponses(t *testing.T) {
 	for _, rec := range recordings(t) {
 		for i, in := range rec.c.Interactions {
-			t.Run(rec.name+"#"+itoa(i), func(t *testing.T) {
+			t.Run(rec.name+"#"+strconv.Itoa(i), func(t *testing.T) {
 				resp, err := Codec{}.DecodeResponse(in.Response.Status, in.Response.Header, in.Response.Body)
 				if err != nil {
 					t.Fatal(err)
@@ -286,5 +287,3 @@ func TestCorpusGolden(t *testing.T) {
 		})
 	}
 }
-
-func itoa(i int) string { return string(rune('0' + i)) }

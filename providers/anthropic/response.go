@@ -21,7 +21,7 @@ func decodeResponse(status int, body []byte) (*engine.Response, error) {
 		return nil, fmt.Errorf("response body: empty (HTTP %d)", status)
 	case sse.Looks(body):
 		return decodeStream(sseEvents(body)), nil
-	case json.Valid(trimmed):
+	case json.Valid(trimmed) && (trimmed[0] == '{' || ok2xx(status)):
 		return decodeDocument(status, trimmed)
 	case !utf8.Valid(body):
 		return nil, errors.New("response body: binary data, neither JSON nor an event stream")
@@ -44,6 +44,12 @@ func decodeResponse(status int, body []byte) (*engine.Response, error) {
 	}, nil
 }
 
+// streamEventTypes are the types of stream events, as opposed to documents.
+var streamEventTypes = map[string]bool{
+	"message_start": true, "content_block_start": true, "content_block_delta": true,
+	"content_block_stop": true, "message_delta": true, "message_stop": true, "ping": true,
+}
+
 func ok2xx(status int) bool { return status >= 200 && status < 300 }
 
 // decodeDocument decodes a JSON response object: an error body (type
@@ -53,8 +59,14 @@ func decodeDocument(status int, body []byte) (*engine.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	typ := lookupString(fields, "type")
+	if ok2xx(status) && streamEventTypes[typ] {
+		// A one-line JSONL stream: a single event, not a document.
+		events, _ := jsonlEvents(body)
+		return decodeStream(events), nil
+	}
 	resp := &engine.Response{Wire: engine.WireAnthropic, Output: []engine.Message{}}
-	if lookupString(fields, "type") == "error" || !ok2xx(status) {
+	if typ == "error" || !ok2xx(status) {
 		resp.Error = decodeErrorBody(status, fields)
 		return resp, nil
 	}

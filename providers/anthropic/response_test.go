@@ -55,6 +55,7 @@ func TestDecodeResponseErrors(t *testing.T) {
 		{"string error", 401, `{"error":"invalid x-api-key"}`, engine.APIError{Message: "invalid x-api-key"}},
 		{"json without message", 500, `{}`, engine.APIError{Message: "HTTP 500 with no error message"}},
 		{"gateway html", 502, "<html>\n<head><title>502 Bad Gateway</title></head></html>", engine.APIError{Message: "HTTP 502: <html>"}},
+		{"json array", 500, `["oops"]`, engine.APIError{Message: `HTTP 500: ["oops"]`}},
 		{"plain text", 500, "upstream connect error or disconnect/reset before headers", engine.APIError{Message: "HTTP 500: upstream connect error or disconnect/reset before headers"}},
 	}
 	for _, c := range cases {

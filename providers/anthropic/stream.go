@@ -3,7 +3,6 @@ package anthropic
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -57,46 +56,6 @@ func (r *reassembler) issue(check string, ev int, format string, args ...any) {
 	r.stream.Issues = append(r.stream.Issues, engine.StreamIssue{Check: check, Event: max(ev, 0), Message: fmt.Sprintf(format, args...)})
 }
 
-// wireEvent is the union of the stream events' shapes, decoded once per
-// event; payloads that are kept or read rarely stay raw.
-type wireEvent struct {
-	Type         string          `json:"type"`
-	Index        json.RawMessage `json:"index"`
-	Message      json.RawMessage `json:"message"`
-	ContentBlock json.RawMessage `json:"content_block"`
-	Delta        *wireDelta      `json:"delta"`
-	Usage        json.RawMessage `json:"usage"`
-}
-
-// wireDelta is the union of content_block_delta's and message_delta's delta.
-type wireDelta struct {
-	Type             string          `json:"type"`
-	Text             string          `json:"text"`
-	Thinking         string          `json:"thinking"`
-	Signature        string          `json:"signature"`
-	PartialJSON      string          `json:"partial_json"`
-	Citation         json.RawMessage `json:"citation"`
-	Content          string          `json:"content"`
-	EncryptedContent string          `json:"encrypted_content"`
-	StopReason       string          `json:"stop_reason"`
-}
-
-// decodeEvent decodes one data payload. A field of the wrong JSON type is
-// left empty (encoding/json skips it and goes on); only data that is not a
-// JSON object fails.
-func decodeEvent(data []byte) (*wireEvent, error) {
-	if rawjson.Kind(data) != "object" {
-		return nil, fmt.Errorf("expected a JSON object, found %s", found(data))
-	}
-	var ev wireEvent
-	err := json.Unmarshal(data, &ev)
-	var typeErr *json.UnmarshalTypeError
-	if err != nil && !errors.As(err, &typeErr) {
-		return nil, err
-	}
-	return &ev, nil
-}
-
 // event interprets one event. Its type comes from the data's own "type"
 // (JSONL inputs have nothing else), falling back to the SSE event name.
 func (r *reassembler) event(i int, ev event) {
@@ -112,7 +71,7 @@ func (r *reassembler) event(i int, ev event) {
 		if ev.cut {
 			cut = " (the body ends inside this event)"
 		}
-		r.issue(checkGrammar, i, "event %d (%s): data is not a JSON object%s: %s", i, orNone(ev.name), cut, snippet(data))
+		r.issue(checkGrammar, i, "%s event: data is not a JSON object%s: %s", orNone(ev.name), cut, snippet(data))
 		if ev.name == "error" {
 			r.fail(data)
 		}
@@ -123,7 +82,7 @@ func (r *reassembler) event(i int, ev event) {
 		typ = ev.name
 	}
 	if typ == "" {
-		r.issue(checkGrammar, i, "event %d has no type: %s", i, snippet(data))
+		r.issue(checkGrammar, i, "event without a type: %s", snippet(data))
 		return
 	}
 	if typ == "ping" {
@@ -134,7 +93,7 @@ func (r *reassembler) event(i int, ev event) {
 		if r.failed {
 			after = "the error event"
 		}
-		r.issue(checkGrammar, i, "event %d: %s after %s; ignored", i, typ, after)
+		r.issue(checkGrammar, i, "%s after %s; ignored", typ, after)
 		return
 	}
 	switch typ {
@@ -177,18 +136,18 @@ func (r *reassembler) requireStart(i int, typ string) {
 		return
 	}
 	r.earlyNoticed = true
-	r.issue(checkGrammar, i, "event %d: %s before message_start", i, typ)
+	r.issue(checkGrammar, i, "%s before message_start", typ)
 }
 
 func (r *reassembler) messageStart(i int, we *wireEvent) {
 	if r.started {
-		r.issue(checkGrammar, i, "event %d: a second message_start; ignored", i)
+		r.issue(checkGrammar, i, "a second message_start; ignored")
 		return
 	}
 	r.started = true
 	msg, err := rawjson.Fields(we.Message)
 	if err != nil {
-		r.issue(checkGrammar, i, "event %d: message_start without a message object", i)
+		r.issue(checkGrammar, i, "message_start without a message object")
 		return
 	}
 	r.resp.ID = lookupString(msg, "id")
@@ -205,7 +164,7 @@ func (r *reassembler) messageStart(i int, we *wireEvent) {
 	for _, item := range items {
 		b, err := newBlockState(len(r.blocks), index("content", len(r.blocks)), item)
 		if err != nil {
-			r.issue(checkGrammar, i, "event %d: message_start content[%d]: %v", i, len(r.blocks), err)
+			r.issue(checkGrammar, i, "message_start content[%d]: %v", len(r.blocks), err)
 			continue
 		}
 		b.stopped = true
@@ -219,7 +178,7 @@ func (r *reassembler) messageStart(i int, we *wireEvent) {
 func (r *reassembler) blockIndex(i int, typ string, we *wireEvent) (int, bool) {
 	n, err := integer("index", we.Index)
 	if err != nil || n < 0 {
-		r.issue(checkGrammar, i, "event %d: %s without a non-negative integer index", i, typ)
+		r.issue(checkGrammar, i, "%s without a non-negative integer index", typ)
 		return 0, false
 	}
 	return n, true
@@ -231,15 +190,15 @@ func (r *reassembler) blockStart(i int, we *wireEvent) {
 		return
 	}
 	if _, dup := r.byIndex[n]; dup {
-		r.issue(checkIndex, i, "event %d: content_block_start for index %d, which was already started; ignored", i, n)
+		r.issue(checkIndex, i, "content_block_start for index %d, which was already started; ignored", n)
 		return
 	}
 	if n != len(r.blocks) {
-		r.issue(checkIndex, i, "event %d: content_block_start for index %d, expected index %d", i, n, len(r.blocks))
+		r.issue(checkIndex, i, "content_block_start for index %d, expected index %d", n, len(r.blocks))
 	}
 	b, err := newBlockState(n, index("content", len(r.blocks)), we.ContentBlock)
 	if err != nil {
-		r.issue(checkGrammar, i, "event %d: content_block_start for index %d: %v", i, n, err)
+		r.issue(checkGrammar, i, "content_block_start for index %d: %v", n, err)
 		return
 	}
 	r.byIndex[n] = b
@@ -256,7 +215,7 @@ func (r *reassembler) openBlock(i int, typ string, we *wireEvent) *blockState {
 	}
 	b := r.byIndex[n]
 	if b == nil {
-		r.issue(checkIndex, i, "event %d: %s for index %d, which was never started", i, typ, n)
+		r.issue(checkIndex, i, "%s for index %d, which was never started", typ, n)
 	}
 	return b
 }
@@ -268,7 +227,7 @@ func (r *reassembler) blockDelta(i int, we *wireEvent) {
 	}
 	d := we.Delta
 	if d == nil {
-		r.issue(checkGrammar, i, "event %d: content_block_delta for index %d without a delta object", i, b.index)
+		r.issue(checkGrammar, i, "content_block_delta for index %d without a delta object", b.index)
 		return
 	}
 	if b.stopped {
@@ -276,10 +235,10 @@ func (r *reassembler) blockDelta(i int, we *wireEvent) {
 		if d.Type == "signature_delta" {
 			check = checkDelta
 		}
-		r.issue(check, i, "event %d: %s for index %d (%s) after its content_block_stop", i, d.Type, b.index, b.block.Path)
+		r.issue(check, i, "%s for index %d (%s) after its content_block_stop", d.Type, b.index, b.block.Path)
 	}
 	if !b.apply(d) {
-		r.issue(checkDelta, i, "event %d: %s on a %s block (index %d, %s); ignored", i, d.Type, b.wireType(), b.index, b.block.Path)
+		r.issue(checkDelta, i, "%s on a %s block (index %d, %s); ignored", d.Type, b.wireType(), b.index, b.block.Path)
 	}
 }
 
@@ -289,12 +248,12 @@ func (r *reassembler) blockStop(i int, we *wireEvent) {
 		return
 	}
 	if b.stopped {
-		r.issue(checkIndex, i, "event %d: a second content_block_stop for index %d (%s)", i, b.index, b.block.Path)
+		r.issue(checkIndex, i, "a second content_block_stop for index %d (%s)", b.index, b.block.Path)
 		return
 	}
 	b.stopped = true
 	if problem := b.finish(); problem != "" {
-		r.issue(checkJSON, i, "event %d: %s (index %d, %s): %s", i, b.wireType(), b.index, b.block.Path, problem)
+		r.issue(checkJSON, i, "%s (index %d, %s): %s", b.wireType(), b.index, b.block.Path, problem)
 	}
 }
 
@@ -312,11 +271,11 @@ func (r *reassembler) messageDelta(we *wireEvent) {
 func (r *reassembler) messageStop(i int) {
 	r.stopped = true
 	if !r.sawDelta {
-		r.issue(checkGrammar, i, "event %d: message_stop without a message_delta before it", i)
+		r.issue(checkGrammar, i, "message_stop without a message_delta before it")
 	}
 	if open := r.openBlocks(); open != "" {
 		r.openAtStop = true
-		r.issue(checkGrammar, i, "event %d: message_stop while %s never stopped", i, open)
+		r.issue(checkGrammar, i, "message_stop while %s never stopped", open)
 	}
 }
 
@@ -356,7 +315,7 @@ func (r *reassembler) finish(last int) {
 	}
 	if !r.stopped && !r.failed {
 		r.stream.Truncated = true
-		msg := fmt.Sprintf("the stream ended after %d events without message_stop", r.stream.Events)
+		msg := fmt.Sprintf("the stream ended without message_stop (%d events read)", r.stream.Events)
 		if open != "" {
 			msg += "; " + open + " never stopped"
 		}

@@ -3,7 +3,10 @@ package anthropic
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 
+	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/sse"
 )
 
@@ -47,4 +50,44 @@ func jsonlEvents(body []byte) (events []event, ok bool) {
 		pos = next
 	}
 	return events, len(events) > 0
+}
+
+// wireEvent is the union of the stream events' shapes, decoded once per
+// event; payloads that are kept or read rarely stay raw.
+type wireEvent struct {
+	Type         string          `json:"type"`
+	Index        json.RawMessage `json:"index"`
+	Message      json.RawMessage `json:"message"`
+	ContentBlock json.RawMessage `json:"content_block"`
+	Delta        *wireDelta      `json:"delta"`
+	Usage        json.RawMessage `json:"usage"`
+}
+
+// wireDelta is the union of content_block_delta's and message_delta's delta.
+type wireDelta struct {
+	Type             string          `json:"type"`
+	Text             string          `json:"text"`
+	Thinking         string          `json:"thinking"`
+	Signature        string          `json:"signature"`
+	PartialJSON      string          `json:"partial_json"`
+	Citation         json.RawMessage `json:"citation"`
+	Content          string          `json:"content"`
+	EncryptedContent string          `json:"encrypted_content"`
+	StopReason       string          `json:"stop_reason"`
+}
+
+// decodeEvent decodes one data payload. A field of the wrong JSON type is
+// left empty (encoding/json skips it and goes on); only data that is not a
+// JSON object fails.
+func decodeEvent(data []byte) (*wireEvent, error) {
+	if rawjson.Kind(data) != "object" {
+		return nil, fmt.Errorf("expected a JSON object, found %s", found(data))
+	}
+	var ev wireEvent
+	err := json.Unmarshal(data, &ev)
+	var typeErr *json.UnmarshalTypeError
+	if err != nil && !errors.As(err, &typeErr) {
+		return nil, err
+	}
+	return &ev, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -47,7 +48,7 @@ var goodStream = []string{evStart, evThinkStart, evPing, evThink, evSigA, evSigB
 
 // want is what a table case expects of a decoded stream.
 type want struct {
-	issues    []string // "CHECK: substring", in order
+	issues    []string // "CHECK@EVENT: substring of the message", in order
 	complete  bool
 	truncated bool
 	errType   string
@@ -72,7 +73,7 @@ func TestStreamGrammar(t *testing.T) {
 			eq(t, "id", r.ID, "msg_1")
 		}}},
 		{"cut inside tool input", goodStream[:10], want{
-			issues:    []string{"ANT-STREAM-001: without message_stop; content[1] (index 1, tool_use) never stopped"},
+			issues:    []string{"ANT-STREAM-001@9: without message_stop (10 events read); content[1] (index 1, tool_use) never stopped"},
 			truncated: true,
 			check: func(t *testing.T, r *engine.Response) {
 				b := blocks(t, r, 2)
@@ -81,7 +82,7 @@ func TestStreamGrammar(t *testing.T) {
 				eq(t, "partial", r.Stream.Partial, []int{0})
 			}}},
 		{"cut inside thinking", []string{evStart, evThinkStart, evThink}, want{
-			issues:    []string{"ANT-STREAM-001: content[0] (index 0, thinking) never stopped"},
+			issues:    []string{"ANT-STREAM-001@2: content[0] (index 0, thinking) never stopped"},
 			truncated: true,
 			check: func(t *testing.T, r *engine.Response) {
 				b := blocks(t, r, 1)
@@ -98,19 +99,19 @@ func TestStreamGrammar(t *testing.T) {
 			}}},
 		{"error event before anything", []string{evOverloaded}, want{errType: "overloaded_error"}},
 		{"events after message_stop", append(append([]string{}, goodStream...), evThinkStart, evPing), want{
-			issues:   []string{"ANT-STREAM-001: event 14: content_block_start after message_stop"},
+			issues:   []string{"ANT-STREAM-001@14: content_block_start after message_stop; ignored"},
 			complete: true,
 		}},
 		{"events after the error event", []string{evStart, evOverloaded, evMsgStop}, want{
-			issues:  []string{"ANT-STREAM-001: message_stop after the error event"},
+			issues:  []string{"ANT-STREAM-001@2: message_stop after the error event"},
 			errType: "overloaded_error",
 		}},
 		{"no message_start", goodStream[1:], want{
-			issues:   []string{"ANT-STREAM-001: event 0: content_block_start before message_start"},
+			issues:   []string{"ANT-STREAM-001@0: content_block_start before message_start"},
 			complete: true,
 		}},
 		{"only pings", []string{evPing, evPing}, want{
-			issues:    []string{"ANT-STREAM-001: no message_start", "ANT-STREAM-001: ended after 2 events without message_stop"},
+			issues:    []string{"ANT-STREAM-001@1: no message_start", "ANT-STREAM-001@1: ended without message_stop (2 events read)"},
 			truncated: true,
 			check: func(t *testing.T, r *engine.Response) {
 				eq(t, "output", len(r.Output), 0)
@@ -119,7 +120,7 @@ func TestStreamGrammar(t *testing.T) {
 			`{"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}`,
 			`{"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"hi"}}`,
 			`{"type":"content_block_stop","index":2}`, evMsgDelta, evMsgStop}, want{
-			issues:   []string{"ANT-STREAM-002: content_block_start for index 2, expected index 1"},
+			issues:   []string{"ANT-STREAM-002@3: content_block_start for index 2, expected index 1"},
 			complete: true,
 			check: func(t *testing.T, r *engine.Response) {
 				b := blocks(t, r, 2)
@@ -127,60 +128,60 @@ func TestStreamGrammar(t *testing.T) {
 				eq(t, "path", b[1].Path, "content[1]")
 			}}},
 		{"index started twice", []string{evStart, evThinkStart, evThinkStart, evStop0, evMsgDelta, evMsgStop}, want{
-			issues:   []string{"ANT-STREAM-002: index 0, which was already started"},
+			issues:   []string{"ANT-STREAM-002@2: index 0, which was already started"},
 			complete: true,
 		}},
 		{"delta for a block never started", []string{evStart, evThink, evMsgDelta, evMsgStop}, want{
-			issues:   []string{"ANT-STREAM-002: content_block_delta for index 0, which was never started"},
+			issues:   []string{"ANT-STREAM-002@1: content_block_delta for index 0, which was never started"},
 			complete: true,
 		}},
 		{"stop for a block never started", []string{evStart, evStop1, evMsgDelta, evMsgStop}, want{
-			issues:   []string{"ANT-STREAM-002: content_block_stop for index 1, which was never started"},
+			issues:   []string{"ANT-STREAM-002@1: content_block_stop for index 1, which was never started"},
 			complete: true,
 		}},
 		{"delta after stop", []string{evStart, evThinkStart, evSigA, evStop0, evThink, evMsgDelta, evMsgStop}, want{
-			issues:   []string{"ANT-STREAM-002: thinking_delta for index 0 (content[0]) after its content_block_stop"},
+			issues:   []string{"ANT-STREAM-002@4: thinking_delta for index 0 (content[0]) after its content_block_stop"},
 			complete: true,
 			check: func(t *testing.T, r *engine.Response) {
 				eq(t, "applied as the SDK does", blocks(t, r, 1)[0].Text, "Need the weather.")
 			}}},
 		{"signature_delta after stop", []string{evStart, evThinkStart, evThink, evStop0, evSigA, evMsgDelta, evMsgStop}, want{
-			issues:   []string{"ANT-STREAM-003: signature_delta for index 0 (content[0]) after its content_block_stop"},
+			issues:   []string{"ANT-STREAM-003@4: signature_delta for index 0 (content[0]) after its content_block_stop"},
 			complete: true,
 		}},
 		{"second stop", []string{evStart, evThinkStart, evSigA, evStop0, evStop0, evMsgDelta, evMsgStop}, want{
-			issues:   []string{"ANT-STREAM-002: a second content_block_stop for index 0"},
+			issues:   []string{"ANT-STREAM-002@4: a second content_block_stop for index 0"},
 			complete: true,
 		}},
 		{"text_delta on a thinking block", []string{evStart, evThinkStart,
 			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"}}`, evSigA, evStop0, evMsgDelta, evMsgStop}, want{
-			issues:   []string{"ANT-STREAM-003: text_delta on a thinking block (index 0, content[0]); ignored"},
+			issues:   []string{"ANT-STREAM-003@2: text_delta on a thinking block (index 0, content[0]); ignored"},
 			complete: true,
 			check: func(t *testing.T, r *engine.Response) {
 				eq(t, "thinking text", blocks(t, r, 1)[0].Text, "")
 			}}},
 		{"signature_delta on a tool_use block", []string{evStart, evThinkStart, evStop0, evToolStart,
 			`{"type":"content_block_delta","index":1,"delta":{"type":"signature_delta","signature":"x"}}`, evStop1, evMsgDelta, evMsgStop}, want{
-			issues:   []string{"ANT-STREAM-003: signature_delta on a tool_use block"},
+			issues:   []string{"ANT-STREAM-003@4: signature_delta on a tool_use block"},
 			complete: true,
 		}},
 		{"input_json_delta on a redacted_thinking block", []string{evStart,
 			`{"type":"content_block_start","index":0,"content_block":{"type":"redacted_thinking","data":"EmwK"}}`,
 			`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{}"}}`, evStop0, evMsgDelta, evMsgStop}, want{
-			issues:   []string{"ANT-STREAM-003: input_json_delta on a redacted_thinking block"},
+			issues:   []string{"ANT-STREAM-003@2: input_json_delta on a redacted_thinking block"},
 			complete: true,
 			check: func(t *testing.T, r *engine.Response) {
 				eq(t, "data", string(blocks(t, r, 1)[0].Data), `"EmwK"`)
 			}}},
 		{"partial JSON that does not parse", []string{evStart, evThinkStart, evStop0, evToolStart, evJSON1, evStop1, evMsgDelta, evMsgStop}, want{
-			issues:   []string{`ANT-STREAM-004: tool_use (index 1, content[1]): partial_json does not parse as JSON: "{\"city\": \"Pa"`},
+			issues:   []string{`ANT-STREAM-004@5: tool_use (index 1, content[1]): partial_json does not parse as JSON: "{\"city\": \"Pa"`},
 			complete: true,
 			check: func(t *testing.T, r *engine.Response) {
 				eq(t, "input", string(blocks(t, r, 2)[1].Input), `{}`)
 			}}},
 		{"partial JSON that is an array", []string{evStart, evThinkStart, evStop0, evToolStart,
 			`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"[1]"}}`, evStop1, evMsgDelta, evMsgStop}, want{
-			issues:   []string{"ANT-STREAM-004: partial_json concatenates to an array, not an object"},
+			issues:   []string{"ANT-STREAM-004@5: partial_json concatenates to an array, not an object"},
 			complete: true,
 		}},
 		{"only empty partial JSON", []string{evStart, evThinkStart, evStop0, evToolStart, evJSONEmpty, evStop1, evMsgDelta, evMsgStop}, want{
@@ -189,16 +190,16 @@ func TestStreamGrammar(t *testing.T) {
 				eq(t, "input", string(blocks(t, r, 2)[1].Input), `{}`)
 			}}},
 		{"no message_delta", []string{evStart, evThinkStart, evStop0, evMsgStop}, want{
-			issues:   []string{"ANT-STREAM-001: message_stop without a message_delta"},
+			issues:   []string{"ANT-STREAM-001@3: message_stop without a message_delta"},
 			complete: true,
 		}},
 		{"message_stop with a block open", []string{evStart, evThinkStart, evThink, evMsgDelta, evMsgStop}, want{
-			issues: []string{"ANT-STREAM-001: message_stop while content[0] (index 0, thinking) never stopped"},
+			issues: []string{"ANT-STREAM-001@4: message_stop while content[0] (index 0, thinking) never stopped"},
 			check: func(t *testing.T, r *engine.Response) {
 				eq(t, "partial", r.Stream.Partial, []int{0})
 			}}},
 		{"data that is not JSON", []string{evStart, `{"type":"content_block_start","index":0,`, evMsgDelta, evMsgStop}, want{
-			issues:   []string{"ANT-STREAM-001: event 1 (unnamed): data is not a JSON object"},
+			issues:   []string{"ANT-STREAM-001@1: unnamed event: data is not a JSON object"},
 			complete: true,
 		}},
 		{"interleaved open blocks", []string{evStart, evThinkStart, evToolStart, evJSON1, evThink, evJSON2, evSigA, evStop1, evStop0, evMsgDelta, evMsgStop}, want{
@@ -242,9 +243,11 @@ func checkStream(t *testing.T, resp *engine.Response, w want) {
 		t.Fatalf("issues:\n got  %q\n want %q", got, w.issues)
 	}
 	for i, wi := range w.issues {
-		check, sub, _ := strings.Cut(wi, ": ")
-		if st.Issues[i].Check != check || !strings.Contains(st.Issues[i].Message, sub) {
-			t.Errorf("issue %d:\n got  %q\n want %q", i, got[i], wi)
+		where, sub, _ := strings.Cut(wi, ": ")
+		check, ev, _ := strings.Cut(where, "@")
+		is := st.Issues[i]
+		if is.Check != check || strconv.Itoa(is.Event) != ev || !strings.Contains(is.Message, sub) {
+			t.Errorf("issue %d:\n got  %s@%d: %s\n want %s", i, is.Check, is.Event, is.Message, wi)
 		}
 	}
 	eq(t, "Complete", st.Complete, w.complete)
@@ -295,6 +298,17 @@ func TestStreamJSONL(t *testing.T) {
 	}
 	a.Stream.Offsets, b.Stream.Offsets = nil, nil
 	eq(t, "response", a, b)
+}
+
+// TestStreamOneLine checks that a single JSONL event is a cut stream, not
+// an empty message document.
+func TestStreamOneLine(t *testing.T) {
+	resp, err := Codec{}.DecodeResponse(200, nil, []byte(evStart+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkStream(t, resp, want{truncated: true, issues: []string{"ANT-STREAM-001@0: ended without message_stop (1 events read)"}})
+	eq(t, "id", resp.ID, "msg_1")
 }
 
 // TestStreamOffsets checks that each event's offset points at its first line.

@@ -15,9 +15,10 @@ import (
 )
 
 // DecodeResponse decodes a GenerateContentResponse, an error body, or a
-// stream; a stream cut inside a multi-byte character still decodes. The shape is read from the body, not the headers: an event stream
+// stream. The shape is read from the body, not the headers: an event stream
 // (streamGenerateContent?alt=sse), a JSON array of responses
-// (streamGenerateContent without alt=sse), or one JSON document.
+// (streamGenerateContent without alt=sse), or one JSON document. A stream cut
+// inside a multi-byte character still decodes.
 //
 // Output holds one assistant message per candidate, candidates[0] first;
 // StopReason is candidates[0].finishReason (a numeric enum from

@@ -1,0 +1,235 @@
+package proxy
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/llmtck/llmtck/internal/cassette"
+)
+
+// faultyProvider misbehaves as the request body asks.
+func faultyProvider(cancelled chan<- struct{}) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var req struct{ Fault string }
+		json.NewDecoder(r.Body).Decode(&req)
+		switch req.Fault {
+		case "cut": // stream two events, then drop the connection
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(200)
+			io.WriteString(w, "event: message_start\ndata: {\"type\":\"message_start\"}\n\nevent: ping\ndata: {\"type\": \"ping\"}\n\n")
+			http.NewResponseController(w).Flush()
+			panic(http.ErrAbortHandler)
+		case "429", "500", "529":
+			code := map[string]int{"429": 429, "500": 500, "529": 529}[req.Fault]
+			kind := map[int]string{429: "rate_limit_error", 500: "api_error", 529: "overloaded_error"}[code]
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Retry-After", "7")
+			w.WriteHeader(code)
+			fmt.Fprintf(w, `{"type":"error","error":{"type":%q,"message":"Overloaded"},"request_id":"req_011"}`, kind)
+		case "slow": // stream until the caller goes away
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(200)
+			for i := 0; ; i++ {
+				fmt.Fprintf(w, "event: content_block_delta\ndata: {\"i\":%d}\n\n", i)
+				http.NewResponseController(w).Flush()
+				select {
+				case <-r.Context().Done():
+					cancelled <- struct{}{}
+					return
+				case <-time.After(5 * time.Millisecond):
+				}
+			}
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"id":"msg_1","type":"message","content":[]}`)
+		}
+	}
+}
+
+// route is one way a client reaches a provider through llmtck.
+type route struct {
+	name   string
+	client *http.Client
+	url    string // where the client sends /v1/messages
+	rec    *Recorder
+	path   string // the cassette
+}
+
+func routes(t *testing.T, h http.Handler) []route {
+	ca, err := LoadOrCreateCA(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	plain := httptest.NewServer(h)
+	t.Cleanup(plain.Close)
+	u, _ := url.Parse(plain.URL)
+	base := mustRecorder(t, Options{Mode: ModeRecord, Cassette: filepath.Join(dir, "base.yaml")})
+	front := httptest.NewServer(NewHandler(base, u))
+	t.Cleanup(front.Close)
+
+	secure := httptest.NewTLSServer(h)
+	t.Cleanup(secure.Close)
+	fwdRec := mustRecorder(t, Options{Mode: ModeRecord, Dir: dir, Upstream: upstreamToServer(secure)})
+	fwd := httptest.NewServer(NewForward(fwdRec, ForwardOptions{CA: ca}))
+	t.Cleanup(fwd.Close)
+	return []route{
+		{"record", &http.Client{}, front.URL, base, filepath.Join(dir, "base.yaml")},
+		{"proxy", viaProxy(fwd.URL, ca), "https://api.anthropic.com", fwdRec, CassetteFor(dir, "api.anthropic.com")},
+	}
+}
+
+func callFault(client *http.Client, url, fault string) (*http.Response, []byte, error) {
+	resp, err := client.Post(url+"/v1/messages", "application/json", strings.NewReader(`{"fault":"`+fault+`"}`))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return resp, body, err
+}
+
+// Each fault reaches the client as it would without llmtck, the cassette
+// records what happened, and the interactions before it are untouched.
+func TestFaults(t *testing.T) {
+	cancelled := make(chan struct{}, 4)
+	h := faultyProvider(cancelled)
+	direct := httptest.NewServer(h)
+	defer direct.Close()
+	for _, rt := range routes(t, h) {
+		t.Run(rt.name, func(t *testing.T) {
+			_, okBody, err := callFault(rt.client, rt.url, "ok")
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			// The upstream drops the connection mid-stream.
+			_, directBody, directErr := callFault(direct.Client(), direct.URL, "cut")
+			_, body, err := callFault(rt.client, rt.url, "cut")
+			if !errors.Is(err, io.ErrUnexpectedEOF) || !errors.Is(directErr, io.ErrUnexpectedEOF) {
+				t.Errorf("cut stream: client error %v, without llmtck %v; want unexpected EOF for both", err, directErr)
+			}
+			if string(body) != string(directBody) {
+				t.Errorf("cut stream: client got %q, without llmtck %q", body, directBody)
+			}
+
+			// Error statuses pass through with their bodies and headers.
+			for _, code := range []string{"429", "500", "529"} {
+				dresp, dbody, _ := callFault(direct.Client(), direct.URL, code)
+				resp, body, err := callFault(rt.client, rt.url, code)
+				if err != nil || resp.StatusCode != dresp.StatusCode || string(body) != string(dbody) || resp.Header.Get("Retry-After") != "7" {
+					t.Errorf("%s: got %v %v %q, without llmtck %d %q", code, resp.Status, err, body, dresp.StatusCode, dbody)
+				}
+			}
+
+			// The client hangs up mid-stream: the upstream call is cancelled too.
+			ctx, cancel := context.WithCancel(context.Background())
+			req, _ := http.NewRequestWithContext(ctx, "POST", rt.url+"/v1/messages", strings.NewReader(`{"fault":"slow"}`))
+			resp, err := rt.client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.ReadFull(resp.Body, make([]byte, 100))
+			cancel()
+			resp.Body.Close()
+			select {
+			case <-cancelled:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the upstream call went on after the client hung up")
+			}
+
+			// Wait for the hung-up call to be written, then close.
+			waitFor(t, func() bool { n, _ := countInteractions(rt.path); return n == 6 })
+			if err := rt.rec.Close(); err != nil {
+				t.Fatal(err)
+			}
+			c := loadStock(t, rt.path)
+			if len(c.Interactions) != 6 {
+				t.Fatalf("%d interactions, want 6", len(c.Interactions))
+			}
+			if c.Interactions[0].Response.Body != string(okBody) || c.Interactions[0].Response.Headers.Get(headerTruncated) != "" {
+				t.Errorf("the first interaction changed: %q", c.Interactions[0].Response.Body)
+			}
+			cut := c.Interactions[1].Response
+			if cut.Body != string(directBody) || !strings.Contains(cut.Headers.Get(headerTruncated), "upstream broke off") {
+				t.Errorf("cut stream recorded as %q with %s: %q", cut.Body, headerTruncated, cut.Headers.Get(headerTruncated))
+			}
+			for i, code := range []int{429, 500, 529} {
+				if got := c.Interactions[2+i].Response.Code; got != code {
+					t.Errorf("interaction %d has status %d, want %d", 2+i, got, code)
+				}
+			}
+			gone := c.Interactions[5].Response
+			if !strings.Contains(gone.Headers.Get(headerTruncated), "client went away") || !strings.HasPrefix(gone.Body, "event: content_block_delta") {
+				t.Errorf("hung-up stream recorded as %q with %s: %q", gone.Body[:min(60, len(gone.Body))], headerTruncated, gone.Headers.Get(headerTruncated))
+			}
+		})
+	}
+}
+
+func countInteractions(path string) (int, error) {
+	c, err := cassette.Load(path)
+	if err != nil {
+		return 0, err
+	}
+	return len(c.Interactions), nil
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatal("timed out")
+}
+
+// An unreachable upstream fails the client's connection, as it would fail
+// without llmtck, and the cassette records the failure.
+func TestUnreachableUpstream(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := ln.Addr().String()
+	ln.Close()
+	path := filepath.Join(t.TempDir(), "dead.yaml")
+	var logs syncBuffer
+	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path, Log: &logs})
+	front := httptest.NewServer(NewHandler(rec, &url.URL{Scheme: "http", Host: dead}))
+	defer front.Close()
+	if _, _, err := callFault(&http.Client{}, "http://"+dead, "ok"); err == nil {
+		t.Fatal("the dead address answered")
+	}
+	if resp, _, err := callFault(&http.Client{}, front.URL, "ok"); err == nil {
+		t.Fatalf("through the recorder the client got %s, want a failed connection", resp.Status)
+	}
+	rec.Close()
+	c := loadStock(t, path)
+	if len(c.Interactions) != 1 || c.Interactions[0].Response.Code != 0 || !strings.Contains(c.Interactions[0].Response.Headers.Get(headerError), "connection refused") {
+		t.Fatalf("recorded %+v", c.Interactions)
+	}
+	if !strings.Contains(logs.String(), "record POST "+dead+"/v1/messages ERR") {
+		t.Errorf("log: %s", logs.String())
+	}
+
+	// Replay serves the failure as a failure.
+	rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: path})
+	back := httptest.NewServer(NewHandler(rp, nil))
+	defer back.Close()
+	if resp, _, err := callFault(&http.Client{}, back.URL, "ok"); err == nil {
+		t.Fatalf("replay answered %s, want the recorded failed connection", resp.Status)
+	}
+}

@@ -1,0 +1,75 @@
+package proxy
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/elazarl/goproxy"
+)
+
+// Hosts that are not providers go through a plain tunnel: the client talks
+// TLS with the real server (it trusts only that server's certificate, not the
+// llmtck CA) and nothing is recorded. Provider hosts get a certificate from
+// the llmtck CA, never from goproxy's built-in one.
+func TestForwardInterceptsOnlyProviderHosts(t *testing.T) {
+	ca, err := LoadOrCreateCA(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("straight from the server"))
+	}))
+	defer other.Close()
+	prov := newProvider(t, true, &loadCorpus(t, chatJSON).Interactions[0].Response)
+	dir := t.TempDir()
+	rec := mustRecorder(t, Options{Mode: ModeRecord, Dir: dir, Upstream: upstreamTo(prov)})
+	fwd := httptest.NewServer(NewForward(rec, ForwardOptions{CA: ca}))
+	defer fwd.Close()
+
+	proxied := viaProxy(fwd.URL, ca).Transport.(*http.Transport)
+	proxied.TLSClientConfig = &tls.Config{RootCAs: other.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs}
+	resp, body := post(t, &http.Client{Transport: proxied}, other.URL+"/anything", nil)
+	if resp.StatusCode != 200 || string(body) != "straight from the server" {
+		t.Fatalf("tunnelled call: %d %q", resp.StatusCode, body)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("a tunnelled call was recorded: %v", entries)
+	}
+
+	resp, _ = post(t, viaProxy(fwd.URL, ca), "https://api.openai.com/v1/chat/completions", []byte(`{}`))
+	leaf := resp.TLS.PeerCertificates[0]
+	if err := leaf.CheckSignatureFrom(ca.Cert); err != nil {
+		t.Fatalf("the provider host's certificate is not from the llmtck CA: %v", err)
+	}
+	builtin, _ := x509.ParseCertificate(goproxy.GoproxyCa.Certificate[0])
+	if leaf.CheckSignatureFrom(builtin) == nil || strings.Contains(leaf.Issuer.String(), "GoProxy") {
+		t.Fatal("goproxy's built-in CA signed a certificate")
+	}
+	rec.Close()
+	if _, err := os.Stat(CassetteFor(dir, "api.openai.com")); err != nil {
+		t.Fatalf("the provider call was not recorded: %v", err)
+	}
+}
+
+func TestIntercepts(t *testing.T) {
+	for host, want := range map[string]bool{
+		"api.anthropic.com:443":                   true,
+		"API.OpenAI.com":                          true,
+		"us-central1-aiplatform.googleapis.com":   true,
+		"myres.openai.azure.com:443":              true,
+		"generativelanguage.googleapis.com.":      true,
+		"api.anthropic.com.evil.example":          false,
+		"storage.googleapis.com":                  false,
+		"github.com:443":                          false,
+		"aiplatform.googleapis.com.attacker.test": false,
+	} {
+		if got := Intercepts(DefaultHosts, host); got != want {
+			t.Errorf("Intercepts(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
