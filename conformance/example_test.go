@@ -36,4 +36,3 @@ func ExampleCheckPaths() {
 	// ANT-STREAM-004 0 response.events[6]
 	// 2 files, 1 errors
 }
-

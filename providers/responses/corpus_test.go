@@ -264,7 +264,6 @@ func TestCorpusFacts(t *testing.T) {
 	})
 }
 
-
 // splitStreams cuts a body of back-to-back streams before each
 // response.created event (the SDK can read only one stream per body).
 func splitStreams(body []byte) [][]byte {
