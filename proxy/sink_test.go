@@ -24,7 +24,7 @@ func TestLargeBodiesSpillAndStillRoundTrip(t *testing.T) {
 	defer func() { spillAt = old }()
 
 	var text bytes.Buffer
-	for i := 0; text.Len() < 1<<20; i++ {
+	for i := 0; text.Len() < 300<<10; i++ {
 		fmt.Fprintf(&text, "event: content_block_delta\ndata: {\"index\":%d,\"text\":\"é \\\"q\\\" \\t tab\\r\\n ☃ \u2028 \U0001F600\"}\r\n\r\n", i)
 	}
 	binary := append(bytes.Repeat([]byte("data: x\n\n"), 20000), 0xff, 0xfe, 0x00, '\n')
