@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"hash/maphash"
 	"strings"
 	"sync"
 
@@ -22,6 +23,11 @@ type antTraffic struct {
 	calls    map[string]*antOrigin // tool_use id → first block that carried it
 	foreign  map[string]int        // opaque payloads of other wires' responses → exchange
 	full     map[uint64]int        // hash of a request's whole history → latest exchange with output
+	// accepted holds, for every message of every accepted request, the
+	// hash of its judging context: model, system, tools and the history up
+	// to and including it.
+	accepted map[uint64]bool
+	h        *antHasher
 }
 
 // antOrigin is one block of a recorded Anthropic response.
@@ -80,6 +86,13 @@ type antReq struct {
 	calls  []antCall
 	// lastAssistant is the index of the last assistant message, -1 if none.
 	lastAssistant int
+	// fresh[k] is false when an earlier accepted request sent message k in
+	// the same context (model, system, tools, every message before it). Such
+	// a message was judged there and the provider took it, so the checks of
+	// one message do not judge it again: a growing conversation is judged in
+	// time linear in its size, and one old fault is not reported every turn.
+	fresh []bool
+	ctx   []uint64 // the judging context of each message
 }
 
 // antCache keeps the analysis of the traffic being judged: Judge runs the
@@ -118,6 +131,8 @@ func newAntTraffic(tr *Traffic) *antTraffic {
 		calls:    map[string]*antOrigin{},
 		foreign:  map[string]int{},
 		full:     map[uint64]int{},
+		accepted: map[uint64]bool{},
+		h:        newAntHasher(),
 	}
 	for i := range tr.Exchanges {
 		ex := &tr.Exchanges[i]
@@ -128,6 +143,11 @@ func newAntTraffic(tr *Traffic) *antTraffic {
 			a.reqs[i] = r
 			if ex.Accepted() && antOutput(ex) != nil {
 				a.full[r.prefix[len(r.prefix)-1]] = i
+			}
+			if ex.Accepted() {
+				for _, c := range r.ctx {
+					a.accepted[c] = true
+				}
 			}
 		}
 		a.index(i)
@@ -251,16 +271,18 @@ func (a *antTraffic) resolve(ex *engine.Exchange) *antReq {
 		prefix:        make([]uint64, n+1),
 		producer:      make([]int, n),
 		origin:        make([]int, n),
-		system:        antSystemHash(req.System),
-		tools:         antToolsHash(req.Tools),
+		fresh:         make([]bool, n),
+		ctx:           make([]uint64, n),
+		system:        a.h.system(req.System),
+		tools:         a.h.tools(req.Tools),
 		lastAssistant: -1,
 	}
-	acc := newAntHash()
-	r.prefix[0] = uint64(acc)
+	setting := a.h.ints(maphash.String(antSeed, req.Model), r.system, r.tools)
 	for k := range req.Messages {
-		r.msgHash[k] = antMessageHash(&req.Messages[k])
-		acc.int(int(r.msgHash[k]))
-		r.prefix[k+1] = uint64(acc)
+		r.msgHash[k] = a.h.message(&req.Messages[k])
+		r.prefix[k+1] = a.h.ints(r.prefix[k], r.msgHash[k])
+		r.ctx[k] = a.h.ints(setting, r.prefix[k+1])
+		r.fresh[k] = !a.accepted[r.ctx[k]]
 	}
 	for k := range req.Messages {
 		r.producer[k], r.origin[k] = -1, -1

@@ -523,6 +523,7 @@ func judgeAntThink009(tr *Traffic, r *reporter) {
 // must be q's first k (or, for a continued prefill, q's first k and the
 // start of message k). It says what differs, with a diff, or "" when equal.
 func antPrefixDiff(p, q *antReq, k int) (why, diff string) {
+	h := newAntHasher()
 	if p.system != q.system {
 		return "the system prompt differs from the one the block was created with",
 			StructDiff(antViewBlocks(p.req.System), antViewBlocks(q.req.System))
@@ -541,7 +542,7 @@ func antPrefixDiff(p, q *antReq, k int) (why, diff string) {
 		// A continued prefill: the message starts with the blocks sent.
 		ok := len(pm[k].Blocks) <= len(qm[k].Blocks)
 		for j := 0; ok && j < len(pm[k].Blocks); j++ {
-			ok = antBlockHash(&pm[k].Blocks[j]) == antBlockHash(&qm[k].Blocks[j])
+			ok = h.oneBlock(&pm[k].Blocks[j]) == h.oneBlock(&qm[k].Blocks[j])
 		}
 		if ok {
 			return "", ""

@@ -2,7 +2,9 @@ package conformance
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"hash/maphash"
 	"sort"
 
 	"github.com/llmtck/llmtck/engine"
@@ -20,40 +22,50 @@ import (
 
 const cacheControl = "cache_control"
 
-// antHash is FNV-1a (64 bit) with length-prefixed fields, so that two
-// different field sequences cannot run together into the same bytes.
-type antHash uint64
+// antSeed seeds every hash of one process; hashes are only compared with
+// each other, never stored.
+var antSeed = maphash.MakeSeed()
 
-const (
-	fnvOffset antHash = 14695981039346656037
-	fnvPrime  antHash = 1099511628211
-)
-
-func newAntHash() antHash { return fnvOffset }
-
-func (h *antHash) byte(c byte) {
-	*h ^= antHash(c)
-	*h *= fnvPrime
+// antHasher hashes requests with length-prefixed fields, so that two
+// different field sequences cannot run together into the same bytes. It is
+// reused across messages to avoid allocation.
+type antHasher struct {
+	h, sub  maphash.Hash
+	scratch []byte
 }
 
-func (h *antHash) int(n int) {
-	for i := 0; i < 8; i++ {
-		h.byte(byte(n >> (8 * i)))
-	}
+func newAntHasher() *antHasher {
+	a := &antHasher{}
+	a.h.SetSeed(antSeed)
+	a.sub.SetSeed(antSeed)
+	return a
 }
 
-func (h *antHash) str(s string) {
-	h.int(len(s))
-	for i := 0; i < len(s); i++ {
-		h.byte(s[i])
-	}
+func (a *antHasher) int(n int) {
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], uint64(n))
+	a.h.Write(b[:])
+}
+
+func (a *antHasher) str(s string) {
+	a.int(len(s))
+	a.h.WriteString(s)
 }
 
 // json hashes a raw JSON value with insignificant whitespace left out and
 // a top-level cache_control key removed from an object.
-func (h *antHash) json(raw json.RawMessage) {
+func (a *antHasher) json(raw json.RawMessage) {
 	raw = withoutCacheControl(raw)
-	n := 0
+	if bytes.ContainsAny(raw, " \t\n\r") {
+		a.scratch = antCompactTo(a.scratch[:0], raw)
+		raw = a.scratch
+	}
+	a.int(len(raw))
+	a.h.Write(raw)
+}
+
+// antCompactTo appends raw without whitespace outside strings to dst.
+func antCompactTo(dst, raw []byte) []byte {
 	inString, escaped := false, false
 	for _, c := range raw {
 		switch {
@@ -70,11 +82,9 @@ func (h *antHash) json(raw json.RawMessage) {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			continue
 		}
-		h.byte(c)
-		n++
+		dst = append(dst, c)
 	}
-	// The length follows the bytes: still one way to read the sequence back.
-	h.int(n)
+	return dst
 }
 
 // withoutCacheControl returns raw without its top-level cache_control key
@@ -97,21 +107,22 @@ func withoutCacheControl(raw json.RawMessage) json.RawMessage {
 }
 
 // extra hashes an Extra map without cache_control, independent of map order.
-func (h *antHash) extra(m map[string]json.RawMessage) {
-	var sum antHash
+func (a *antHasher) extra(m map[string]json.RawMessage) {
+	var sum uint64
 	n := 0
 	for k, v := range m {
 		if k == cacheControl {
 			continue
 		}
-		e := newAntHash()
-		e.str(k)
-		e.json(v)
-		sum += e
+		a.sub.Reset()
+		a.sub.WriteString(k)
+		a.sub.WriteByte(0)
+		a.sub.Write(antCompactTo(a.scratch[:0], withoutCacheControl(v)))
+		sum += a.sub.Sum64()
 		n++
 	}
-	h.int(n)
-	h.int(int(sum))
+	a.int(n)
+	a.int(int(sum))
 }
 
 // antStr decodes a raw JSON string token; a token that is not a string is
@@ -126,65 +137,86 @@ func antStr(raw json.RawMessage) string {
 	return string(raw)
 }
 
-func (h *antHash) block(b *engine.Block) {
-	h.str(string(b.Type))
-	h.str(b.Text)
-	h.str(antStr(b.Signature))
-	h.str(antStr(b.Data))
-	h.json(b.Source)
-	h.str(b.ID)
-	h.str(b.Name)
-	h.json(b.Input)
-	h.str(b.ToolCallID)
+// payload hashes an opaque token by its decoded value.
+func (a *antHasher) payload(raw json.RawMessage) {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		raw = raw[1 : len(raw)-1]
+		a.int(len(raw))
+		a.h.Write(raw)
+		return
+	}
+	a.str(antStr(raw))
+}
+
+func (a *antHasher) block(b *engine.Block) {
+	a.str(string(b.Type))
+	a.str(b.Text)
+	a.payload(b.Signature)
+	a.payload(b.Data)
+	a.json(b.Source)
+	a.str(b.ID)
+	a.str(b.Name)
+	a.json(b.Input)
+	a.str(b.ToolCallID)
 	if b.IsError {
-		h.byte(1)
+		a.int(1)
 	} else {
-		h.byte(0)
+		a.int(0)
 	}
-	h.int(len(b.Content))
+	a.int(len(b.Content))
 	for i := range b.Content {
-		h.block(&b.Content[i])
+		a.block(&b.Content[i])
 	}
-	h.json(b.ResultRaw)
-	h.json(b.Raw)
-	h.extra(b.Extra)
+	a.json(b.ResultRaw)
+	a.json(b.Raw)
+	a.extra(b.Extra)
 }
 
-// antMessageHash hashes one message. String content and a one-text-block
-// array are the same to the API, so ContentString is not part of it.
-func antMessageHash(m *engine.Message) uint64 {
-	h := newAntHash()
-	h.str(string(m.Role))
-	h.int(len(m.Blocks))
+// message hashes one message. String content and a one-text-block array
+// are the same to the API, so ContentString is not part of it.
+func (a *antHasher) message(m *engine.Message) uint64 {
+	a.h.Reset()
+	a.str(string(m.Role))
+	a.int(len(m.Blocks))
 	for i := range m.Blocks {
-		h.block(&m.Blocks[i])
+		a.block(&m.Blocks[i])
 	}
-	h.extra(m.Extra)
-	return uint64(h)
+	a.extra(m.Extra)
+	return a.h.Sum64()
 }
 
-func antBlockHash(b *engine.Block) uint64 {
-	h := newAntHash()
-	h.block(b)
-	return uint64(h)
+func (a *antHasher) oneBlock(b *engine.Block) uint64 {
+	a.h.Reset()
+	a.block(b)
+	return a.h.Sum64()
 }
 
-func antSystemHash(blocks []engine.Block) uint64 {
-	h := newAntHash()
-	h.int(len(blocks))
+func (a *antHasher) system(blocks []engine.Block) uint64 {
+	a.h.Reset()
+	a.int(len(blocks))
 	for i := range blocks {
-		h.block(&blocks[i])
+		a.block(&blocks[i])
 	}
-	return uint64(h)
+	return a.h.Sum64()
 }
 
-func antToolsHash(tools []engine.Tool) uint64 {
-	h := newAntHash()
-	h.int(len(tools))
+func (a *antHasher) tools(tools []engine.Tool) uint64 {
+	a.h.Reset()
+	a.int(len(tools))
 	for _, t := range tools {
-		h.json(t.Raw)
+		a.json(t.Raw)
 	}
-	return uint64(h)
+	return a.h.Sum64()
+}
+
+// ints hashes a sequence of numbers (message hashes into a prefix hash,
+// the parts of a judging context).
+func (a *antHasher) ints(ns ...uint64) uint64 {
+	a.h.Reset()
+	for _, n := range ns {
+		a.int(int(n))
+	}
+	return a.h.Sum64()
 }
 
 // antBlockView is a block as the prefix diff shows it.

@@ -28,6 +28,7 @@ type rspOrigin struct {
 	// partial is true when a stream started the item but never sent its
 	// response.output_item.done, so what was built is incomplete.
 	partial bool
+	route   rspRoute // where the producing call went
 }
 
 // rspIndex holds the output items of every response seen so far.
@@ -56,10 +57,10 @@ func (x *rspIndex) add(ex *engine.Exchange) {
 		partial = resp.Stream.Partial
 	}
 	var calls []*engine.Block
-	reasoning := ""
+	reasoning, route := "", rspRouteOf(ex)
 	for k := range resp.Output {
 		m := &resp.Output[k]
-		o := &rspOrigin{exchange: ex.Index, item: m, reasoning: reasoning, partial: slices.Contains(partial, k)}
+		o := &rspOrigin{exchange: ex.Index, item: m, reasoning: reasoning, partial: slices.Contains(partial, k), route: route}
 		if k+1 < len(resp.Output) {
 			o.next = &resp.Output[k+1]
 		}

@@ -124,10 +124,11 @@ func judgeRSNStateless(tr *Traffic, r *reporter) {
 
 // judgeRSNEncrypted (OAI-RSN-004): echoed encrypted_content is compared
 // with the item that produced it, wherever in the cassette that was.
-// Providers decode the JSON string, so the comparison is on the decoded
-// value; the diff shows the first differing byte.
+// Providers decode the JSON string, so equal bytes are equal and differing
+// bytes are compared decoded; the diff shows the first differing byte.
 func judgeRSNEncrypted(tr *Traffic, r *reporter) {
 	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx *rspIndex) {
+		sent := rspRouteOf(ex)
 		for i := range req.Messages {
 			m := &req.Messages[i]
 			rb := rspReasoning(m)
@@ -138,63 +139,48 @@ func judgeRSNEncrypted(tr *Traffic, r *reporter) {
 			if rb.ItemID == "" || origin == nil {
 				continue // not produced in this cassette: nothing to compare with
 			}
-			loc := "request." + m.Path + ".encrypted_content"
 			ob := rspReasoning(origin.item)
 			if ob == nil {
 				continue
 			}
-			same := bytes.Equal(rb.EncryptedContent, ob.EncryptedContent)
-			got, _ := oaiString(rb.EncryptedContent)
-			want, _ := oaiString(ob.EncryptedContent)
+			loc := "request." + m.Path + ".encrypted_content"
 			switch {
 			case origin.partial:
 				r.add(ex.Index, loc, "reasoning item %s echoes an item whose stream in interaction %d never sent response.output_item.done; its encrypted_content is incomplete",
 					rb.ItemID, origin.exchange)
 			case len(ob.EncryptedContent) == 0:
 				r.add(ex.Index, loc, "reasoning item %s carries encrypted_content (%d bytes), but interaction %d produced it without one (%s); the payload was not issued with this item",
-					rb.ItemID, len(got), origin.exchange, origin.item.Path)
-			case !same && got != want:
+					rb.ItemID, len(rb.EncryptedContent), origin.exchange, origin.item.Path)
+			case !bytes.Equal(rb.EncryptedContent, ob.EncryptedContent) && !rspSameString(rb.EncryptedContent, ob.EncryptedContent):
+				want, _ := oaiString(ob.EncryptedContent)
+				got, _ := oaiString(rb.EncryptedContent)
 				f := r.add(ex.Index, loc, "encrypted_content of reasoning item %s differs from the one interaction %d produced (response %s)",
 					rb.ItemID, origin.exchange, origin.item.Path)
 				f.Diff = ByteDiff([]byte(want), []byte(got))
-			default:
-				rspJudgeRoute(tr, ex, origin, rb.ItemID, loc, r)
+			case origin.route.org != "" && sent.org != "" && origin.route.org != sent.org:
+				r.add(ex.Index, loc, "encrypted_content of reasoning item %s was issued to organization %q (interaction %d) but is sent to organization %q",
+					rb.ItemID, origin.route.org, origin.exchange, sent.org)
+			case origin.route.host != "" && sent.host != "" && origin.route.host != sent.host:
+				r.add(ex.Index, loc, "encrypted_content of reasoning item %s was issued by %s (interaction %d) but is sent to %s",
+					rb.ItemID, origin.route.host, origin.exchange, sent.host)
 			}
 		}
 	})
 }
 
-// rspJudgeRoute reports an encrypted payload sent to another organization
-// or host than the one that issued it, where the recording shows both.
-func rspJudgeRoute(tr *Traffic, ex *engine.Exchange, origin *rspOrigin, id, loc string, r *reporter) {
-	from := oaiExchangeAt(tr, origin.exchange)
-	if from == nil {
-		return
-	}
-	const org = "Openai-Organization"
-	issued, sent := from.ResponseHeader.Get(org), ex.ResponseHeader.Get(org)
-	if issued != "" && sent != "" && issued != sent {
-		r.add(ex.Index, loc, "encrypted_content of reasoning item %s was issued to organization %q (interaction %d) but is sent to organization %q",
-			id, issued, origin.exchange, sent)
-		return
-	}
-	if a, b := oaiHost(from.URL), oaiHost(ex.URL); a != "" && b != "" && a != b {
-		r.add(ex.Index, loc, "encrypted_content of reasoning item %s was issued by %s (interaction %d) but is sent to %s",
-			id, a, origin.exchange, b)
-	}
+// rspSameString reports whether two JSON string tokens decode equal.
+func rspSameString(a, b []byte) bool {
+	x, okA := oaiString(a)
+	y, okB := oaiString(b)
+	return okA && okB && x == y
 }
 
-// oaiExchangeAt returns the exchange with the given cassette index.
-func oaiExchangeAt(tr *Traffic, index int) *engine.Exchange {
-	if index >= 0 && index < len(tr.Exchanges) && tr.Exchanges[index].Index == index {
-		return &tr.Exchanges[index]
-	}
-	for i := range tr.Exchanges {
-		if tr.Exchanges[i].Index == index {
-			return &tr.Exchanges[i]
-		}
-	}
-	return nil
+// rspRoute is where a call went: the organization the response names and
+// the URL's host. An encrypted payload is only valid where it was issued.
+type rspRoute struct{ org, host string }
+
+func rspRouteOf(ex *engine.Exchange) rspRoute {
+	return rspRoute{org: ex.ResponseHeader.Get("Openai-Organization"), host: oaiHost(ex.URL)}
 }
 
 // oaiHost returns the lower-case host of a URL, or "".

@@ -273,13 +273,19 @@ func (t *threader) continued(r *histRequest) *histThread {
 }
 
 func (t *threader) setLatest(th *histThread, r *histRequest) {
-	if th.latest != nil && t.byKey[th.key] == th {
-		delete(t.byKey, th.key)
+	from := 0 // messages already indexed for th
+	if th.latest != nil {
+		if t.byKey[th.key] == th {
+			delete(t.byKey, th.key)
+		}
+		if r.extends(th.latest) {
+			from = len(th.latest.msgs)
+		}
 	}
 	keys := r.prefixKeys()
 	th.latest, th.key = r, keys[len(keys)-1]
 	t.byKey[th.key] = th
-	for m := range r.msgs {
+	for m := from; m < len(r.msgs); m++ {
 		h := r.msgHead(m)
 		list := t.byHead[h]
 		if i := slices.Index(list, th); i >= 0 {

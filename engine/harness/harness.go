@@ -27,9 +27,9 @@ type Config struct {
 	// Wire picks the codec. The loop is exercised on the Anthropic and Chat
 	// Completions wires; Gemini calls without ids and multi-item Responses
 	// outputs are not shaped for the transcript yet.
-	Wire engine.Wire
-	Model   string
-	APIKey  string // sent in the wire's auth header when set
+	Wire   engine.Wire
+	Model  string
+	APIKey string // sent in the wire's auth header when set
 	// MaxTokens is the response budget; 0 means 1024.
 	MaxTokens int
 	Stream    bool

@@ -60,8 +60,8 @@ func TestOpenAIChatLoop(t *testing.T) {
 	}
 	var ran []string
 	run, err := h.Start(context.Background(), harness.Params{
-		Messages: []engine.Message{{Role: engine.RoleSystem, Blocks: []engine.Block{{Type: engine.BlockText, Text: "be brief"}}}, userText("what is in src?")},
-		Tools:    []engine.ToolDefinition{echoTool("read", &ran)},
+		Messages:    []engine.Message{{Role: engine.RoleSystem, Blocks: []engine.Block{{Type: engine.BlockText, Text: "be brief"}}}, userText("what is in src?")},
+		Tools:       []engine.ToolDefinition{echoTool("read", &ran)},
 		Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "read", Params: map[string]string{"path": "src/**"}}}},
 	})
 	if err != nil {
