@@ -59,8 +59,8 @@ type antEcho struct {
 	match    antMatch
 }
 
-// antCall is a tool_use block of an assistant message.
-type antCall struct {
+// antToolEcho is a tool_use block of an assistant message.
+type antToolEcho struct {
 	msg, pos int
 	block    *engine.Block
 	origin   *antOrigin
@@ -83,9 +83,12 @@ type antReq struct {
 	// shared text block; -1 when the message is not recognisably one.
 	origin []int
 	echoes []antEcho
-	calls  []antCall
+	calls  []antToolEcho
 	// lastAssistant is the index of the last assistant message, -1 if none.
 	lastAssistant int
+	// silent is the severity of the rules providers enforce only on
+	// preserved-thinking models (antSilentSeverity).
+	silent Severity
 	// fresh[k] is false when an earlier accepted request sent message k in
 	// the same context (model, system, tools, every message before it). Such
 	// a message was judged there and the provider took it, so the checks of
@@ -177,14 +180,17 @@ func isThinkingBlock(b *engine.Block) bool {
 
 // antPayload is the opaque token that identifies a thinking block: the
 // decoded signature, or the decoded data of a redacted block.
-func antPayload(b *engine.Block) string {
+func antPayload(b *engine.Block) string { return string(antPayloadKey(b)) }
+
+// antPayloadKey is antPayload without the allocation, for map lookups.
+func antPayloadKey(b *engine.Block) []byte {
 	switch b.Type {
 	case engine.BlockThinking:
-		return antStr(b.Signature)
+		return antKey(b.Signature)
 	case engine.BlockRedacted:
-		return antStr(b.Data)
+		return antKey(b.Data)
 	}
-	return ""
+	return nil
 }
 
 // index records what exchange i's response produced.
@@ -294,6 +300,7 @@ func (a *antTraffic) resolve(ex *engine.Exchange) *antReq {
 			a.resolveMessage(r, k)
 		}
 	}
+	r.silent = antSilentSeverity(r)
 	return r
 }
 
@@ -309,8 +316,8 @@ func (a *antTraffic) resolveMessage(r *antReq, k int) {
 		switch {
 		case isThinkingBlock(b):
 			e := antEcho{msg: k, pos: p, block: b}
-			if o := a.payloads[antPayload(b)]; o != nil && antPayload(b) != "" {
-				e.origin, e.match = o, antBySig
+			if key := antPayloadKey(b); len(key) > 0 && a.payloads[string(key)] != nil {
+				e.origin, e.match = a.payloads[string(key)], antBySig
 			} else if o := a.texts[b.Text]; o != nil && b.Type == engine.BlockThinking && b.Text != "" {
 				e.origin, e.match = o, antByText
 			}
@@ -319,7 +326,7 @@ func (a *antTraffic) resolveMessage(r *antReq, k int) {
 			}
 			r.echoes = append(r.echoes, e)
 		case b.Type == engine.BlockToolCall:
-			c := antCall{msg: k, pos: p, block: b, origin: a.calls[b.ID]}
+			c := antToolEcho{msg: k, pos: p, block: b, origin: a.calls[b.ID]}
 			if c.origin != nil && anchor < 0 {
 				anchor = c.origin.ex
 			}
@@ -366,7 +373,7 @@ func (a *antTraffic) resolveMessage(r *antReq, k int) {
 // or a fresh one when the index kept an earlier carrier of the same token.
 func (a *antTraffic) originOf(i int, out *engine.Message, p int) *antOrigin {
 	b := &out.Blocks[p]
-	if o := a.payloads[antPayload(b)]; o != nil && o.block == b {
+	if o := a.payloads[string(antPayloadKey(b))]; o != nil && o.block == b {
 		return o
 	}
 	if o := a.texts[b.Text]; o != nil && o.block == b {

@@ -14,7 +14,7 @@ func judgeAntMsg001(tr *Traffic, r *reporter) {
 		msgs := q.req.Messages
 		for k := range msgs {
 			m := &msgs[k]
-			if k == len(msgs)-1 && m.Role == engine.RoleAssistant {
+			if !q.fresh[k] || k == len(msgs)-1 && m.Role == engine.RoleAssistant {
 				continue // the optional final assistant message may be empty
 			}
 			if m.ContentNull || len(m.Blocks) == 0 || m.ContentString && strings.TrimSpace(m.Blocks[0].Text) == "" {
@@ -46,7 +46,7 @@ func judgeAntMsg002(tr *Traffic, r *reporter) {
 		msgs := q.req.Messages
 		for k := 1; k < len(msgs); k++ {
 			role := msgs[k].Role
-			if role == msgs[k-1].Role && (role == engine.RoleUser || role == engine.RoleAssistant) {
+			if q.fresh[k] && role == msgs[k-1].Role && (role == engine.RoleUser || role == engine.RoleAssistant) {
 				r.addSeverity(sev, i, "request."+msgs[k].Path+".role", "messages[%d] is a second %s message in a row", k, role)
 			}
 		}

@@ -489,11 +489,12 @@ func antGrowingConversation(tb testing.TB, n, turns int) *Traffic {
 	return antTrafficOf(tb, exs...)
 }
 
-// antFamily is every check of the Anthropic family.
+// antFamily is every check of this family (ANT-EPH-* belong to the
+// history checks).
 func antFamily() []*Check {
 	var out []*Check
 	for _, c := range Checks() {
-		if c.Wire == engine.WireAnthropic {
+		if c.Wire == engine.WireAnthropic && !strings.HasPrefix(c.ID, "ANT-EPH-") {
 			out = append(out, c)
 		}
 	}

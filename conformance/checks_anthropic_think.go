@@ -142,6 +142,9 @@ func judgeAntThink001(tr *Traffic, r *reporter) {
 	a := antAnalyze(tr)
 	a.each(func(i int, q *antReq) {
 		for _, e := range q.echoes {
+			if !q.fresh[e.msg] {
+				continue
+			}
 			o, b := e.origin, e.block
 			got := antPayload(b)
 			// No payload is ANT-THINK-002's, a foreign one ANT-THINK-003's,
@@ -179,13 +182,12 @@ func judgeAntThink001(tr *Traffic, r *reporter) {
 }
 
 func judgeAntThink002(tr *Traffic, r *reporter) {
-	for i := range tr.Exchanges {
-		ex := &tr.Exchanges[i]
-		if ex.Wire != engine.WireAnthropic || ex.Request == nil {
-			continue
-		}
-		for k := range ex.Request.Messages {
-			m := &ex.Request.Messages[k]
+	antAnalyze(tr).each(func(i int, q *antReq) {
+		for k := range q.req.Messages {
+			if !q.fresh[k] {
+				continue
+			}
+			m := &q.req.Messages[k]
 			for p := range m.Blocks {
 				b := &m.Blocks[p]
 				if !isThinkingBlock(b) {
@@ -206,13 +208,16 @@ func judgeAntThink002(tr *Traffic, r *reporter) {
 				}
 			}
 		}
-	}
+	})
 }
 
 func judgeAntThink003(tr *Traffic, r *reporter) {
 	a := antAnalyze(tr)
 	a.each(func(i int, q *antReq) {
 		for _, e := range q.echoes {
+			if !q.fresh[e.msg] {
+				continue
+			}
 			b := e.block
 			got := antPayload(b)
 			if got == "" {
@@ -386,7 +391,7 @@ func judgeAntThink005(tr *Traffic, r *reporter) {
 			if m.Role != engine.RoleAssistant || len(m.Blocks) == 0 {
 				continue
 			}
-			if !isThinkingBlock(&m.Blocks[0]) {
+			if q.fresh[k] && !isThinkingBlock(&m.Blocks[0]) {
 				for p := range m.Blocks {
 					if isThinkingBlock(&m.Blocks[p]) {
 						r.add(i, antLoc(&m.Blocks[0], "type"), "messages[%d] contains thinking (content[%d]) but starts with %s; thinking must come first",
@@ -492,7 +497,7 @@ func judgeAntThink009(tr *Traffic, r *reporter) {
 		later := 0
 		for x := range q.echoes {
 			e := &q.echoes[x]
-			if e.match != antBySig || a.reqs[e.origin.ex] == nil {
+			if e.match != antBySig || a.reqs[e.origin.ex] == nil || !q.fresh[e.msg] {
 				continue
 			}
 			w, d := antPrefixDiff(a.reqs[e.origin.ex], q, e.msg)
@@ -513,7 +518,7 @@ func judgeAntThink009(tr *Traffic, r *reporter) {
 		if later > 0 {
 			msg += fmt.Sprintf("; %d later echoed thinking block(s) are invalidated too", later)
 		}
-		f := r.addSeverity(antSilentSeverity(q), i, antLoc(first.block, ""), "%s", msg)
+		f := r.addSeverity(q.silent, i, antLoc(first.block, ""), "%s", msg)
 		f.Diff = diff
 	})
 }
@@ -586,7 +591,10 @@ func judgeAntThink010(tr *Traffic, r *reporter) {
 			for x < len(q.echoes) && q.echoes[x].msg == k {
 				x++
 			}
-			sev := antSilentSeverity(q)
+			if !q.fresh[k] && (lastEcho <= k || !q.fresh[lastEcho]) {
+				continue
+			}
+			sev := q.silent
 			if k == q.lastAssistant {
 				sev = SeverityError
 			}
@@ -671,7 +679,7 @@ func (a *antTraffic) judgeOmission(r *reporter, i int, q *antReq, k int, echoes 
 				k, m, b.Type, p, empty)
 			return
 		case lastEcho > k:
-			r.addSeverity(antSilentSeverity(q), i, "request."+q.req.Messages[k].Path, "messages[%d] echoes the response of interaction %d without its %s block content[%d], while messages[%d] echoes later thinking: a block between others was left out%s",
+			r.addSeverity(q.silent, i, "request."+q.req.Messages[k].Path, "messages[%d] echoes the response of interaction %d without its %s block content[%d], while messages[%d] echoes later thinking: a block between others was left out%s",
 				k, m, b.Type, p, lastEcho, empty)
 			return
 		}

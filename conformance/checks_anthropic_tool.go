@@ -94,7 +94,7 @@ func judgeAntTool001(tr *Traffic, r *reporter) {
 	a.each(func(i int, q *antReq) {
 		msgs := q.req.Messages
 		for k := range msgs {
-			if msgs[k].Role != engine.RoleAssistant {
+			if msgs[k].Role != engine.RoleAssistant || k+1 < len(msgs) && !q.fresh[k+1] {
 				continue
 			}
 			if missing, next := antUnanswered(msgs, k); len(missing) > 0 {
@@ -121,7 +121,7 @@ func judgeAntTool002(tr *Traffic, r *reporter) {
 			}
 			for p := range m.Blocks {
 				b := &m.Blocks[p]
-				if b.Type != engine.BlockToolResult {
+				if b.Type != engine.BlockToolResult || !q.fresh[k] {
 					continue
 				}
 				if j, ok := calledIn[b.ToolCallID]; ok && j == k-1 && msgs[j].Role == engine.RoleAssistant {
@@ -144,6 +144,9 @@ func judgeAntTool003(tr *Traffic, r *reporter) {
 	a := antAnalyze(tr)
 	a.each(func(i int, q *antReq) {
 		for k := range q.req.Messages {
+			if !q.fresh[k] {
+				continue
+			}
 			m := &q.req.Messages[k]
 			other := -1
 			for p := range m.Blocks {
@@ -167,27 +170,32 @@ func judgeAntTool003(tr *Traffic, r *reporter) {
 func judgeAntTool004(tr *Traffic, r *reporter) {
 	a := antAnalyze(tr)
 	a.each(func(i int, q *antReq) {
-		seen := map[string]string{} // id → location of its first use
+		seen := make(map[string]*engine.Block, len(q.calls)) // id → its first use
+		for _, c := range q.calls {
+			b := c.block
+			first, dup := seen[b.ID]
+			if !dup {
+				seen[b.ID] = b
+			}
+			if !q.fresh[c.msg] {
+				continue
+			}
+			if !antToolIDRe.MatchString(b.ID) {
+				r.add(i, antLoc(b, "id"), "tool_use id %q does not match %s", b.ID, antToolIDRe)
+			}
+			if dup && b.ID != "" {
+				r.addSeverity(SeverityInfo, i, antLoc(b, "id"), "tool_use id %q is used again (first at %s); ids should be unique in a conversation", b.ID, antLoc(first, "id"))
+			}
+		}
 		for k := range q.req.Messages {
 			m := &q.req.Messages[k]
+			if !q.fresh[k] || m.Role != engine.RoleAssistant {
+				continue
+			}
 			for p := range m.Blocks {
 				b := &m.Blocks[p]
-				id, re := b.ID, antToolIDRe
-				switch {
-				case b.Type == engine.BlockToolCall:
-				case b.Type == engine.BlockOther && b.WireType == "server_tool_use":
-					id, re = antRawID(b), antServerIDRe
-				default:
-					continue
-				}
-				loc := antLoc(b, "id")
-				if !re.MatchString(id) {
-					r.add(i, loc, "%s id %q does not match %s", antWireType(b), id, re)
-				}
-				if first, dup := seen[id]; dup && id != "" {
-					r.addSeverity(SeverityInfo, i, loc, "%s id %q is used again (first at %s); ids should be unique in a conversation", antWireType(b), id, first)
-				} else {
-					seen[id] = loc
+				if id := antRawID(b); b.WireType == "server_tool_use" && !antServerIDRe.MatchString(id) {
+					r.add(i, antLoc(b, "id"), "server_tool_use id %q does not match %s", id, antServerIDRe)
 				}
 			}
 		}
@@ -213,7 +221,7 @@ func judgeAntTool005(tr *Traffic, r *reporter) {
 	a.each(func(i int, q *antReq) {
 		for _, c := range q.calls {
 			o := c.origin
-			if o == nil || o.unfinished {
+			if o == nil || o.unfinished || !q.fresh[c.msg] {
 				continue
 			}
 			b := c.block
@@ -242,8 +250,11 @@ func judgeAntCancel001(tr *Traffic, r *reporter) {
 			m := &msgs[k]
 			switch m.Role {
 			case engine.RoleAssistant:
+				if k+1 >= len(msgs) || msgs[k+1].Role != engine.RoleUser || !q.fresh[k+1] {
+					continue
+				}
 				missing, _ := antUnanswered(msgs, k)
-				if len(missing) == 0 || k+1 >= len(msgs) || msgs[k+1].Role != engine.RoleUser {
+				if len(missing) == 0 {
 					continue
 				}
 				if said := antUserText(&msgs[k+1]); antInterrupted.MatchString(said) {
@@ -251,6 +262,9 @@ func judgeAntCancel001(tr *Traffic, r *reporter) {
 						antIDs(missing), k, k+1, antShortText(said))
 				}
 			case engine.RoleUser:
+				if !q.fresh[k] {
+					continue
+				}
 				for p := range m.Blocks {
 					b := &m.Blocks[p]
 					if b.Type != engine.BlockToolResult {
@@ -290,13 +304,13 @@ func judgeAntCancel002(tr *Traffic, r *reporter) {
 	a := antAnalyze(tr)
 	a.each(func(i int, q *antReq) {
 		for _, e := range q.echoes {
-			if o := e.origin; o != nil && o.unfinished {
+			if o := e.origin; o != nil && o.unfinished && q.fresh[e.msg] {
 				r.add(i, antLoc(e.block, ""), "%s block comes from %s, whose stream was cut off before the block was finished (no signature); a partial message must not be persisted",
 					e.block.Type, antFrom(o))
 			}
 		}
 		for _, c := range q.calls {
-			if o := c.origin; o != nil && o.unfinished {
+			if o := c.origin; o != nil && o.unfinished && q.fresh[c.msg] {
 				r.add(i, antLoc(c.block, ""), "tool_use %s comes from %s, whose stream was cut off before its input was complete; it must not be executed or persisted",
 					c.block.ID, antFrom(o))
 			}

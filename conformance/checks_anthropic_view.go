@@ -125,6 +125,18 @@ func (a *antHasher) extra(m map[string]json.RawMessage) {
 	a.int(int(sum))
 }
 
+// antKey is a block's opaque token as map-key bytes: the token without its
+// quotes when it has no escapes (no allocation), else its decoded value.
+func antKey(raw json.RawMessage) []byte {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		return raw[1 : len(raw)-1]
+	}
+	if len(raw) == 0 {
+		return nil
+	}
+	return []byte(antStr(raw))
+}
+
 // antStr decodes a raw JSON string token; a token that is not a string is
 // kept as its bytes, so it still compares unequal to every string.
 func antStr(raw json.RawMessage) string {
@@ -139,6 +151,10 @@ func antStr(raw json.RawMessage) string {
 
 // payload hashes an opaque token by its decoded value.
 func (a *antHasher) payload(raw json.RawMessage) {
+	if len(raw) == 0 {
+		a.int(0)
+		return
+	}
 	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
 		raw = raw[1 : len(raw)-1]
 		a.int(len(raw))
@@ -148,28 +164,66 @@ func (a *antHasher) payload(raw json.RawMessage) {
 	a.str(antStr(raw))
 }
 
+// block hashes a block: a mask of the fields it has, then those fields,
+// so the many empty fields of a block cost one bit each.
 func (a *antHasher) block(b *engine.Block) {
+	var mask int
+	for i, present := range [...]bool{
+		b.Text != "", len(b.Signature) > 0, len(b.Data) > 0, len(b.Source) > 0,
+		b.ID != "", b.Name != "", len(b.Input) > 0, b.ToolCallID != "", b.IsError,
+		len(b.Content) > 0, len(b.ResultRaw) > 0, len(b.Raw) > 0, antHasExtra(b.Extra),
+	} {
+		if present {
+			mask |= 1 << i
+		}
+	}
 	a.str(string(b.Type))
-	a.str(b.Text)
-	a.payload(b.Signature)
-	a.payload(b.Data)
-	a.json(b.Source)
-	a.str(b.ID)
-	a.str(b.Name)
-	a.json(b.Input)
-	a.str(b.ToolCallID)
-	if b.IsError {
-		a.int(1)
-	} else {
-		a.int(0)
+	a.int(mask)
+	if b.Text != "" {
+		a.str(b.Text)
 	}
-	a.int(len(b.Content))
-	for i := range b.Content {
-		a.block(&b.Content[i])
+	if len(b.Signature) > 0 {
+		a.payload(b.Signature)
 	}
-	a.json(b.ResultRaw)
-	a.json(b.Raw)
-	a.extra(b.Extra)
+	if len(b.Data) > 0 {
+		a.payload(b.Data)
+	}
+	if len(b.Source) > 0 {
+		a.json(b.Source)
+	}
+	if b.ID != "" {
+		a.str(b.ID)
+	}
+	if b.Name != "" {
+		a.str(b.Name)
+	}
+	if len(b.Input) > 0 {
+		a.json(b.Input)
+	}
+	if b.ToolCallID != "" {
+		a.str(b.ToolCallID)
+	}
+	if len(b.Content) > 0 {
+		a.int(len(b.Content))
+		for i := range b.Content {
+			a.block(&b.Content[i])
+		}
+	}
+	if len(b.ResultRaw) > 0 {
+		a.json(b.ResultRaw)
+	}
+	if len(b.Raw) > 0 {
+		a.json(b.Raw)
+	}
+	if antHasExtra(b.Extra) {
+		a.extra(b.Extra)
+	}
+}
+
+// antHasExtra reports whether m has a key other than cache_control.
+func antHasExtra(m map[string]json.RawMessage) bool {
+	_, cc := m[cacheControl]
+	return len(m) > 1 || len(m) == 1 && !cc
 }
 
 // message hashes one message. String content and a one-text-block array

@@ -98,8 +98,8 @@ func judgeAntEph001(tr *Traffic, r *reporter) {
 					sev = SeverityWarning
 				}
 				r.addSeverity(sev, tr.Exchanges[i].Index, "request."+b.Path,
-					"%s was produced by interaction %d, whose request carried ephemeral content that is gone from this request (%s): the block is bound to that prefix",
-					b.Type, tr.Exchanges[j].Index, strings.Join(gone, "; "))
+					"%s was produced by interaction %d, whose request ended with ephemeral content that is gone from this request (%s): the block is bound to that prefix",
+					describeBlock(hr.wire, b), tr.Exchanges[j].Index, strings.Join(gone, "; "))
 			}
 		}
 	}
@@ -116,8 +116,9 @@ func thinkingKey(b *engine.Block) string {
 	return ""
 }
 
-// goneEphemeral lists the ephemeral content of req (the thread's ephemeral
-// set) missing from present, as "path: block".
+// goneEphemeral lists the ephemeral content of req (the thread's set of
+// content dropped from a request's tail) missing from present, as
+// "path block".
 func goneEphemeral(req *histRequest, present map[uint64]bool) []string {
 	var out []string
 	for i, u := range req.units {

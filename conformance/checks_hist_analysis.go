@@ -111,6 +111,9 @@ func (a *histAnalysis) recordEphemeral(d *histDiff) {
 		}
 		e := ephUnit{req: d.base, unit: i, tail: i > d.lastKept}
 		a.eph[d.base.ex] = append(a.eph[d.base.ex], e)
+		if !e.tail {
+			continue // an edit: HIST-001 and the prefix checks judge it
+		}
 		th := d.base.thread
 		if th.ephemeral == nil {
 			th.ephemeral = map[uint64]ephUnit{}
@@ -129,7 +132,7 @@ func (a *histAnalysis) judgeStep(d *histDiff) {
 	diff := editDiff(d)
 	r, base := d.req, d.base
 	baseEx := a.tr.Exchanges[base.ex].Index
-	errs := a.brokenPairs(d, diff)
+	broken := a.brokenPairs(d, diff)
 	if d.compaction {
 		dropped := 0
 		for i := 0; i < d.firstKept; i++ {
@@ -150,15 +153,14 @@ func (a *histAnalysis) judgeStep(d *histDiff) {
 			d.droppedMsgs, baseEx, what, also)
 		return
 	}
-	errs += a.droppedSigned(d, diff)
-	if errs > 0 {
-		return
+	if broken+a.droppedSigned(d, diff) > 0 {
+		return // the edit is shown there
 	}
 	what := describeEdit(d)
 	if what == "" {
 		return
 	}
-	a.note("HIST-001", "", r, "request."+editLocation(d, firstEdit(d)), diff,
+	a.note("HIST-001", "", r, editLocation(d, firstEdit(d)), diff,
 		"history of interaction %d's request edited, not appended to: %s", baseEx, what)
 }
 
@@ -174,29 +176,29 @@ func firstEdit(d *histDiff) int {
 	return len(d.base.units)
 }
 
-// editLocation is the path, in the request, of where base unit i was or
-// would be: its message when that is kept, else the message holding the
-// next kept unit, else the first inserted unit, else the last message.
+// editLocation is where, in the request, base unit i was or would be: its
+// message when that is kept, else the message holding the next kept unit,
+// else the first inserted unit, else the last message.
 func editLocation(d *histDiff, i int) string {
 	r := d.req
 	if i < len(d.base.units) {
 		s := d.base.starts[d.base.units[i].msg]
 		if j := d.match[s]; j >= 0 {
-			return r.msgs[r.units[j].msg].Path
+			return "request." + r.msgs[r.units[j].msg].Path
 		}
 		for k := i + 1; k < len(d.match); k++ {
 			if j := d.match[k]; j >= 0 {
-				return r.msgs[r.units[j].msg].Path
+				return "request." + r.msgs[r.units[j].msg].Path
 			}
 		}
 	}
-	if ins := d.insertedBefore(len(r.units)); len(ins) > 0 {
-		return r.msgs[r.units[ins[0]].msg].Path
+	if ins := d.inserted(); len(ins) > 0 {
+		return "request." + r.msgs[r.units[ins[0]].msg].Path
 	}
 	if len(r.msgs) == 0 {
-		return "messages"
+		return "request"
 	}
-	return r.msgs[len(r.msgs)-1].Path
+	return "request." + r.msgs[len(r.msgs)-1].Path
 }
 
 // describeEdit lists the base messages removed or changed (before the tail,
@@ -224,8 +226,13 @@ func describeEdit(d *histDiff) string {
 			items = append(items, fmt.Sprintf("changed %s (%s)", base.msgs[m].Path, base.msgs[m].Role))
 		}
 	}
-	seen := map[int32]bool{}
-	for _, j := range d.insertedBefore(len(r.units)) {
+	seen := map[int32]bool{} // request messages already named
+	for m := range base.msgs {
+		if j := d.match[base.starts[m]]; j >= 0 && describedChanged(d, m, tail) {
+			seen[r.units[j].msg] = true
+		}
+	}
+	for _, j := range d.inserted() {
 		m := r.units[j].msg
 		if seen[m] {
 			continue
@@ -242,6 +249,22 @@ func describeEdit(d *histDiff) string {
 		items = append(items[:most], fmt.Sprintf("and %d more", len(items)-most))
 	}
 	return strings.Join(items, "; ")
+}
+
+// describedChanged reports whether describeEdit names base message m as
+// changed: some but not all of its units gone.
+func describedChanged(d *histDiff, m int, tail bool) bool {
+	lo, hi := d.base.starts[m], len(d.base.units)
+	if m+1 < len(d.base.msgs) {
+		hi = d.base.starts[m+1]
+	}
+	gone := 0
+	for i := lo; i < hi; i++ {
+		if d.match[i] < 0 && (i < d.lastKept || !tail) {
+			gone++
+		}
+	}
+	return gone > 0 && gone < hi-lo
 }
 
 // matchedStart reports whether request message m's own unit is matched by a
@@ -340,7 +363,7 @@ func pairKeys(r *histRequest) map[int]string {
 
 // droppedSigned reports (HIST-003) signed blocks removed while later history
 // is kept, at error where the provider rejects the result and at warning
-// where it only degrades.
+// where it only degrades, and returns how many.
 func (a *histAnalysis) droppedSigned(d *histDiff, diff string) int {
 	base, r := d.base, d.req
 	baseEx := a.tr.Exchanges[base.ex].Index
@@ -354,10 +377,8 @@ func (a *histAnalysis) droppedSigned(d *histDiff, diff string) int {
 			continue
 		}
 		sev, why := signedDropSeverity(d, i, m, b)
-		if sev == SeverityError {
-			n++
-		}
-		a.note("HIST-003", sev, r, "request."+editLocation(d, i), diff,
+		n++
+		a.note("HIST-003", sev, r, editLocation(d, i), diff,
 			"%s at %s of interaction %d's request is gone while later history is kept: %s",
 			describeBlock(base.wire, b), b.Path, baseEx, why)
 	}

@@ -71,7 +71,7 @@ func (d *histDiff) appendOnly() bool {
 			return false
 		}
 	}
-	return len(d.insertedBefore(len(d.req.units))) == 0
+	return len(d.inserted()) == 0
 }
 
 // alignUnits matches a[alo:ahi] with b[blo:bhi] in the manner of patience
@@ -165,45 +165,32 @@ func increasing(pairs [][2]int) [][2]int {
 // content appended" rather than "content was inserted before the base's
 // trailing user content": a harness that sends the same reminder at the
 // tail of every request is sending ephemeral content, not editing history.
+// It applies at the first place where req holds new content before a kept
+// base unit while the base lost nothing there (a pure insertion), when all
+// base units from there on are ephemeral-shaped.
 func (d *histDiff) preferTailDrop() {
-	// t is where the base's run of trailing ephemeral-shaped units starts.
-	t := len(d.base.units)
-	for t > 0 && ephemeralShaped(d.base, t-1) {
-		t--
-	}
-	if t == len(d.base.units) {
-		return
-	}
-	// Where would req's units right after base[:t] be?
-	from := 0
-	for i := t - 1; i >= 0; i-- {
-		if d.match[i] >= 0 {
-			from = d.match[i] + 1
-			break
+	prev, dropped := -1, false
+	for i, j := range d.match {
+		if j < 0 {
+			dropped = dropped || !d.base.units[i].isStart()
+			continue
 		}
-	}
-	to := -1
-	for i := t; i < len(d.match); i++ {
-		if d.match[i] >= 0 {
-			to = d.match[i]
-			break
+		inserted := false
+		for k := prev + 1; k < j; k++ {
+			inserted = inserted || !d.req.units[k].isStart()
 		}
-	}
-	if to < 0 {
-		return
-	}
-	gap := false
-	for j := from; j < to; j++ {
-		if !d.req.units[j].isStart() {
-			gap = true
-			break
+		if inserted && !dropped {
+			for k := i; k < len(d.base.units); k++ {
+				if !ephemeralShaped(d.base, k) {
+					return
+				}
+			}
+			for k := i; k < len(d.match); k++ {
+				d.match[k] = -1
+			}
+			return
 		}
-	}
-	if !gap {
-		return
-	}
-	for i := t; i < len(d.match); i++ {
-		d.match[i] = -1
+		prev, dropped = j, false
 	}
 }
 
@@ -243,9 +230,9 @@ func (d *histDiff) tailAllowed() bool {
 	return true
 }
 
-// insertedBefore returns req's content units that are new and sit before
-// req unit limit, among kept ones (not appended after them).
-func (d *histDiff) insertedBefore(limit int) []int {
+// inserted returns req's units that are new and sit among the kept ones
+// (before the last of them, so not appended).
+func (d *histDiff) inserted() []int {
 	used := make([]bool, len(d.req.units))
 	last := -1
 	for _, j := range d.match {
@@ -255,7 +242,7 @@ func (d *histDiff) insertedBefore(limit int) []int {
 		}
 	}
 	var out []int
-	for j := 0; j < min(limit, last); j++ {
+	for j := 0; j < last; j++ {
 		if !used[j] {
 			out = append(out, j)
 		}
@@ -296,7 +283,7 @@ func (d *histDiff) isCompaction() bool {
 	if !distinct || !d.tailAllowed() {
 		return false
 	}
-	for _, j := range d.insertedBefore(len(d.req.units)) {
+	for _, j := range d.inserted() {
 		if j > img {
 			return false
 		}

@@ -24,7 +24,7 @@ func editDiff(d *histDiff) string {
 	for _, j := range d.match {
 		last = max(last, j)
 	}
-	for _, j := range d.insertedBefore(len(d.req.units)) {
+	for _, j := range d.inserted() {
 		last = max(last, j)
 	}
 	upto := 0
@@ -102,14 +102,15 @@ func describeBlock(w engine.Wire, bl *engine.Block) string {
 	return strings.Join(parts, " ")
 }
 
-// quoteShort quotes the start of s.
+// quoteShort quotes the start of s, marking a cut with "..." (ASCII, so a
+// diff that elides the line never splits it).
 func quoteShort(s string) string {
 	const most = 32
 	if utf8.RuneCountInString(s) <= most {
 		return strconv.Quote(s)
 	}
 	r := []rune(s)
-	return strconv.Quote(string(r[:most])) + "…"
+	return strconv.Quote(string(r[:most])) + "..."
 }
 
 // payload shows an opaque token by length and a short stable hash.

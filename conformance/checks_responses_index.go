@@ -104,10 +104,23 @@ func rspWalk(tr *Traffic, judge func(ex *engine.Exchange, req *engine.Request, i
 // every echoed item of every request, and decoding each one again would
 // dominate the run.
 func oaiString(raw []byte) (string, bool) {
-	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw[1:len(raw)-1], '\\') < 0 && bytes.IndexByte(raw[1:len(raw)-1], '"') < 0 {
-		return string(raw[1 : len(raw)-1]), true
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		in := raw[1 : len(raw)-1]
+		if bytes.IndexByte(in, '\\') < 0 && bytes.IndexByte(in, '"') < 0 && utf8.Valid(in) && !oaiHasControl(in) {
+			return string(in), true
+		}
 	}
 	return rawjson.String(raw)
+}
+
+// oaiHasControl reports whether b holds a byte JSON forbids unescaped.
+func oaiHasControl(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 {
+			return true
+		}
+	}
+	return false
 }
 
 // rspItemID returns an item's own id (msg_…, rs_…, fc_…), as

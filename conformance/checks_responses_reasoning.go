@@ -65,10 +65,10 @@ func judgeRSNAccompanied(tr *Traffic, r *reporter) {
 		if req.PreviousResponseID != "" {
 			return
 		}
-		present := make(map[string]bool, len(req.Messages))
+		present := map[string]bool{} // reasoning ids sent whole or by reference
 		for i := range req.Messages {
-			if id := rspItemID(&req.Messages[i]); id != "" {
-				present[id] = true
+			if m := &req.Messages[i]; m.WireType == "reasoning" || m.WireType == "item_reference" {
+				present[rspItemID(m)] = true
 			}
 		}
 		for i := range req.Messages {
@@ -105,7 +105,7 @@ func judgeRSNStateless(tr *Traffic, r *reporter) {
 				continue
 			}
 			usesReasoning = true
-			if ec, _ := oaiString(rb.EncryptedContent); ec == "" {
+			if ec := rb.EncryptedContent; len(ec) == 0 || string(ec) == `""` || string(ec) == "null" {
 				r.add(ex.Index, "request."+m.Path, "reasoning item %s at %s has no encrypted_content, but the request sets store:false, so the server has nothing to look the id up in",
 					rb.ItemID, m.Path)
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/providers"
 )
 
@@ -252,4 +253,26 @@ func TestResponsesLintLive(t *testing.T) {
 		}
 	}
 	t.Errorf("Lint did not raise OAI-RSN-002 on the live request:\n%s", findingLines(got))
+}
+
+// FuzzOAIString: the fast path of oaiString decodes exactly as the JSON
+// decoder does, for every token it accepts.
+func FuzzOAIString(f *testing.F) {
+	for _, s := range []string{`"rs_1"`, `"gAAAA-one"`, `"a\"b"`, `"\u0041"`, `"é"`, "\"\xff\"", "\"a\x01\"", `""`, `"`, `x`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		got, okGot := oaiString(raw)
+		want, okWant := rawjson.String(raw)
+		if okGot != okWant || got != want {
+			t.Errorf("oaiString(%q) = %q, %v; rawjson.String = %q, %v", raw, got, okGot, want, okWant)
+		}
+	})
+}
+
+func TestResponsesReasoningByReference(t *testing.T) {
+	runOAICases(t, []oaiCase{
+		{name: "reasoning sent as an item reference", check: "OAI-RSN-002",
+			calls: []oaiCall{rsTurn, {url: responsesURL, req: rsReq(rsUser, `{"type":"item_reference","id":"rs_1"}`, rsCall, rsOut)}}},
+	})
 }

@@ -166,12 +166,12 @@ func judgeRspCancel(tr *Traffic, r *reporter) {
 }
 
 // rspStepBreak returns the first item that does not belong to a step's
-// calls and outputs, or nil.
+// calls and outputs (function, custom and hosted tool calls, their outputs,
+// reasoning), or nil.
 func rspStepBreak(items []engine.Message) *engine.Message {
 	for i := range items {
-		switch items[i].WireType {
-		case "function_call", "function_call_output", "reasoning":
-		default:
+		typ := items[i].WireType
+		if typ != "reasoning" && !strings.HasSuffix(typ, "_call") && !strings.HasSuffix(typ, "_output") {
 			return &items[i]
 		}
 	}

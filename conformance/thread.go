@@ -178,7 +178,7 @@ type histThread struct {
 	latest *histRequest // the latest request not chained by previous_response_id
 	key    uint64       // prefix key of latest's whole history
 	// ephemeral holds, by fingerprint, the content units some request of
-	// the thread sent and its successor dropped.
+	// the thread sent at its tail and its successor dropped.
 	ephemeral map[uint64]ephUnit
 }
 

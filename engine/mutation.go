@@ -22,8 +22,9 @@ const (
 	KindToolCancelled        MutationKind = "tool_cancelled"
 )
 
-// Mutation is one typed transcript patch. The set is closed: exactly the
-// ten types of this file implement it.
+// Mutation is one typed transcript patch. The set is closed: the ten types
+// of this file implement it, plus AssistantItems (assistant_items.go), the
+// assistant_message patch for wires that reply in several items.
 type Mutation interface {
 	Kind() MutationKind
 	apply(t *Transcript) error

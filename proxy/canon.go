@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/url"
 	"slices"
-	"strings"
 
 	"github.com/llmtck/llmtck/engine"
 )
@@ -26,15 +25,20 @@ var volatile = map[engine.Wire][][]string{
 // differ only in those ways compare equal as bytes. Strings and numbers are
 // kept as written. A body that is not JSON is its own canonical form.
 func canonical(wire engine.Wire, body []byte) []byte {
+	return appendCanonical(nil, wire, body)
+}
+
+// appendCanonical appends the canonical form of body to dst.
+func appendCanonical(dst []byte, wire engine.Wire, body []byte) []byte {
 	if len(bytes.TrimSpace(body)) == 0 {
-		return nil
+		return dst
 	}
 	c := canonicalizer{data: body, skip: volatile[wire]}
 	var top []string // nil: no field to skip
 	if len(c.skip) > 0 {
 		top = []string{}
 	}
-	out, err := c.value(make([]byte, 0, len(body)), 0, top)
+	out, err := c.value(dst, 0, top)
 	if err == nil {
 		c.space()
 		if c.i != len(body) {
@@ -42,7 +46,7 @@ func canonical(wire engine.Wire, body []byte) []byte {
 		}
 	}
 	if err != nil {
-		return body
+		return append(dst[:len(dst):len(dst)], body...)
 	}
 	return out
 }
@@ -55,8 +59,9 @@ var errSyntax = errors.New("not JSON")
 type canonicalizer struct {
 	data []byte
 	i    int
-	skip [][]string
-	tmp  []byte // scratch for reordering members
+	skip    [][]string
+	tmp     []byte   // scratch for reordering members
+	members []member // a stack: each open object's members sit on top
 }
 
 func (c *canonicalizer) space() {
@@ -135,15 +140,18 @@ func (c *canonicalizer) value(dst []byte, depth int, path []string) ([]byte, err
 
 // member is one key and value of an object, as spans of the output.
 type member struct {
-	key        string // unescaped, for sorting
+	key        []byte // for sorting: the raw key, or unescaped when it has escapes
 	start, end int
 }
+
+func byKey(a, b member) int { return bytes.Compare(a.key, b.key) }
 
 func (c *canonicalizer) object(dst []byte, depth int, path []string) ([]byte, error) {
 	c.i++
 	base := len(dst)
 	dst = append(dst, '{')
-	var members []member
+	first := len(c.members)
+	defer func() { c.members = c.members[:first] }()
 	c.space()
 	if c.i < len(c.data) && c.data[c.i] == '}' {
 		c.i++
@@ -159,11 +167,13 @@ func (c *canonicalizer) object(dst []byte, depth int, path []string) ([]byte, er
 			return nil, err
 		}
 		rawKey := c.data[ks:c.i]
-		key := string(rawKey[1 : len(rawKey)-1])
-		if strings.IndexByte(key, '\\') >= 0 {
-			if err := json.Unmarshal(rawKey, &key); err != nil {
+		key := rawKey[1 : len(rawKey)-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			var k string
+			if err := json.Unmarshal(rawKey, &k); err != nil {
 				return nil, errSyntax
 			}
+			key = []byte(k)
 		}
 		c.space()
 		if c.i >= len(c.data) || c.data[c.i] != ':' {
@@ -172,7 +182,7 @@ func (c *canonicalizer) object(dst []byte, depth int, path []string) ([]byte, er
 		c.i++
 		sub, drop := c.follow(path, key)
 		start := len(dst)
-		if len(members) > 0 {
+		if len(c.members) > first {
 			dst = append(dst, ',')
 		}
 		dst = append(dst, rawKey...)
@@ -184,7 +194,7 @@ func (c *canonicalizer) object(dst []byte, depth int, path []string) ([]byte, er
 		if drop {
 			dst = dst[:start]
 		} else {
-			members = append(members, member{key: key, start: start, end: len(dst)})
+			c.members = append(c.members, member{key: key, start: start, end: len(dst)})
 		}
 		c.space()
 		if c.i >= len(c.data) {
@@ -200,11 +210,11 @@ func (c *canonicalizer) object(dst []byte, depth int, path []string) ([]byte, er
 		c.i++
 		break
 	}
-	sorted := slices.IsSortedFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
-	if !sorted {
+	members := c.members[first:]
+	if !slices.IsSortedFunc(members, byKey) {
 		// Rewrite the members in key order from a copy of the object.
 		c.tmp = append(c.tmp[:0], dst[base:]...)
-		slices.SortStableFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
+		slices.SortStableFunc(members, byKey)
 		dst = append(dst[:base], '{')
 		for i, m := range members {
 			span := c.tmp[m.start-base : m.end-base]
@@ -223,11 +233,11 @@ func (c *canonicalizer) object(dst []byte, depth int, path []string) ([]byte, er
 // follow returns the path below key when it can still lead to a volatile
 // field, and whether key itself is one. A nil path means nothing below is
 // skipped.
-func (c *canonicalizer) follow(path []string, key string) (sub []string, drop bool) {
+func (c *canonicalizer) follow(path []string, key []byte) (sub []string, drop bool) {
 	if path == nil {
 		return nil, false
 	}
-	next := append(slices.Clip(path), key)
+	next := append(slices.Clip(path), string(key))
 	for _, p := range c.skip {
 		if len(p) < len(next) || !slices.Equal(p[:len(next)], next) {
 			continue
@@ -244,6 +254,10 @@ func (c *canonicalizer) str() error {
 	c.i++ // opening quote
 	for c.i < len(c.data) {
 		b := c.data[c.i]
+		if b >= 0x20 && b != '"' && b != '\\' {
+			c.i++ // the common case, kept tight
+			continue
+		}
 		switch {
 		case b == '"':
 			c.i++
@@ -353,15 +367,11 @@ func target(rawURL string) string {
 	return t
 }
 
-// matchKey joins what must be equal for a recorded request to answer an
-// incoming one.
-func matchKey(method, target string, body []byte) string {
-	var b strings.Builder
-	b.Grow(len(method) + len(target) + len(body) + 2)
-	b.WriteString(method)
-	b.WriteByte(' ')
-	b.WriteString(target)
-	b.WriteByte('\n')
-	b.Write(body)
-	return b.String()
+// appendKey starts a match key: what must be equal, besides the body, for a
+// recorded request to answer an incoming one. The body follows.
+func appendKey(dst []byte, method, target string) []byte {
+	dst = append(dst, method...)
+	dst = append(dst, ' ')
+	dst = append(dst, target...)
+	return append(dst, '\n')
 }

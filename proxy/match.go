@@ -41,7 +41,7 @@ type player struct {
 	mu      sync.Mutex
 	entries []*entry
 	byKey   map[string]*group // canonical key
-	byRaw   map[string]*group // exact key: skips canonicalising on the usual hit
+	byRaw   map[string]*group // exact keys seen before: a repeated request skips canonicalising
 }
 
 func newPlayer(interactions []*cassette.Interaction) *player {
@@ -64,7 +64,7 @@ func (p *player) add(index int, in *cassette.Interaction) {
 		target: target(in.Request.URL),
 		wire:   providers.Detect(in.Request.URL, in.Request.Body, nil),
 	}
-	key := matchKey(e.method, e.target, canonical(e.wire, in.Request.Body))
+	key := string(appendCanonical(appendKey(nil, e.method, e.target), e.wire, in.Request.Body))
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.entries = append(p.entries, e)
@@ -74,29 +74,37 @@ func (p *player) add(index int, in *cassette.Interaction) {
 		p.byKey[key] = g
 	}
 	g.entries = append(g.entries, e)
-	p.byRaw[matchKey(e.method, e.target, in.Request.Body)] = g
 }
+
+// keyBufs hold match keys while they are looked up, so matching allocates
+// nothing on the usual path.
+var keyBufs = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
 
 // match returns the recorded interaction that answers the request, or nil.
 func (p *player) match(method, target string, wire engine.Wire, body []byte) *entry {
-	raw := matchKey(method, target, body)
+	raw := keyBufs.Get().(*[]byte)
+	defer keyBufs.Put(raw)
+	*raw = append(appendKey((*raw)[:0], method, target), body...)
 	p.mu.Lock()
-	g := p.byRaw[raw]
-	p.mu.Unlock()
-	if g == nil {
-		key := matchKey(method, target, canonical(wire, body))
-		p.mu.Lock()
-		g = p.byKey[key]
-		if g != nil && len(p.byRaw) < 8*len(p.entries)+64 {
-			p.byRaw[raw] = g // bounded: volatile fields may differ on every call
-		}
-		p.mu.Unlock()
+	g := p.byRaw[string(*raw)]
+	if g != nil {
+		defer p.mu.Unlock()
+		return g.take()
 	}
+	p.mu.Unlock()
+
+	canon := keyBufs.Get().(*[]byte)
+	defer keyBufs.Put(canon)
+	*canon = appendCanonical(appendKey((*canon)[:0], method, target), wire, body)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	g = p.byKey[string(*canon)]
 	if g == nil {
 		return nil
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	if len(p.byRaw) < 8*len(p.entries)+64 {
+		p.byRaw[string(*raw)] = g // bounded: volatile fields may differ on every call
+	}
 	return g.take()
 }
 

@@ -3,4 +3,6 @@ package main
 import "github.com/spf13/cobra"
 
 // addServerCommands registers the server verbs (record, proxy, replay).
-func addServerCommands(root *cobra.Command) {}
+func addServerCommands(root *cobra.Command) {
+	root.AddCommand(newRecordCmd(), newProxyCmd(), newReplayCmd())
+}

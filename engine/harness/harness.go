@@ -24,9 +24,10 @@ type Config struct {
 	// BaseURL is the provider's origin, e.g. "https://api.anthropic.com", or
 	// a replay server's; the wire's own path is appended.
 	BaseURL string
-	// Wire picks the codec. The loop is exercised on the Anthropic and Chat
-	// Completions wires; Gemini calls without ids and multi-item Responses
-	// outputs are not shaped for the transcript yet.
+	// Wire picks the codec: the loop runs on all four wires. On the
+	// Responses wire it is stateless (store:false, the whole history resent,
+	// encrypted reasoning included); on Gemini, calls without an id get a
+	// local one (LocalCallIDPrefix) that never goes on the wire.
 	Wire   engine.Wire
 	Model  string
 	APIKey string // sent in the wire's auth header when set

@@ -13,14 +13,16 @@ import (
 
 // reply is what one model call gave.
 type reply struct {
-	msg     engine.Message
+	// msgs is the reply as the transcript keeps it: one assistant message,
+	// or one per item on the Responses wire.
+	msgs    []engine.Message
 	usage   engine.TokenUsage
 	partial string // text received before the call failed
 }
 
 // call sends the compiled transcript and decodes the answer. A stream is
 // read to its end (or until the context ends) and decoded whole.
-func (r *Run) call() (reply, error) {
+func (r *Run) call(iteration int) (reply, error) {
 	cfg := r.h.cfg
 	c, err := r.tr.Compile(nil, cfg.ReplayTags)
 	if err != nil {
@@ -28,6 +30,10 @@ func (r *Run) call() (reply, error) {
 	}
 	req := &engine.Request{Wire: cfg.Wire, Model: cfg.Model, MaxTokens: cfg.MaxTokens, Stream: cfg.Stream, Thinking: cfg.Thinking}
 	req.System, req.Messages = shape(cfg.Wire, c.System, c.Messages)
+	if cfg.Wire == engine.WireResponses {
+		stateless := false
+		req.Store, req.Include = &stateless, responsesInclude
+	}
 	if tools := r.box.Tools(); len(tools) > 0 {
 		req.Tools = tools
 	}
@@ -50,10 +56,14 @@ func (r *Run) call() (reply, error) {
 	decoded, decErr := r.h.codec.DecodeResponse(resp.StatusCode, resp.Header, data)
 	var rep reply
 	if decoded != nil {
-		rep.msg = assistantOf(decoded.Output)
+		rep.msgs = replyOf(cfg.Wire, decoded)
+		r.nameCalls(iteration, rep.msgs)
 		rep.usage = tokens(decoded.Usage)
 	}
-	text := textOf(rep.msg)
+	var text string // what a failed call had said, partial items included
+	if decoded != nil {
+		text = textOf(decoded.Output)
+	}
 	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
 	switch {
 	case readErr != nil:
@@ -115,26 +125,13 @@ func setHeaders(h http.Header, cfg Config) {
 	}
 }
 
-// assistantOf joins a response's output into one assistant turn (the
-// Responses wire gives one message per output item).
-func assistantOf(out []engine.Message) engine.Message {
-	if len(out) == 1 {
-		m := out[0]
-		m.Role = engine.RoleAssistant
-		return m
-	}
-	m := engine.Message{Role: engine.RoleAssistant}
-	for _, o := range out {
-		m.Blocks = append(m.Blocks, o.Blocks...)
-	}
-	return m
-}
-
-func textOf(m engine.Message) string {
+func textOf(msgs []engine.Message) string {
 	var b strings.Builder
-	for _, bl := range m.Blocks {
-		if bl.Type == engine.BlockText {
-			b.WriteString(bl.Text)
+	for _, m := range msgs {
+		for _, bl := range m.Blocks {
+			if bl.Type == engine.BlockText {
+				b.WriteString(bl.Text)
+			}
 		}
 	}
 	return b.String()

@@ -60,7 +60,7 @@ func (r *Run) iterate() (engine.EndReason, int) {
 			r.emit(engine.EphemeralEvent{EventHeader: r.header(), Message: m})
 		}
 
-		res, err := r.call()
+		res, err := r.call(i)
 		if err != nil {
 			if why := r.abortReason(); why != "" {
 				r.apply(engine.PhaseAbort, engine.AssistantTruncated{PartialContent: res.partial, AbortReason: why})
@@ -77,13 +77,17 @@ func (r *Run) iterate() (engine.EndReason, int) {
 			r.usage = r.usage.Add(u)
 			r.emit(engine.UsageEvent{EventHeader: r.header(), TokenUsage: u})
 		}
-		if len(res.msg.Blocks) == 0 {
+		if len(res.msgs) == 0 {
 			return engine.EndFinal, i // nothing said: nothing to record
 		}
-		if err := r.apply(engine.PhaseLLM, engine.AssistantMessage{Message: res.msg}); err != nil {
+		var said engine.Mutation = engine.AssistantMessage{Message: res.msgs[0]}
+		if len(res.msgs) > 1 {
+			said = engine.AssistantItems{Items: res.msgs}
+		}
+		if err := r.apply(engine.PhaseLLM, said); err != nil {
 			return engine.EndError, i
 		}
-		calls := r.narrate(i, res.msg)
+		calls := r.narrate(i, res.msgs)
 		if len(calls) == 0 {
 			return engine.EndFinal, i
 		}
@@ -96,23 +100,30 @@ func (r *Run) iterate() (engine.EndReason, int) {
 	return engine.EndMaxIterations, r.max
 }
 
-// narrate emits the reasoning, text and tool calls of an assistant message
-// and returns its calls.
-func (r *Run) narrate(i int, m engine.Message) []engine.Block {
+// narrate emits the reasoning, text and tool calls of a reply (one
+// message, or one per item) and returns its calls. Empty text, such as a
+// Gemini part that only carries a signature, says nothing.
+func (r *Run) narrate(i int, msgs []engine.Message) []engine.Block {
 	var calls []engine.Block
 	r.final = ""
-	for j, b := range m.Blocks {
-		id := fmt.Sprintf("%s-%d-%d", r.runID, i, j)
-		switch b.Type {
-		case engine.BlockThinking, engine.BlockReasoning:
-			if b.Text != "" {
-				r.emit(engine.ReasoningEvent{EventHeader: r.header(), ID: id, Content: b.Text})
+	j := 0
+	for _, m := range msgs {
+		for _, b := range m.Blocks {
+			id := fmt.Sprintf("%s-%d-%d", r.runID, i, j)
+			j++
+			switch b.Type {
+			case engine.BlockThinking, engine.BlockReasoning:
+				if b.Text != "" {
+					r.emit(engine.ReasoningEvent{EventHeader: r.header(), ID: id, Content: b.Text})
+				}
+			case engine.BlockText:
+				if b.Text != "" {
+					r.final += b.Text
+					r.emit(engine.TextEvent{EventHeader: r.header(), ID: id, Content: b.Text})
+				}
+			case engine.BlockToolCall:
+				calls = append(calls, b)
 			}
-		case engine.BlockText:
-			r.final += b.Text
-			r.emit(engine.TextEvent{EventHeader: r.header(), ID: id, Content: b.Text})
-		case engine.BlockToolCall:
-			calls = append(calls, b)
 		}
 	}
 	// Every call is announced before any result.

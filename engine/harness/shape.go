@@ -6,8 +6,10 @@ import "github.com/llmtck/llmtck/engine"
 // codec writes. Chat Completions has no top-level system prompt: it leads
 // the messages. The Anthropic wire has no tool role: results go first in one
 // user message, followed by the next user message's content (ephemeral
-// feedback included) so that roles still alternate. The other wires take
-// the transcript as it is.
+// feedback included) so that roles still alternate. The Responses wire
+// takes one item per message (responsesItems), Gemini one user turn of
+// function responses per model turn (geminiContents). The transcript's
+// messages and blocks are never changed: what differs is copied.
 func shape(w engine.Wire, system []engine.Block, msgs []engine.Message) ([]engine.Block, []engine.Message) {
 	switch w {
 	case engine.WireOpenAI:
@@ -18,6 +20,10 @@ func shape(w engine.Wire, system []engine.Block, msgs []engine.Message) ([]engin
 		return nil, append([]engine.Message{lead}, msgs...)
 	case engine.WireAnthropic:
 		return system, toolResultsInUserMessages(msgs)
+	case engine.WireResponses:
+		return system, responsesItems(msgs)
+	case engine.WireGemini:
+		return system, geminiContents(msgs)
 	}
 	return system, msgs
 }

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/llmtck/llmtck/conformance"
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/redact"
+	"github.com/llmtck/llmtck/proxy"
+)
+
+func newRecordCmd() *cobra.Command {
+	var (
+		upstream, file, listen string
+		redactHeaders          []string
+	)
+	cmd := &cobra.Command{
+		Use:   "record --upstream URL --cassette FILE [--listen 127.0.0.1:0]",
+		Short: "Record a provider's traffic through a base-URL endpoint",
+		Long: `record serves a provider base URL that forwards every call to --upstream and
+records it into --cassette (go-vcr v2 YAML; appended to when it exists). Point
+ANTHROPIC_BASE_URL, OPENAI_BASE_URL (with its /v1) or the Gemini base URL at the
+address printed on the first line of stdout:
+
+  listening on http://127.0.0.1:PORT
+
+Streams reach the client event by event as they arrive. Credentials are masked
+before anything is written, and an interaction that still holds something
+shaped like a key is not written at all. Each call prints one line on stderr,
+with the findings of the check catalogue. Stops cleanly on SIGINT or SIGTERM.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if upstream == "" || file == "" {
+				return usageErr("record: --upstream and --cassette are required")
+			}
+			u, err := url.Parse(upstream)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return usageErr("record: --upstream %q: want an http or https URL such as https://api.anthropic.com", upstream)
+			}
+			policy := redact.Default().WithHeaders(redactHeaders...)
+			rec, err := proxy.NewRecorder(proxy.Options{
+				Mode: proxy.ModeRecord, Cassette: file, Redact: &policy,
+				Linter: catalogueLinter(), Log: cmd.ErrOrStderr(),
+			})
+			if err != nil {
+				return usageErr("record: %v", err)
+			}
+			return serve(cmd, listen, proxy.NewHandler(rec, u), rec)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&upstream, "upstream", "", "the provider's base URL, e.g. https://api.anthropic.com")
+	f.StringVar(&file, "cassette", "", "the cassette to record into")
+	f.StringVar(&listen, "listen", "127.0.0.1:0", "address to listen on (loopback by default)")
+	f.StringSliceVar(&redactHeaders, "redact-header", nil, "also mask these headers (repeatable)")
+	return cmd
+}
+
+// serve runs h on addr until SIGINT or SIGTERM, then shuts down and closes
+// rec, which puts the cassettes in order. The first line on stdout is the
+// address, so scripts can listen on port 0.
+func serve(cmd *cobra.Command, addr string, h http.Handler, rec *proxy.Recorder) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		rec.Close()
+		return &exitError{code: 1, err: err}
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "listening on http://%s\n", ln.Addr())
+	if !loopback(ln.Addr()) {
+		fmt.Fprintf(cmd.ErrOrStderr(), "llmtck: warning: %s is reachable from other machines, and calls through it carry your API keys\n", ln.Addr())
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: time.Minute}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+	case err := <-done:
+		rec.Close()
+		return &exitError{code: 1, err: err}
+	}
+	stop() // a second signal kills at once
+	// Give calls in flight a moment to finish, so they are recorded.
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shut); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		fmt.Fprintln(cmd.ErrOrStderr(), "llmtck:", err)
+	}
+	if err := rec.Close(); err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	fmt.Fprintln(cmd.ErrOrStderr(), "llmtck: stopped")
+	return nil
+}
+
+// catalogueLinter lints live calls with the whole check catalogue. An error
+// finding carries the provider's own error text, with the finding's message
+// and block numbers written in, and the status the provider answers with.
+func catalogueLinter() proxy.Linter {
+	return proxy.LintFunc(func(history []engine.Exchange, next *engine.Exchange) []proxy.Finding {
+		ex := *next
+		ex.Index = len(history)
+		var out []proxy.Finding
+		for _, f := range conformance.Lint(history, ex, nil) {
+			loc := strings.TrimPrefix(f.Location, "request.")
+			msg := f.Message
+			if c := conformance.Lookup(f.Check); c != nil && c.ProviderError != "" {
+				msg = fillIndices(c.ProviderError, loc)
+			}
+			status := 400
+			if f.Check == "OAI-RSN-003" { // an unpersisted reasoning item: OpenAI says 404
+				status = 404
+			}
+			out = append(out, proxy.Finding{Check: f.Check, Severity: string(f.Severity), Location: loc, Message: msg, Status: status})
+		}
+		return out
+	})
+}
+
+var (
+	messageIndex = regexp.MustCompile(`(?:messages|contents|input)\[(\d+)\]`)
+	contentIndex = regexp.MustCompile(`(?:content|parts)\[(\d+)\]`)
+)
+
+// fillIndices writes the finding's numbers into a provider error text that
+// the catalogue quotes as "messages.N.content.M".
+func fillIndices(text, location string) string {
+	if m := messageIndex.FindStringSubmatch(location); m != nil {
+		text = strings.ReplaceAll(text, "messages.N", "messages."+m[1])
+		text = strings.ReplaceAll(text, "messages.[N]", "messages.["+m[1]+"]")
+	}
+	if m := contentIndex.FindStringSubmatch(location); m != nil {
+		text = strings.ReplaceAll(text, "content.M", "content."+m[1])
+	}
+	return text
+}
+
+// loopback reports whether a listener is reachable from this machine only.
+func loopback(a net.Addr) bool {
+	t, ok := a.(*net.TCPAddr)
+	return ok && t.IP.IsLoopback()
+}

@@ -1,0 +1,323 @@
+package conformance
+
+import (
+	"encoding/base64"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/providers/gemini"
+)
+
+// judgeGemSig001 reports thoughtSignatures nested inside a functionCall or
+// functionResponse object instead of beside it.
+func judgeGemSig001(tr *Traffic, r *reporter) {
+	for _, q := range gemAnalyze(tr).reqs {
+		if q == nil {
+			continue
+		}
+		for i := range q.req.Messages {
+			for j := range q.req.Messages[i].Blocks {
+				b := &q.req.Messages[i].Blocks[j]
+				if _, ok := gemini.NestedSignature(*b); ok {
+					r.add(q.ex.Index, "request."+b.Path+"."+b.WireType+".thoughtSignature",
+						"thoughtSignature is nested inside %s %s; the API reads it only beside %s, on the part", b.WireType, gemDescribe(b), b.WireType)
+				}
+			}
+		}
+	}
+}
+
+// judgeGemSig002 reports function calls that lost the signature their
+// response gave them, and current-turn steps whose first call has none.
+func judgeGemSig002(tr *Traffic, r *reporter) {
+	once := gemOnce{}
+	for _, q := range gemAnalyze(tr).reqs {
+		if q == nil {
+			continue
+		}
+		for _, run := range q.runs {
+			for c, p := range run.calls {
+				if p.sig != nil {
+					continue // present: GEM-SIG-003 and GEM-SIG-005 judge it
+				}
+				strict := c == 0 && run.current && q.enforcing
+				loc := "request." + p.b.Path
+				switch {
+				case p.counter >= 0 && run.out.sigs[p.counter] != nil:
+					o := run.out.blocks[p.counter]
+					sev := SeverityWarning
+					if strict {
+						sev = SeverityError
+					}
+					if !once.first(sev, "drop", o) {
+						continue
+					}
+					r.addSeverity(sev, q.ex.Index, loc, "%s of the %s carries no thoughtSignature; %s produced it with one%s",
+						gemDescribe(p.b), gemStep(c, run, q), gemWhere(o), gemNested(p.b))
+				case p.counter < 0 && strict:
+					r.add(q.ex.Index, loc, "%s opens a step of the current turn without a thoughtSignature, and no recorded response produced it: %s validates signatures of the current turn; a call the client wrote or imported needs the dummy signature%s",
+						gemDescribe(p.b), q.req.Model, gemNested(p.b))
+				}
+			}
+		}
+	}
+}
+
+// judgeGemSig003 compares every echoed signature with the recorded one:
+// the bytes it decodes to and the part it sits on.
+func judgeGemSig003(tr *Traffic, r *reporter) {
+	once := gemOnce{}
+	for _, q := range gemAnalyze(tr).reqs {
+		if q == nil {
+			continue
+		}
+		for _, p := range q.signed {
+			if p.sig.dummy {
+				continue // synthetic, not an echo: GEM-SIG-005
+			}
+			loc := "request." + p.b.Path + ".thoughtSignature"
+			current := p.msg > q.turnStart
+			if p.sig.err != nil {
+				r.add(q.ex.Index, loc, "%s: %v; the API decodes signatures as base64", gemDescribe(p.b), p.sig.err)
+				continue
+			}
+			switch {
+			case p.origin != nil:
+				gemJudgeMoved(r, once, q, p, current, loc)
+			case p.run != nil && p.counter >= 0:
+				rec := p.run.out.sigs[p.counter]
+				o := p.run.out.blocks[p.counter]
+				sev := gemSeverity(o.block(), p.b, current, q.enforcing)
+				if !once.first(sev, "bytes", o) {
+					continue
+				}
+				if rec == nil {
+					r.addSeverity(sev, q.ex.Index, loc, "%s carries a signature that no recorded response produced; %s gave this part none", gemDescribe(p.b), gemWhere(o))
+					continue
+				}
+				f := r.addSeverity(sev, q.ex.Index, loc, "thoughtSignature of %s differs from the one %s produced (compared after base64 decoding)", gemDescribe(p.b), gemWhere(o))
+				if rec.err == nil {
+					f.Diff = "standard base64 of the decoded bytes: " + ByteDiff(gemStd(rec.bytes), gemStd(p.sig.bytes))
+				}
+			}
+		}
+	}
+}
+
+// gemJudgeMoved checks that a signature found in the index sits on the
+// part that echoes the one that carried it.
+func gemJudgeMoved(r *reporter, once gemOnce, q *gemReq, p *gemPart, current bool, loc string) {
+	o := p.origin
+	rec := o.block()
+	if p.run != nil && p.run.out == o.out {
+		cp := p.run.counterpart[o.pos]
+		if cp == p {
+			return
+		}
+		if cp == nil && gemKindOf(rec) == gemKindEmpty && gemKindOf(p.b) != gemKindCall {
+			return // a signature-only part merged into text: GEM-SIG-004
+		}
+		if cp == nil && gemKindOf(rec) != gemKindCall && gemKindOf(rec) == gemKindOf(p.b) && p.before == o.out.before[o.pos] {
+			// Same kind of part, different text: merged or split text.
+			if once.first(SeverityWarning, "text", o) {
+				r.addSeverity(SeverityWarning, q.ex.Index, loc, "the signature of %s (%s) is on %s, whose text differs: text parts were merged or split around it",
+					gemDescribe(rec), gemWhere(o), gemDescribe(p.b))
+			}
+			return
+		}
+	}
+	sev := gemSeverity(rec, p.b, current, q.enforcing)
+	if !once.first(sev, "moved", o) {
+		return
+	}
+	where := "on " + gemDescribe(p.b)
+	if p.run == nil {
+		where += ", in a user content"
+	}
+	r.addSeverity(sev, q.ex.Index, loc, "the signature of %s (%s) is %s: moved off the part it came on", gemDescribe(rec), gemWhere(o), where)
+}
+
+// judgeGemSig004 reports signature-only parts of a response that the echo
+// merged into a neighbour or dropped.
+func judgeGemSig004(tr *Traffic, r *reporter) {
+	once := gemOnce{}
+	gemEachEchoedSig(tr, func(q *gemReq, run *gemRun, k int) {
+		out := run.out
+		if gemKindOf(&out.msg.Blocks[k]) != gemKindEmpty {
+			return
+		}
+		if cp := run.counterpart[k]; cp != nil && cp.sig != nil {
+			return
+		}
+		o := out.blocks[k]
+		if ps := q.bySig[out.sigs[k].key()]; len(ps) > 0 {
+			if p := ps[0]; gemKindOf(p.b) != gemKindEmpty && once.first(SeverityWarning, "merged", o) {
+				r.add(q.ex.Index, "request."+p.b.Path, "the signature-only part of %s was merged into %s instead of being echoed as its own part", gemWhere(o), gemDescribe(p.b))
+			}
+			return
+		}
+		if once.first(SeverityWarning, "dropped", o) {
+			r.add(q.ex.Index, "request."+q.req.Messages[run.first].Path, "the model turn echoing %s drops its signature-only part", gemWhere(o))
+		}
+	})
+}
+
+// judgeGemSig005 reports dummy signatures standing where the response
+// gave a real one.
+func judgeGemSig005(tr *Traffic, r *reporter) {
+	for _, q := range gemAnalyze(tr).reqs {
+		if q == nil {
+			continue
+		}
+		for _, p := range q.signed {
+			if !p.sig.dummy || p.run == nil || p.counter < 0 || p.run.out.sigs[p.counter] == nil {
+				continue
+			}
+			r.add(q.ex.Index, "request."+p.b.Path+".thoughtSignature", "%s carries the dummy signature %s, but %s produced it with a real one: the dummy skips validation and drops the model's reasoning",
+				gemDescribe(p.b), gemClipRaw(p.sig.raw), gemWhere(p.run.out.blocks[p.counter]))
+		}
+	}
+}
+
+// judgeGemSig006 reports signatures of text and other non-call parts that
+// the echo dropped.
+func judgeGemSig006(tr *Traffic, r *reporter) {
+	once := gemOnce{}
+	gemEachEchoedSig(tr, func(q *gemReq, run *gemRun, k int) {
+		out := run.out
+		b := &out.msg.Blocks[k]
+		if kind := gemKindOf(b); kind == gemKindEmpty || kind == gemKindCall {
+			return
+		}
+		cp := run.counterpart[k]
+		if cp != nil && cp.sig != nil || len(q.bySig[out.sigs[k].key()]) > 0 {
+			return
+		}
+		o := out.blocks[k]
+		if !once.first(SeverityWarning, "dropped", o) {
+			return
+		}
+		loc := "request." + q.req.Messages[run.first].Path
+		if cp != nil {
+			loc = "request." + cp.b.Path
+		}
+		r.add(q.ex.Index, loc, "the signature of %s (%s) was not echoed", gemDescribe(b), gemWhere(o))
+	})
+}
+
+// gemEachEchoedSig calls fn for every signed block of every response
+// content a request's model turn echoes.
+func gemEachEchoedSig(tr *Traffic, fn func(q *gemReq, run *gemRun, k int)) {
+	for _, q := range gemAnalyze(tr).reqs {
+		if q == nil {
+			continue
+		}
+		for _, run := range q.runs {
+			if run.out == nil {
+				continue
+			}
+			for k, s := range run.out.sigs {
+				if s != nil {
+					fn(q, run, k)
+				}
+			}
+		}
+	}
+}
+
+// gemSeverity: a wrong or misplaced signature fails the request only on a
+// function-call part of the current turn, on a model that validates
+// signatures; elsewhere the API does not check it and the model degrades.
+func gemSeverity(rec, echo *engine.Block, current, enforcing bool) Severity {
+	call := rec.Type == engine.BlockToolCall || echo.Type == engine.BlockToolCall
+	if call && current && enforcing {
+		return SeverityError
+	}
+	return SeverityWarning
+}
+
+// gemOnce reports a fault about one recorded part once per cassette, so a
+// history that keeps a broken part is not reported again in every later
+// request; an error (current turn) is always reported.
+type gemOnce map[gemFault]bool
+
+type gemFault struct {
+	fault string
+	o     *gemOrigin
+}
+
+func (s gemOnce) first(sev Severity, fault string, o *gemOrigin) bool {
+	key := gemFault{fault, o}
+	if sev == SeverityError {
+		s[key] = true
+		return true
+	}
+	if s[key] {
+		return false
+	}
+	s[key] = true
+	return true
+}
+
+// gemStep names the step a call belongs to, for messages.
+func gemStep(c int, run *gemRun, q *gemReq) string {
+	which := "a later call"
+	if c == 0 {
+		which = "the first call"
+	}
+	turn := "an older turn"
+	if run.current {
+		turn = "the current turn"
+	}
+	return fmt.Sprintf("model turn contents[%d] (%s, %s)", run.first, which, turn)
+}
+
+// gemNested adds a note when the call has its signature nested inside.
+func gemNested(b *engine.Block) string {
+	if _, ok := gemini.NestedSignature(*b); ok {
+		return " (the one nested inside " + b.WireType + " does not count: GEM-SIG-001)"
+	}
+	return ""
+}
+
+// gemWhere names a recorded response part.
+func gemWhere(o *gemOrigin) string {
+	return fmt.Sprintf("interaction %d's response part %s", o.out.ex, o.block().Path)
+}
+
+// gemDescribe names a part for messages: its kind and a little content.
+func gemDescribe(b *engine.Block) string {
+	switch gemKindOf(b) {
+	case gemKindCall:
+		return "functionCall " + b.Name
+	case gemKindResult:
+		return "functionResponse " + b.Name
+	case gemKindText:
+		return fmt.Sprintf("text part %q", gemClip(b.Text, 30))
+	case gemKindThought:
+		return fmt.Sprintf("thought part %q", gemClip(b.Text, 30))
+	case gemKindEmpty:
+		return "empty-text part"
+	}
+	if b.WireType != "" {
+		return b.WireType + " part"
+	}
+	return "part"
+}
+
+func gemClipRaw(raw []byte) string {
+	return gemClip(string(raw), 48)
+}
+
+// gemClip shortens s to at most n runes, marking the cut with "…".
+func gemClip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}
+
+func gemStd(b []byte) []byte {
+	return []byte(base64.StdEncoding.EncodeToString(b))
+}

@@ -1,0 +1,162 @@
+package conformance
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// judgeGemTool001 reports function call turns that open the history and
+// function response turns that do not follow a function call turn.
+func judgeGemTool001(tr *Traffic, r *reporter) {
+	for _, q := range gemAnalyze(tr).reqs {
+		if q == nil {
+			continue
+		}
+		msgs := q.req.Messages
+		for _, run := range q.runs {
+			if run.first == 0 && len(run.calls) > 0 {
+				r.add(q.ex.Index, "request."+msgs[run.calls[0].msg].Path,
+					"the history opens with a function call turn (%s); it must come right after a user turn or a function response turn", gemDescribe(run.calls[0].b))
+			}
+		}
+		for i := range msgs {
+			m := &msgs[i]
+			if m.Role == engine.RoleAssistant || !gemHasResult(m) {
+				continue
+			}
+			switch {
+			case i == 0:
+				r.add(q.ex.Index, "request."+m.Path, "the history opens with a function response turn; it must come right after the function call turn it answers")
+			case msgs[i-1].Role != engine.RoleAssistant:
+				r.add(q.ex.Index, "request."+m.Path, "function response turn follows a user content (%s), not a function call turn", msgs[i-1].Path)
+			case len(q.runs[q.runOf[i-1]].calls) == 0:
+				r.add(q.ex.Index, "request."+m.Path, "function response turn follows a model turn without functionCall parts (%s)", msgs[i-1].Path)
+			}
+		}
+	}
+}
+
+// judgeGemTool002 compares each function call turn with the content after
+// it: as many responses as calls (error), names and ids matching (info).
+func judgeGemTool002(tr *Traffic, r *reporter) {
+	for _, q := range gemAnalyze(tr).reqs {
+		if q == nil {
+			continue
+		}
+		msgs := q.req.Messages
+		for _, run := range q.runs {
+			next := run.last + 1
+			if len(run.calls) == 0 || next >= len(msgs) {
+				continue // a call turn at the tail has no response turn yet
+			}
+			m := &msgs[next]
+			var results []*engine.Block
+			for j := range m.Blocks {
+				if m.Blocks[j].Type == engine.BlockToolResult {
+					results = append(results, &m.Blocks[j])
+				}
+			}
+			names := make([]string, len(run.calls))
+			ids := map[string]bool{}
+			for c, p := range run.calls {
+				names[c] = p.b.Name
+				if p.b.ID != "" {
+					ids[p.b.ID] = true
+				}
+			}
+			if len(results) != len(run.calls) {
+				r.add(q.ex.Index, "request."+m.Path, "the function call turn at contents[%d] has %d functionCall parts (%s), but the next content has %d functionResponse parts",
+					run.first, len(run.calls), strings.Join(names, ", "), len(results))
+				continue
+			}
+			left := slices.Clone(names)
+			for _, b := range results {
+				if k := slices.Index(left, b.Name); k >= 0 {
+					left = slices.Delete(left, k, k+1)
+				} else {
+					r.addSeverity(SeverityInfo, q.ex.Index, "request."+b.Path+"."+b.WireType+".name",
+						"functionResponse is named %q, but the calls of contents[%d] are named %s", b.Name, run.first, strings.Join(names, ", "))
+				}
+				if b.ToolCallID != "" && len(ids) > 0 && !ids[b.ToolCallID] {
+					r.addSeverity(SeverityInfo, q.ex.Index, "request."+b.Path+"."+b.WireType+".id",
+						"functionResponse id %q matches no functionCall id of contents[%d]", b.ToolCallID, run.first)
+				}
+			}
+		}
+	}
+}
+
+// gemCancelWords are what a tool result that reports a cancellation says.
+var gemCancelWords = [][]byte{[]byte("cancel"), []byte("abort"), []byte("interrupt"), []byte("denied"), []byte("declined")}
+
+// judgeGemCancel001 reports cancellations answered as results, empty
+// responses, and echoes of model content from streams cut short.
+func judgeGemCancel001(tr *Traffic, r *reporter) {
+	reported := map[*gemOutput]bool{}
+	for _, q := range gemAnalyze(tr).reqs {
+		if q == nil {
+			continue
+		}
+		for _, run := range q.runs {
+			if run.out != nil && run.out.partial && !reported[run.out] {
+				reported[run.out] = true
+				r.add(q.ex.Index, "request."+q.req.Messages[run.first].Path,
+					"model turn echoes interaction %d's response, whose stream ended without a finishReason: partial content from a cut stream should be discarded, not sent back", run.out.ex)
+			}
+		}
+		for i := range q.req.Messages {
+			m := &q.req.Messages[i]
+			if m.Role == engine.RoleAssistant {
+				continue
+			}
+			for j := range m.Blocks {
+				b := &m.Blocks[j]
+				if b.Type != engine.BlockToolResult {
+					continue
+				}
+				loc := "request." + b.Path + "." + b.WireType + ".response"
+				if msg := gemCancelProblem(b.ResultRaw); msg != "" {
+					r.add(q.ex.Index, loc, "functionResponse %s %s", b.Name, msg)
+				}
+			}
+		}
+	}
+}
+
+// gemCancelProblem says what is wrong with a functionResponse.response, or
+// returns "".
+func gemCancelProblem(resp []byte) string {
+	fields, err := rawjson.Fields(resp)
+	if len(resp) == 0 || rawjson.Kind(resp) == "null" || err == nil && len(fields) == 0 {
+		return "has an empty response: it reads as a call that returned nothing; say what happened, under \"error\" when the call did not run"
+	}
+	if err != nil {
+		return ""
+	}
+	for _, f := range fields {
+		if f.Key == "error" {
+			return ""
+		}
+	}
+	lower := bytes.ToLower(resp)
+	for _, w := range gemCancelWords {
+		if bytes.Contains(lower, w) {
+			return fmt.Sprintf("says %q outside \"error\" (%s): a cancellation written as a result reads as a successful call", w, gemClip(string(rawjson.Compact(resp)), 60))
+		}
+	}
+	return ""
+}
+
+func gemHasResult(m *engine.Message) bool {
+	for i := range m.Blocks {
+		if m.Blocks[i].Type == engine.BlockToolResult {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,435 @@
+package proxy
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/elazarl/goproxy"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/cassette"
+)
+
+// The benchmarks compare, in one run on loopback, a direct connection with
+// httputil.ReverseProxy, bare goproxy, and llmtck's base-URL recorder and
+// forward proxy (both recording, fsync per interaction). Figures are
+// reported with b.ReportMetric.
+
+// benchRoutes starts every route to up and returns a client and URL for each.
+type benchRoute struct {
+	name   string
+	client *http.Client
+	url    string
+}
+
+func benchRoutes(b *testing.B, up *httptest.Server) []benchRoute {
+	b.Helper()
+	u, _ := url.Parse(up.URL)
+	tr := func() *http.Transport {
+		return &http.Transport{MaxIdleConnsPerHost: 64, DisableCompression: true}
+	}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	rp.FlushInterval = -1
+	rps := httptest.NewServer(rp)
+	b.Cleanup(rps.Close)
+
+	gp := goproxy.NewProxyHttpServer()
+	gp.Logger = nopLogger{}
+	gps := httptest.NewServer(gp)
+	b.Cleanup(gps.Close)
+
+	dir := b.TempDir()
+	rec := mustRecorder(b, Options{Mode: ModeRecord, Cassette: filepath.Join(dir, "bench.yaml")})
+	b.Cleanup(func() { rec.Close() })
+	recs := httptest.NewServer(NewHandler(rec, u))
+	b.Cleanup(recs.Close)
+
+	frec := mustRecorder(b, Options{Mode: ModeRecord, Dir: dir})
+	b.Cleanup(func() { frec.Close() })
+	fwd := httptest.NewServer(NewForward(frec, ForwardOptions{Hosts: []string{"127.0.0.1"}}))
+	b.Cleanup(fwd.Close)
+
+	proxied := func(p string) *http.Client {
+		t := tr()
+		pu, _ := url.Parse(p)
+		t.Proxy = http.ProxyURL(pu)
+		return &http.Client{Transport: t}
+	}
+	return []benchRoute{
+		{"direct", &http.Client{Transport: tr()}, up.URL},
+		{"reverseproxy", &http.Client{Transport: tr()}, rps.URL},
+		{"goproxy", proxied(gps.URL), up.URL},
+		{"llmtck-record", &http.Client{Transport: tr()}, recs.URL},
+		{"llmtck-proxy", proxied(fwd.URL), up.URL},
+	}
+}
+
+type nopLogger struct{}
+
+func (nopLogger) Printf(string, ...any) {}
+
+func median(d []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+// BenchmarkStreamTTFB measures, route by route in turn, the time from
+// sending a streaming request to reading its first event.
+func BenchmarkStreamTTFB(b *testing.B) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "event: message_start\ndata: {\"type\":\"message_start\"}\n\n")
+		http.NewResponseController(w).Flush()
+		io.WriteString(w, "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
+	}))
+	defer up.Close()
+	routes := benchRoutes(b, up)
+	ttfb := make([][]time.Duration, len(routes))
+	body := []byte(`{"model":"claude-x","max_tokens":10,"stream":true,"messages":[{"role":"user","content":"hi"}]}`)
+	first := make([]byte, 10)
+	b.ResetTimer()
+	for range b.N {
+		for i, rt := range routes {
+			start := time.Now()
+			resp, err := rt.client.Post(rt.url+"/v1/messages", "application/json", bytes.NewReader(body))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := io.ReadFull(resp.Body, first); err != nil {
+				b.Fatal(err)
+			}
+			ttfb[i] = append(ttfb[i], time.Since(start))
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}
+	b.StopTimer()
+	for i, rt := range routes {
+		b.ReportMetric(float64(median(ttfb[i]).Microseconds()), "µs-ttfb-"+rt.name)
+	}
+	direct := median(ttfb[0])
+	b.ReportMetric(float64((median(ttfb[3])-direct).Microseconds()), "µs-added-by-recorder")
+	b.ReportMetric(float64((median(ttfb[4])-direct).Microseconds()), "µs-added-by-proxy")
+}
+
+// BenchmarkStreamGaps sends 20 events 5 ms apart and reports how far the
+// gaps seen by the client stray from 5 ms, at worst, per route.
+func BenchmarkStreamGaps(b *testing.B) {
+	const gap = 5 * time.Millisecond
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		rc := http.NewResponseController(w)
+		for i := range 20 {
+			if i > 0 {
+				time.Sleep(gap)
+			}
+			fmt.Fprintf(w, "event: content_block_delta\ndata: {\"i\":%d}\n\n", i)
+			rc.Flush()
+		}
+	}))
+	defer up.Close()
+	routes := benchRoutes(b, up)
+	worst := make([]time.Duration, len(routes))
+	b.ResetTimer()
+	for range b.N {
+		for i, rt := range routes {
+			resp, err := rt.client.Post(rt.url+"/v1/messages", "application/json", strings.NewReader(`{"stream":true}`))
+			if err != nil {
+				b.Fatal(err)
+			}
+			times, _ := eventTimes(b, resp.Body)
+			resp.Body.Close()
+			for j := 1; j < len(times); j++ {
+				d := times[j].Sub(times[j-1]) - gap
+				if d < 0 {
+					d = -d
+				}
+				worst[i] = max(worst[i], d)
+			}
+		}
+	}
+	b.StopTimer()
+	for i, rt := range routes {
+		b.ReportMetric(float64(worst[i].Microseconds()), "µs-worst-gap-error-"+rt.name)
+	}
+}
+
+// BenchmarkThroughput sends non-streamed calls from 16 clients at once
+// through each route and reports calls per second, and llmtck's share of
+// bare goproxy's.
+func BenchmarkThroughput(b *testing.B) {
+	resp := bytes.Repeat([]byte("x"), 2048)
+	respBody := []byte(`{"id":"msg_1","type":"message","content":[{"type":"text","text":"` + string(resp) + `"}]}`)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(respBody)
+	}))
+	defer up.Close()
+	routes := benchRoutes(b, up)
+	const batch, workers = 400, 16
+	elapsed := make([]time.Duration, len(routes))
+	reqBody := []byte(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"` + string(resp[:1024]) + `"}]}`)
+	b.ResetTimer()
+	for range b.N {
+		for i, rt := range routes {
+			var next atomic.Int32
+			var wg sync.WaitGroup
+			start := time.Now()
+			for range workers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for next.Add(1) <= batch {
+						r, err := rt.client.Post(rt.url+"/v1/messages", "application/json", bytes.NewReader(reqBody))
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						io.Copy(io.Discard, r.Body)
+						r.Body.Close()
+					}
+				}()
+			}
+			wg.Wait()
+			elapsed[i] += time.Since(start)
+		}
+	}
+	b.StopTimer()
+	rate := func(i int) float64 { return float64(b.N*batch) / elapsed[i].Seconds() }
+	for i, rt := range routes {
+		b.ReportMetric(rate(i), "calls/s-"+rt.name)
+	}
+	b.ReportMetric(100*rate(3)/rate(2), "%-recorder-of-goproxy")
+	b.ReportMetric(100*rate(4)/rate(2), "%-proxy-of-goproxy")
+}
+
+// BenchmarkReplayThroughput compares the replay server with a static Go
+// handler that serves the same recorded bytes, for a JSON body and a stream.
+func BenchmarkReplayThroughput(b *testing.B) {
+	for _, fixture := range []string{antThinking, antStream} {
+		src := loadCorpus(b, fixture)
+		in := src.Interactions[0]
+		name := "json"
+		if isStream(in.Response.Header, in.Response.Body) {
+			name = "stream"
+		}
+		b.Run(name, func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "r.yaml")
+			cassette.Save(path, &cassette.Cassette{Interactions: []*cassette.Interaction{in}})
+			static := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				for k, v := range served(in.Response.Header, in.Response.Body) {
+					w.Header()[k] = v
+				}
+				w.WriteHeader(in.Response.Status)
+				w.Write(in.Response.Body)
+			}))
+			defer static.Close()
+			rp := mustRecorder(b, Options{Mode: ModeReplay, Cassette: path})
+			replay := httptest.NewServer(NewHandler(rp, nil))
+			defer replay.Close()
+			servers := []*httptest.Server{static, replay}
+			elapsed := make([]time.Duration, 2)
+			const batch, workers = 400, 16
+			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+			target := target(in.Request.URL)
+			b.ResetTimer()
+			for range b.N {
+				for i, s := range servers {
+					var next atomic.Int32
+					var wg sync.WaitGroup
+					start := time.Now()
+					for range workers {
+						wg.Add(1)
+						go func() {
+							defer wg.Done()
+							for next.Add(1) <= batch {
+								r, err := client.Post(s.URL+target, "application/json", bytes.NewReader(in.Request.Body))
+								if err != nil {
+									b.Error(err)
+									return
+								}
+								io.Copy(io.Discard, r.Body)
+								r.Body.Close()
+							}
+						}()
+					}
+					wg.Wait()
+					elapsed[i] += time.Since(start)
+				}
+			}
+			b.StopTimer()
+			staticRate, replayRate := float64(b.N*batch)/elapsed[0].Seconds(), float64(b.N*batch)/elapsed[1].Seconds()
+			b.ReportMetric(staticRate, "calls/s-static")
+			b.ReportMetric(replayRate, "calls/s-replay")
+			b.ReportMetric(100*replayRate/staticRate, "%-replay-of-static")
+		})
+	}
+}
+
+// bigCassette writes a cassette of n interactions shaped like a growing
+// Anthropic conversation (a few KB of request, a streamed response).
+func bigCassette(b *testing.B, n int) (string, []*cassette.Interaction) {
+	src := loadCorpus(b, antStream).Interactions[0]
+	c := &cassette.Cassette{}
+	for i := range n {
+		in := *src
+		in.Request.Body = []byte(fmt.Sprintf(`{"model":"claude-sonnet-4-5","max_tokens":4096,"metadata":{"user_id":"session-%d"},"messages":[{"role":"user","content":"turn %d: %s"}],"stream":true}`, i, i, strings.Repeat("lorem ipsum ", 200)))
+		c.Interactions = append(c.Interactions, &in)
+	}
+	path := filepath.Join(b.TempDir(), "big.yaml")
+	if err := cassette.Save(path, c); err != nil {
+		b.Fatal(err)
+	}
+	return path, c.Interactions
+}
+
+// BenchmarkReplayLoad opens a 1,000-interaction cassette for replay.
+func BenchmarkReplayLoad(b *testing.B) {
+	path, _ := bigCassette(b, 1000)
+	st, _ := os.Stat(path)
+	b.SetBytes(st.Size())
+	b.ResetTimer()
+	for range b.N {
+		if _, err := NewRecorder(Options{Mode: ModeReplay, Cassette: path}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMatch finds the recorded answer to a request in a 1,000-interaction
+// cassette: the same bytes, and the same request re-serialised with another
+// session id (the canonical path).
+func BenchmarkMatch(b *testing.B) {
+	_, ins := bigCassette(b, 1000)
+	p := newPlayer(ins)
+	in := ins[500]
+	tg := target(in.Request.URL)
+	other := bytes.Replace(in.Request.Body, []byte("session-500"), []byte("session-xyz"), 1)
+	other = append([]byte("{ "), other[1:]...)
+	b.Run("same-bytes", func(b *testing.B) {
+		b.SetBytes(int64(len(in.Request.Body)))
+		for range b.N {
+			if p.match("POST", tg, engine.WireAnthropic, in.Request.Body) == nil {
+				b.Fatal("no match")
+			}
+		}
+	})
+	b.Run("canonical", func(b *testing.B) {
+		// Fill the cache of exact requests so every call is canonicalised.
+		for len(p.byRaw) < 8*len(p.entries)+64 {
+			p.byRaw[strconv.Itoa(len(p.byRaw))] = nil
+		}
+		b.SetBytes(int64(len(other)))
+		for range b.N {
+			if p.match("POST", tg, engine.WireAnthropic, other) == nil {
+				b.Fatal("no match")
+			}
+		}
+	})
+}
+
+// TestBenchChild is the forward proxy that BenchmarkLargeStreamMemory runs
+// in a child process to measure its memory alone; it does nothing in a
+// normal test run.
+func TestBenchChild(t *testing.T) {
+	dir := os.Getenv("LLMTCK_BENCH_DIR")
+	if dir == "" {
+		t.Skip("only run as the child of BenchmarkLargeStreamMemory")
+	}
+	rec := mustRecorder(t, Options{Mode: ModeRecord, Dir: dir})
+	fwd := httptest.NewServer(NewForward(rec, ForwardOptions{Hosts: []string{"127.0.0.1"}}))
+	fmt.Printf("listening on %s\n", fwd.URL)
+	io.Copy(io.Discard, os.Stdin) // until the parent closes stdin
+	rec.Close()
+	fwd.Close()
+	status, _ := os.ReadFile("/proc/self/status")
+	for _, line := range strings.Split(string(status), "\n") {
+		if strings.HasPrefix(line, "VmHWM:") {
+			fmt.Println(line)
+		}
+	}
+	os.Exit(0)
+}
+
+// BenchmarkLargeStreamMemory streams 100 MB through the recording forward
+// proxy, running in a child process, and reports the child's peak resident
+// memory.
+func BenchmarkLargeStreamMemory(b *testing.B) {
+	event := []byte("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"delta\":{\"type\":\"text_delta\",\"text\":\"" + strings.Repeat("abcdefgh", 1000) + "\"}}\n\n")
+	const total = 100 << 20
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for sent := 0; sent < total; sent += len(event) {
+			w.Write(event)
+		}
+	}))
+	defer up.Close()
+	for range b.N {
+		dir := b.TempDir()
+		cmd := exec.Command(os.Args[0], "-test.run=^TestBenchChild$")
+		cmd.Env = append(os.Environ(), "LLMTCK_BENCH_DIR="+dir)
+		stdin, _ := cmd.StdinPipe()
+		out, _ := cmd.StdoutPipe()
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		rd := bufio.NewReader(out)
+		line, _ := rd.ReadString('\n')
+		pu, err := url.Parse(strings.TrimSpace(strings.TrimPrefix(line, "listening on ")))
+		if err != nil {
+			b.Fatal(line)
+		}
+		client := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(pu)}}
+		resp, err := client.Get(up.URL + "/v1/messages")
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err != nil || n < total {
+			b.Fatalf("read %d bytes: %v", n, err)
+		}
+		stdin.Close()
+		rest, _ := io.ReadAll(rd)
+		cmd.Wait()
+		var kb int
+		for _, l := range strings.Split(string(rest), "\n") {
+			if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
+				kb, _ = strconv.Atoi(f[1])
+			}
+		}
+		if kb == 0 {
+			b.Fatalf("no peak memory from the child: %q", rest)
+		}
+		st, err := os.Stat(CassetteFor(dir, pu.Host))
+		if err != nil {
+			st, err = os.Stat(CassetteFor(dir, strings.TrimPrefix(up.URL, "http://")))
+		}
+		if err != nil || st.Size() < total {
+			b.Fatalf("the cassette was not written: %v", err)
+		}
+		b.ReportMetric(float64(kb)/1024, "MB-peak-rss")
+		b.ReportMetric(float64(st.Size())/(1<<20), "MB-cassette")
+	}
+}
