@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/providers"
 )
 
@@ -535,4 +537,33 @@ func TestAnthropicChecksScale(t *testing.T) {
 	if s, l := measure(small), measure(large); l > 3*s {
 		t.Errorf("200 interactions took %v, 400 took %v: not linear", s, l)
 	}
+}
+
+// FuzzAnthropicChecks feeds the family two calls whose bodies are anything
+// that decodes: no check may panic, whatever shape the history has.
+func FuzzAnthropicChecks(f *testing.F) {
+	for _, path := range corpus.Files(f) {
+		c, err := cassette.Load(path)
+		if err != nil || len(c.Interactions) < 2 || !strings.Contains(c.Interactions[0].Request.URL, "anthropic") {
+			continue
+		}
+		in := c.Interactions
+		f.Add(in[0].Request.Body, in[0].Response.Body, in[1].Request.Body, in[1].Response.Body)
+	}
+	f.Add([]byte(atReq(atThinkOn, atUser("w"))), []byte(atResp(atThinking("t", atSigA), atRedacted(atSigB), atToolUse("toolu_1"))),
+		[]byte(atReq(atThinkOn, atUser("w"), atAssistant(atRedacted(atSigB), atToolUse("toolu_1"), atThinking("", "")), atUserBlocks(atText(""), atToolResult("toolu_1", "")))),
+		[]byte(atResp()))
+	checks := antFamily()
+	f.Fuzz(func(t *testing.T, req0, resp0, req1, resp1 []byte) {
+		var exs []engine.Exchange
+		for i, body := range [][2][]byte{{req0, resp0}, {req1, resp1}} {
+			exs = append(exs, providers.Decode(i, providers.Call{Method: "POST", URL: antAPI, Wire: engine.WireAnthropic,
+				RequestBody: body[0], Status: 200, ResponseBody: body[1]}))
+		}
+		for _, fd := range Judge(&Traffic{Exchanges: exs}, checks) {
+			if fd.Check == "" || fd.Message == "" {
+				t.Fatalf("finding without check or message: %+v", fd)
+			}
+		}
+	})
 }

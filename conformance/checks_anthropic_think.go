@@ -702,13 +702,21 @@ func antInterleaved(ex *engine.Exchange) bool {
 	return false
 }
 
+// judgeAntThink011 judges each distinct configuration once, at the first
+// request that sends it: a conversation resends it every turn.
 func judgeAntThink011(tr *Traffic, r *reporter) {
 	a := antAnalyze(tr)
+	judged := map[string]bool{}
 	a.each(func(i int, q *antReq) {
 		th := q.req.Thinking
 		if th == nil {
 			return
 		}
+		key := fmt.Sprintf("%s|%d|%v|%s", q.req.Model, q.req.MaxTokens, antInterleaved(q.ex), antCompact(th.Raw))
+		if judged[key] {
+			return
+		}
+		judged[key] = true
 		switch th.Type {
 		case "adaptive", "disabled":
 			return

@@ -56,7 +56,9 @@ func (a *antHasher) str(s string) {
 // a top-level cache_control key removed from an object.
 func (a *antHasher) json(raw json.RawMessage) {
 	raw = withoutCacheControl(raw)
-	if bytes.ContainsAny(raw, " \t\n\r") {
+	// A string token has no whitespace outside itself; anything else is
+	// compacted only when it has whitespace at all.
+	if len(raw) > 0 && raw[0] != '"' && bytes.ContainsAny(raw, " \t\n\r") {
 		a.scratch = antCompactTo(a.scratch[:0], raw)
 		raw = a.scratch
 	}

@@ -21,7 +21,7 @@ func judgeGemSig001(tr *Traffic, r *reporter) {
 				b := &q.req.Messages[i].Blocks[j]
 				if _, ok := gemini.NestedSignature(*b); ok {
 					r.add(q.ex.Index, "request."+b.Path+"."+b.WireType+".thoughtSignature",
-						"thoughtSignature is nested inside %s %s; the API reads it only beside %s, on the part", b.WireType, gemDescribe(b), b.WireType)
+						"thoughtSignature is nested inside the %s object (%s); the API reads it only on the part, beside %s", b.WireType, b.Name, b.WireType)
 				}
 			}
 		}

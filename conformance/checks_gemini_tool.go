@@ -70,7 +70,7 @@ func judgeGemTool002(tr *Traffic, r *reporter) {
 				}
 			}
 			if len(results) != len(run.calls) {
-				r.add(q.ex.Index, "request."+m.Path, "the function call turn at contents[%d] has %d functionCall parts (%s), but the next content has %d functionResponse parts",
+				r.add(q.ex.Index, "request."+m.Path, "the function call turn at contents[%d] has %d functionCall part(s) (%s), but the next content has %d functionResponse part(s)",
 					run.first, len(run.calls), strings.Join(names, ", "), len(results))
 				continue
 			}

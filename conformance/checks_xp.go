@@ -52,8 +52,7 @@ func judgeXPRaw001(tr *Traffic, r *reporter) {
 					if exact[string(raw)] {
 						return
 					}
-					key, decoded := xpValue(raw)
-					o := seen[key]
+					o := seen[xpValue(raw)]
 					switch {
 					case o != nil:
 						pair := string(o.raw) + "\x00" + string(raw)
@@ -61,9 +60,9 @@ func judgeXPRaw001(tr *Traffic, r *reporter) {
 							return
 						}
 						reported[pair] = true
-						how := "JSON unescaping"
-						if decoded {
-							how = "base64 decoding"
+						how := "base64 decoding"
+						if a, _ := rawjson.String(o.raw); a == xpUnquoted(raw) {
+							how = "JSON unescaping"
 						}
 						f := r.add(ex.Index, loc, "%s is the one interaction %d's response carried (%s), re-encoded: equal after %s, not byte for byte", field, o.ex, o.loc, how)
 						f.Diff = ByteDiff(o.raw, raw)
@@ -85,7 +84,7 @@ func judgeXPRaw001(tr *Traffic, r *reporter) {
 					return
 				}
 				exact[string(raw)] = true
-				if key, _ := xpValue(raw); seen[key] == nil {
+				if key := xpValue(raw); seen[key] == nil {
 					seen[key] = &xpOrigin{ex: ex.Index, raw: raw, loc: loc}
 				}
 			})
@@ -134,15 +133,20 @@ func xpNotString(r *reporter, reported map[string]bool, ex int, loc string, v js
 
 // xpValue returns the value an opaque token stands for, as a map key: the
 // bytes it decodes to when it is base64 in either alphabet, with or
-// without padding, else the unescaped string. decoded says which.
-func xpValue(raw json.RawMessage) (key string, decoded bool) {
+// without padding, else the unescaped string.
+func xpValue(raw json.RawMessage) string {
 	s, ok := rawjson.String(raw)
 	if !ok {
-		return "\x00" + string(raw), false
+		return "\x00" + string(raw)
 	}
 	t := strings.NewReplacer("-", "+", "_", "/").Replace(strings.TrimRight(s, "="))
 	if b, err := base64.RawStdEncoding.DecodeString(t); err == nil {
-		return "b" + string(b), true
+		return "b" + string(b)
 	}
-	return "s" + s, false
+	return "s" + s
+}
+
+func xpUnquoted(raw json.RawMessage) string {
+	s, _ := rawjson.String(raw)
+	return s
 }

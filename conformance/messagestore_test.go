@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,8 +20,9 @@ type (
 	strictGet   struct{ *memstore.Store } // Get fails on an unknown id
 	forgetful   struct{ *memstore.Store } // MarkRemoved drops the summary
 	lenient     struct{ *memstore.Store } // updates of unknown ids succeed
-	aliasing    struct {
-		m map[string]*store.Message
+	aliasing    struct {                  // Get hands out the caller's own pointers
+		mu *sync.Mutex // only so ConcurrentWriters cannot crash the run
+		m  map[string]*store.Message
 		*memstore.Store
 	}
 	roundedMinutes struct{ *memstore.Store } // times lose their seconds
@@ -62,11 +64,15 @@ func (s aliasing) Put(m *store.Message) error {
 	if err := s.Store.Put(m); err != nil {
 		return err
 	}
+	s.mu.Lock()
 	s.m[m.ID] = m
+	s.mu.Unlock()
 	return nil
 }
 
 func (s aliasing) Get(conv string, ids ...string) ([]*store.Message, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	var out []*store.Message
 	for _, id := range ids {
 		if m, ok := s.m[id]; ok && m.ConversationID == conv {
@@ -90,7 +96,7 @@ var broken = map[string]func() store.MessageStore{
 	"strictGet":      func() store.MessageStore { return strictGet{memstore.New()} },
 	"forgetful":      func() store.MessageStore { return forgetful{memstore.New()} },
 	"lenient":        func() store.MessageStore { return lenient{memstore.New()} },
-	"aliasing":       func() store.MessageStore { return aliasing{map[string]*store.Message{}, memstore.New()} },
+	"aliasing":       func() store.MessageStore { return aliasing{&sync.Mutex{}, map[string]*store.Message{}, memstore.New()} },
 	"roundedMinutes": func() store.MessageStore { return roundedMinutes{memstore.New()} },
 }
 

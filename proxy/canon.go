@@ -151,7 +151,6 @@ func (c *canonicalizer) object(dst []byte, depth int, path []string) ([]byte, er
 	base := len(dst)
 	dst = append(dst, '{')
 	first := len(c.members)
-	defer func() { c.members = c.members[:first] }()
 	c.space()
 	if c.i < len(c.data) && c.data[c.i] == '}' {
 		c.i++
@@ -227,6 +226,7 @@ func (c *canonicalizer) object(dst []byte, depth int, path []string) ([]byte, er
 			dst = append(dst, span...)
 		}
 	}
+	c.members = c.members[:first]
 	return append(dst, '}'), nil
 }
 
@@ -237,15 +237,15 @@ func (c *canonicalizer) follow(path []string, key []byte) (sub []string, drop bo
 	if path == nil {
 		return nil, false
 	}
-	next := append(slices.Clip(path), string(key))
+	n := len(path)
 	for _, p := range c.skip {
-		if len(p) < len(next) || !slices.Equal(p[:len(next)], next) {
+		if len(p) <= n || p[n] != string(key) || !slices.Equal(p[:n], path) {
 			continue
 		}
-		if len(p) == len(next) {
+		if len(p) == n+1 {
 			return nil, true
 		}
-		sub = next
+		sub = p[:n+1]
 	}
 	return sub, false
 }

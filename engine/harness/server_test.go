@@ -16,11 +16,13 @@ import (
 	"github.com/llmtck/llmtck/providers"
 )
 
-// provider is a loopback server that speaks the Anthropic Messages wire:
-// it decodes each request with the real codec, checks it with the engine's
-// validator, and answers with the next scripted reply.
+// provider is a loopback server that speaks one provider wire (Anthropic
+// Messages unless told otherwise): it checks each request's path and auth
+// header, decodes it with the wire's real codec, checks it with the
+// engine's validator, and answers with the next scripted reply.
 type provider struct {
 	t       *testing.T
+	wire    engine.Wire
 	srv     *httptest.Server
 	mu      sync.Mutex
 	replies []func(w http.ResponseWriter, r *http.Request)
@@ -30,7 +32,11 @@ type provider struct {
 }
 
 func newProvider(t *testing.T, replies ...func(w http.ResponseWriter, r *http.Request)) *provider {
-	p := &provider{t: t, replies: replies}
+	return newWireProvider(t, engine.WireAnthropic, replies...)
+}
+
+func newWireProvider(t *testing.T, wire engine.Wire, replies ...func(w http.ResponseWriter, r *http.Request)) *provider {
+	p := &provider{t: t, wire: wire, replies: replies}
 	p.srv = httptest.NewServer(http.HandlerFunc(p.serve))
 	t.Cleanup(p.srv.Close)
 	return p
@@ -42,10 +48,10 @@ func (p *provider) serve(w http.ResponseWriter, r *http.Request) {
 		p.t.Errorf("reading the request: %v", err)
 		return
 	}
-	if r.URL.Path != "/v1/messages" || r.Header.Get("Anthropic-Version") == "" {
-		p.t.Errorf("request to %s without anthropic-version", r.URL.Path)
+	if err := checkRoute(p.wire, r); err != nil {
+		p.t.Error(err)
 	}
-	req, err := providers.For(engine.WireAnthropic).DecodeRequest(body)
+	req, err := providers.For(p.wire).DecodeRequest(body)
 	if err != nil {
 		p.t.Errorf("request %d does not decode: %v\n%s", len(p.bodies), err, body)
 		http.Error(w, err.Error(), 400)
@@ -66,6 +72,37 @@ func (p *provider) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.replies[n](w, r)
+}
+
+// checkRoute checks that a request goes where the wire's API takes it,
+// with the wire's version and auth headers.
+func checkRoute(wire engine.Wire, r *http.Request) error {
+	path, stream := r.URL.Path, r.Header.Get("Accept") == "text/event-stream"
+	switch wire {
+	case engine.WireAnthropic:
+		if path != "/v1/messages" || r.Header.Get("Anthropic-Version") == "" {
+			return fmt.Errorf("request to %s without anthropic-version", path)
+		}
+	case engine.WireResponses:
+		if path != "/v1/responses" || !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
+			return fmt.Errorf("request to %s with authorization %q", path, r.Header.Get("Authorization"))
+		}
+	case engine.WireGemini:
+		want, query := ":generateContent", ""
+		if stream {
+			want, query = ":streamGenerateContent", "alt=sse"
+		}
+		if !strings.HasPrefix(path, "/v1beta/models/") || !strings.HasSuffix(path, want) || r.URL.RawQuery != query || r.Header.Get("X-Goog-Api-Key") == "" {
+			return fmt.Errorf("request to %s?%s (stream %v) with x-goog-api-key %q", path, r.URL.RawQuery, stream, r.Header.Get("X-Goog-Api-Key"))
+		}
+	}
+	return nil
+}
+
+func (p *provider) body(i int) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return string(p.bodies[i])
 }
 
 func (p *provider) requests() []*engine.Request {
