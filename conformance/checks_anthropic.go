@@ -7,7 +7,10 @@ import "github.com/llmtck/llmtck/engine"
 // message, cancelled and cut-off calls closed out, messages well formed and
 // credentials redacted. The cross-turn checks share one walk over the
 // traffic (checks_anthropic_index.go) that ties every echoed block to the
-// response that produced it.
+// response that produced it. A message that an earlier accepted request
+// already sent in the same context (model, thinking configuration, system,
+// tools, history before it) is not judged again: the provider took it, and a fault in history is
+// reported once, at the request that introduced it, not at every turn.
 func init() {
 	register(
 		antCheck(&Check{
@@ -16,7 +19,7 @@ func init() {
 			ProviderError: "messages.N.content.M: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified. These blocks must remain as they were in the original response.",
 			Troubleshoot: "The signature covers the thinking text, so any edit is caught: trimming or re-wrapping the text, re-encoding the signature (URL-safe base64, re-quoting), rebuilding the block from a summary, or a proxy that converts between providers and back. " +
 				"Store the block exactly as the response produced it (for a stream: the concatenated thinking_delta text and signature_delta) and send those bytes back. " +
-				"The echo is tied to its origin by signature, else by thinking text, else by its place in the message that echoes a recorded response; the finding names the interaction that produced the original and shows the first differing byte.",
+				"The echo is tied to its origin by signature, else by thinking text, else by its place in the message that echoes a recorded response; the finding names the interaction that produced the original and shows the first differing byte. A block moved, reordered or left out is ANT-THINK-010's.",
 			judge: judgeAntThink001,
 		}),
 		antCheck(&Check{

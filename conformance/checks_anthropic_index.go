@@ -35,10 +35,9 @@ type antOrigin struct {
 	ex    int // exchange index
 	pos   int // block index in the output message
 	block *engine.Block
-	out   *engine.Message
-	// partial: the response's stream did not complete; unfinished: this
-	// block was cut (no signature, never stopped, tool input did not parse).
-	partial, unfinished bool
+	// unfinished: the response's stream did not complete and this block
+	// was cut (no signature, never stopped, tool input did not parse).
+	unfinished bool
 }
 
 // antMatch says how an echoed block was tied to its origin.
@@ -80,17 +79,20 @@ type antReq struct {
 	producer []int
 	// origin[k] is the exchange whose response assistant message k echoes,
 	// tied by a signature, thinking text, tool_use id or (with producer) a
-	// shared text block; -1 when the message is not recognisably one.
+	// shared text block; -1 when the message is not recognisably one. Only
+	// fresh messages are resolved: origin is -1 and echoes lists nothing
+	// for the others (every message after a fresh one is fresh too).
 	origin []int
 	echoes []antEcho
-	calls  []antToolEcho
+	calls  []antToolEcho // of every assistant message; origins of fresh ones only
 	// lastAssistant is the index of the last assistant message, -1 if none.
 	lastAssistant int
 	// silent is the severity of the rules providers enforce only on
 	// preserved-thinking models (antSilentSeverity).
 	silent Severity
 	// fresh[k] is false when an earlier accepted request sent message k in
-	// the same context (model, system, tools, every message before it). Such
+	// the same context (model, thinking, system, tools, every message before
+	// it). Such
 	// a message was judged there and the provider took it, so the checks of
 	// one message do not judge it again: a growing conversation is judged in
 	// time linear in its size, and one old fault is not reported every turn.
@@ -211,11 +213,12 @@ func (a *antTraffic) index(i int) {
 	partial := st != nil && !st.Complete
 	for p := range out.Blocks {
 		b := &out.Blocks[p]
-		o := &antOrigin{ex: i, pos: p, block: b, out: out, partial: partial}
+		o := &antOrigin{ex: i, pos: p, block: b}
 		switch b.Type {
 		case engine.BlockThinking, engine.BlockRedacted:
 			key := antPayload(b)
-			o.unfinished = partial && (key == "" || antBlockCut(st, b.Path))
+			// The signature arrives last: a block that has one is whole.
+			o.unfinished = partial && key == ""
 			if _, seen := a.payloads[key]; key != "" && !seen {
 				a.payloads[key] = o
 			}
@@ -283,7 +286,11 @@ func (a *antTraffic) resolve(ex *engine.Exchange) *antReq {
 		tools:         a.h.tools(req.Tools),
 		lastAssistant: -1,
 	}
-	setting := a.h.ints(maphash.String(antSeed, req.Model), r.system, r.tools)
+	var thinking []byte
+	if req.Thinking != nil {
+		thinking = req.Thinking.Raw
+	}
+	setting := a.h.ints(maphash.String(antSeed, req.Model), maphash.Bytes(antSeed, thinking), r.system, r.tools)
 	for k := range req.Messages {
 		r.msgHash[k] = a.h.message(&req.Messages[k])
 		r.prefix[k+1] = a.h.ints(r.prefix[k], r.msgHash[k])
@@ -295,13 +302,29 @@ func (a *antTraffic) resolve(ex *engine.Exchange) *antReq {
 		if p, ok := a.full[r.prefix[k]]; ok {
 			r.producer[k] = p
 		}
-		if req.Messages[k].Role == engine.RoleAssistant {
-			r.lastAssistant = k
+		if req.Messages[k].Role != engine.RoleAssistant {
+			continue
+		}
+		r.lastAssistant = k
+		if r.fresh[k] {
 			a.resolveMessage(r, k)
+		} else {
+			a.listCalls(r, k)
 		}
 	}
 	r.silent = antSilentSeverity(r)
 	return r
+}
+
+// listCalls records the tool calls of a message judged before, unresolved:
+// only the id checks look at them again, to find repeated ids.
+func (a *antTraffic) listCalls(r *antReq, k int) {
+	m := &r.req.Messages[k]
+	for p := range m.Blocks {
+		if b := &m.Blocks[p]; b.Type == engine.BlockToolCall {
+			r.calls = append(r.calls, antToolEcho{msg: k, pos: p, block: b})
+		}
+	}
 }
 
 // resolveMessage ties the thinking blocks and tool calls of assistant
@@ -381,8 +404,8 @@ func (a *antTraffic) originOf(i int, out *engine.Message, p int) *antOrigin {
 	}
 	st := a.tr.Exchanges[i].Response.Stream
 	partial := st != nil && !st.Complete
-	return &antOrigin{ex: i, pos: p, block: b, out: out, partial: partial,
-		unfinished: partial && (antPayload(b) == "" || antBlockCut(st, b.Path))}
+	unfinished := partial && antPayload(b) == ""
+	return &antOrigin{ex: i, pos: p, block: b, unfinished: unfinished}
 }
 
 // antSharesText reports whether m has a non-empty text block equal to one

@@ -147,10 +147,13 @@ func judgeAntThink001(tr *Traffic, r *reporter) {
 			}
 			o, b := e.origin, e.block
 			got := antPayload(b)
-			// No payload is ANT-THINK-002's, a foreign one ANT-THINK-003's,
-			// an unfinished origin ANT-CANCEL-002's.
-			if o == nil || o.unfinished || got == "" || antPayload(o.block) == "" ||
-				antForeignShape(got) != "" || a.antForeign(got, i) != "" {
+			// No payload is ANT-THINK-002's, an unfinished origin
+			// ANT-CANCEL-002's, and a replaced payload that is not
+			// Anthropic's at all ANT-THINK-003's.
+			if o == nil || o.unfinished || got == "" || antPayload(o.block) == "" {
+				continue
+			}
+			if e.match != antBySig && (antForeignShape(got) != "" || a.antForeign(got, i) != "") {
 				continue
 			}
 			if b.Type != o.block.Type {
@@ -250,7 +253,7 @@ func judgeAntThink003(tr *Traffic, r *reporter) {
 // judgeOriginPlatform judges a genuine echo: produced on another platform
 // (error) or by another model family (warning: such blocks are dropped).
 func (a *antTraffic) judgeOriginPlatform(r *reporter, i int, q *antReq, e antEcho) {
-	o := a.tr.Exchanges[e.origin.ex]
+	o := &a.tr.Exchanges[e.origin.ex]
 	loc := antLoc(e.block, antPayloadField(e.block))
 	if from, to := antPlatform(o.URL), antPlatform(q.ex.URL); from != to {
 		r.add(i, loc, "%s block produced by interaction %d on %s is echoed to %s: signatures only verify where they were made", e.block.Type, e.origin.ex, from, to)
@@ -299,10 +302,10 @@ func antModelFamily(model string) string {
 	}
 }
 
-// antModelVersion returns the major and minor version of a Claude 4+
-// model id (claude-opus-4-7 → 4, 7); ok is false when it is not one.
 var antModelVersionRe = regexp.MustCompile(`claude-(?:opus|sonnet|haiku)-(\d+)(?:-(\d{1,2}))?(?:[-@]|$)`)
 
+// antModelVersion returns the major and minor version of a Claude 4+
+// model id (claude-opus-4-7 → 4, 7); ok is false when it is not one.
 func antModelVersion(model string) (major, minor int, ok bool) {
 	m := antModelVersionRe.FindStringSubmatch(strings.ToLower(model))
 	if m == nil {
@@ -355,7 +358,7 @@ func judgeAntThink004(tr *Traffic, r *reporter) {
 			return
 		}
 		k := antLoopStart(q.req.Messages)
-		if k < 0 || len(q.req.Messages[k].Blocks) == 0 {
+		if k < 0 || len(q.req.Messages[k].Blocks) == 0 || !q.fresh[k] {
 			return
 		}
 		b := &q.req.Messages[k].Blocks[0]
@@ -591,7 +594,7 @@ func judgeAntThink010(tr *Traffic, r *reporter) {
 			for x < len(q.echoes) && q.echoes[x].msg == k {
 				x++
 			}
-			if !q.fresh[k] && (lastEcho <= k || !q.fresh[lastEcho]) {
+			if !q.fresh[k] {
 				continue
 			}
 			sev := q.silent

@@ -108,36 +108,40 @@ func judgeAntTool002(tr *Traffic, r *reporter) {
 	a := antAnalyze(tr)
 	a.each(func(i int, q *antReq) {
 		msgs := q.req.Messages
-		calledIn := map[string]int{} // tool_use id → message index
 		for k := range msgs {
 			m := &msgs[k]
-			if m.Role == engine.RoleAssistant {
-				for p := range m.Blocks {
-					if b := &m.Blocks[p]; b.Type == engine.BlockToolCall {
-						calledIn[b.ID] = k
-					}
-				}
+			if m.Role == engine.RoleAssistant || !q.fresh[k] {
 				continue
 			}
 			for p := range m.Blocks {
 				b := &m.Blocks[p]
-				if b.Type != engine.BlockToolResult || !q.fresh[k] {
-					continue
-				}
-				if j, ok := calledIn[b.ToolCallID]; ok && j == k-1 && msgs[j].Role == engine.RoleAssistant {
+				if b.Type != engine.BlockToolResult || k > 0 && msgs[k-1].Role == engine.RoleAssistant && antCalls(&msgs[k-1], b.ToolCallID) {
 					continue
 				}
 				prev := "messages[0] has no previous message"
 				if k > 0 {
 					prev = fmt.Sprintf("the previous message messages[%d] (%s) has no tool_use with that id", k-1, msgs[k-1].Role)
 				}
-				if j, ok := calledIn[b.ToolCallID]; ok && j != k-1 {
-					prev += fmt.Sprintf("; it was called in messages[%d]", j)
+				for j := k - 2; j >= 0; j-- {
+					if msgs[j].Role == engine.RoleAssistant && antCalls(&msgs[j], b.ToolCallID) {
+						prev += fmt.Sprintf("; it was called in messages[%d]", j)
+						break
+					}
 				}
 				r.add(i, antLoc(b, "tool_use_id"), "tool_result for %s in messages[%d]: %s", b.ToolCallID, k, prev)
 			}
 		}
 	})
+}
+
+// antCalls reports whether m has a tool_use with the given id.
+func antCalls(m *engine.Message, id string) bool {
+	for p := range m.Blocks {
+		if b := &m.Blocks[p]; b.Type == engine.BlockToolCall && b.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 func judgeAntTool003(tr *Traffic, r *reporter) {

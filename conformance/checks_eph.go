@@ -125,7 +125,7 @@ func goneEphemeral(req *histRequest, present map[uint64]bool) []string {
 		if u.isStart() || present[u.fp] {
 			continue
 		}
-		if _, eph := req.thread.ephemeral[u.fp]; !eph {
+		if !req.thread.ephemeral[u.fp] {
 			continue
 		}
 		_, b := req.message(i)

@@ -52,15 +52,9 @@ type gemSig struct {
 	bytes []byte // decoded; nil when the token is not base64
 	err   error  // why it did not decode
 	dummy bool   // one of the documented dummy signatures (G4)
-}
-
-// key identifies the signature in the index: its decoded bytes, or the
-// raw token when it does not decode.
-func (s *gemSig) key() string {
-	if s.err != nil {
-		return "\x00" + string(s.raw)
-	}
-	return string(s.bytes)
+	// key identifies the signature in the index: its decoded bytes, or the
+	// raw token when it does not decode.
+	key string
 }
 
 // gemDummies are the signatures the thought-signature guide lets a client
@@ -70,6 +64,10 @@ var gemDummies = []string{"context_engineering_is_the_way_to_go", "skip_thought_
 func newGemSig(raw json.RawMessage) *gemSig {
 	s := &gemSig{raw: raw}
 	s.bytes, s.err = gemini.SignatureBytes(raw)
+	s.key = string(s.bytes)
+	if s.err != nil {
+		s.key = "\x00" + string(raw)
+	}
 	str, _ := rawjson.String(raw)
 	for _, d := range gemDummies {
 		if str == d || s.err == nil && string(s.bytes) == d {
@@ -155,6 +153,19 @@ type gemIndex struct {
 	// full maps the hash of a request's whole contents to the latest
 	// exchange that sent them and got a model content back.
 	full map[uint64]int
+	// decoded caches each distinct token's decoding: a growing history
+	// echoes every signature again in every request.
+	decoded map[string]*gemSig
+}
+
+// sig returns the decoded signature of a raw token.
+func (x *gemIndex) sig(raw json.RawMessage) *gemSig {
+	if s, ok := x.decoded[string(raw)]; ok {
+		return s
+	}
+	s := newGemSig(raw)
+	x.decoded[string(raw)] = s
+	return s
 }
 
 var gemSeed = maphash.MakeSeed()
@@ -165,6 +176,7 @@ func newGemTraffic(tr *Traffic) *gemTraffic {
 		outputs: make([]*gemOutput, len(tr.Exchanges)),
 		sigs:    map[string]*gemOrigin{},
 		full:    map[uint64]int{},
+		decoded: map[string]*gemSig{},
 	}
 	for i := range tr.Exchanges {
 		ex := &tr.Exchanges[i]
@@ -193,13 +205,13 @@ func (x *gemIndex) response(ex *engine.Exchange) *gemOutput {
 	var first *gemOutput
 	for k := range resp.Output {
 		m := &resp.Output[k]
-		o := newGemOutput(ex.Index, m)
+		o := x.newOutput(ex.Index, m)
 		if st := resp.Stream; st != nil {
 			o.partial = !st.Complete || slices.Contains(st.Partial, k)
 		}
 		for j, s := range o.sigs {
 			if s != nil && !s.dummy {
-				x.sigs[s.key()] = o.blocks[j]
+				x.sigs[s.key] = o.blocks[j]
 			}
 		}
 		if k == 0 {
@@ -209,7 +221,7 @@ func (x *gemIndex) response(ex *engine.Exchange) *gemOutput {
 	return first
 }
 
-func newGemOutput(ex int, m *engine.Message) *gemOutput {
+func (x *gemIndex) newOutput(ex int, m *engine.Message) *gemOutput {
 	n := len(m.Blocks)
 	o := &gemOutput{ex: ex, msg: m, sigs: make([]*gemSig, n), before: make([]int, n), blocks: make([]*gemOrigin, n)}
 	calls := 0
@@ -218,7 +230,7 @@ func newGemOutput(ex int, m *engine.Message) *gemOutput {
 		o.before[j] = calls
 		o.blocks[j] = &gemOrigin{out: o, pos: j}
 		if b.Signature != nil {
-			o.sigs[j] = newGemSig(b.Signature)
+			o.sigs[j] = x.sig(b.Signature)
 		}
 		switch {
 		case b.Type == engine.BlockToolCall:
@@ -266,12 +278,12 @@ func (x *gemIndex) request(ex *engine.Exchange) (*gemReq, uint64) {
 			b := &m.Blocks[j]
 			p := &gemPart{msg: i, pos: j, b: b, run: run, counter: -1}
 			if b.Signature != nil {
-				p.sig = newGemSig(b.Signature)
+				p.sig = x.sig(b.Signature)
 				if !p.sig.dummy {
-					p.origin = x.sigs[p.sig.key()]
+					p.origin = x.sigs[p.sig.key]
 				}
 				r.signed = append(r.signed, p)
-				r.bySig[p.sig.key()] = append(r.bySig[p.sig.key()], p)
+				r.bySig[p.sig.key] = append(r.bySig[p.sig.key], p)
 			}
 			if run != nil {
 				p.before = len(run.calls)

@@ -46,8 +46,7 @@ func analyseHistory(tr *Traffic) *histAnalysis {
 		if ex.Request == nil || ex.Wire == engine.WireUnknown || ex.Wire == "" {
 			continue
 		}
-		r := newHistRequest(ex)
-		r.ex = i
+		r := newHistRequest(ex, i)
 		a.reqs[i] = r
 		t.add(r)
 	}
@@ -116,11 +115,9 @@ func (a *histAnalysis) recordEphemeral(d *histDiff) {
 		}
 		th := d.base.thread
 		if th.ephemeral == nil {
-			th.ephemeral = map[uint64]ephUnit{}
+			th.ephemeral = map[uint64]bool{}
 		}
-		if _, ok := th.ephemeral[d.base.units[i].fp]; !ok {
-			th.ephemeral[d.base.units[i].fp] = e
-		}
+		th.ephemeral[d.base.units[i].fp] = true
 	}
 }
 

@@ -20,8 +20,8 @@ type histDiff struct {
 	lastKept int
 	// firstKept is the first base content block kept, -1 when none.
 	firstKept int
-	// summary is set when the change is a compaction: a prefix of the base
-	// history dropped, replaced by summaryMsgs messages (maybe none).
+	// compaction is set when a prefix of the base history, droppedMsgs
+	// messages, was dropped and replaced by summaryMsgs messages (maybe none).
 	compaction  bool
 	droppedMsgs int
 	summaryMsgs int

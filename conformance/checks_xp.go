@@ -39,6 +39,9 @@ func judgeXPRaw001(tr *Traffic, r *reporter) {
 	exact := map[string]bool{}     // raw tokens responses carried
 	seen := map[string]*xpOrigin{} // the same, by decoded value
 	reported := map[string]bool{}
+	// judged holds the echoed tokens already judged: a growing history
+	// sends each again in every request, and the verdict does not change.
+	judged := map[string]bool{}
 	for i := range tr.Exchanges {
 		ex := &tr.Exchanges[i]
 		if ex.Request != nil {
@@ -49,25 +52,20 @@ func judgeXPRaw001(tr *Traffic, r *reporter) {
 						xpNotString(r, reported, ex.Index, loc, b.Extra[field])
 						return
 					}
-					if exact[string(raw)] {
+					if exact[string(raw)] || judged[string(raw)] {
 						return
 					}
+					judged[string(raw)] = true
 					o := seen[xpValue(raw)]
 					switch {
 					case o != nil:
-						pair := string(o.raw) + "\x00" + string(raw)
-						if reported[pair] {
-							return
-						}
-						reported[pair] = true
 						how := "base64 decoding"
 						if a, _ := rawjson.String(o.raw); a == xpUnquoted(raw) {
 							how = "JSON unescaping"
 						}
 						f := r.add(ex.Index, loc, "%s is the one interaction %d's response carried (%s), re-encoded: equal after %s, not byte for byte", field, o.ex, o.loc, how)
 						f.Diff = ByteDiff(o.raw, raw)
-					case bytes.IndexByte(raw, '\\') >= 0 && !reported[string(raw)]:
-						reported[string(raw)] = true
+					case bytes.IndexByte(raw, '\\') >= 0:
 						r.add(ex.Index, loc, "%s holds JSON escape sequences, which no provider writes in an opaque payload: it was re-encoded on the way", field)
 					}
 				})

@@ -54,7 +54,7 @@ func Threads(tr *Traffic) []Thread {
 
 // histRequest is one request seen as head plus history.
 type histRequest struct {
-	ex   int // exchange index
+	ex   int // position in Traffic.Exchanges
 	wire engine.Wire
 	req  *engine.Request
 	head uint64 // wire + system prompt
@@ -82,10 +82,12 @@ type histUnit struct {
 
 func (u histUnit) isStart() bool { return u.block < 0 }
 
-func newHistRequest(ex *engine.Exchange) *histRequest {
+// newHistRequest fingerprints the request of ex, found at position pos of
+// the traffic.
+func newHistRequest(ex *engine.Exchange, pos int) *histRequest {
 	req := ex.Request
 	f := newFingerprinter(ex.Wire)
-	r := &histRequest{ex: ex.Index, wire: ex.Wire, req: req, rejected: ex.Status >= 400}
+	r := &histRequest{ex: pos, wire: ex.Wire, req: req, rejected: ex.Status >= 400}
 	r.chained = req.PreviousResponseID != ""
 	if ex.Response != nil {
 		r.respID = ex.Response.ID
@@ -172,14 +174,13 @@ func (r *histRequest) extends(base *histRequest) bool {
 
 // histThread is a thread under construction.
 type histThread struct {
-	id     int
 	wire   engine.Wire
 	reqs   []*histRequest
 	latest *histRequest // the latest request not chained by previous_response_id
 	key    uint64       // prefix key of latest's whole history
 	// ephemeral holds, by fingerprint, the content units some request of
 	// the thread sent at its tail and its successor dropped.
-	ephemeral map[uint64]ephUnit
+	ephemeral map[uint64]bool
 }
 
 func (t *histThread) exchanges() []int {
@@ -214,7 +215,7 @@ func newThreader() *threader {
 func (t *threader) add(r *histRequest) *histThread {
 	th := t.find(r)
 	if th == nil {
-		th = &histThread{id: len(t.threads), wire: r.wire}
+		th = &histThread{wire: r.wire}
 		t.threads = append(t.threads, th)
 	}
 	th.reqs = append(th.reqs, r)
@@ -246,8 +247,9 @@ func (t *threader) find(r *histRequest) *histThread {
 	return t.continued(r)
 }
 
-// continued returns the most recent thread whose latest request r continues
-// with edits, ephemeral content dropped, or a compaction.
+// continued returns the thread whose latest request r continues best with
+// edits, ephemeral content dropped or a compaction: most blocks kept, the
+// most recent thread on a tie.
 func (t *threader) continued(r *histRequest) *histThread {
 	var cands []*histThread
 	for m := range r.msgs {

@@ -139,6 +139,9 @@ func leakIn(in *cassette.Interaction, body *bodyBuffer) *redact.Leak {
 // remember decodes the call for the log line and the linter's history.
 // A body too large to keep in memory is not decoded.
 func (c *call) remember(in *cassette.Interaction, bodyGone bool) {
+	if c.r.log.w == nil && c.r.opts.Linter == nil {
+		return // nobody would read it
+	}
 	pc := providers.Call{
 		Method: in.Request.Method, URL: in.Request.URL,
 		RequestHeader: in.Request.Header, RequestBody: in.Request.Body,
@@ -149,7 +152,7 @@ func (c *call) remember(in *cassette.Interaction, bodyGone bool) {
 	if !bodyGone {
 		c.tools = countTools(ex.Response)
 	}
-	if c.book != nil {
+	if c.book != nil && c.r.opts.Linter != nil {
 		c.book.remember(ex)
 	}
 }

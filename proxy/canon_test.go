@@ -49,7 +49,7 @@ func TestCanonicalKeepsNonJSONAsIs(t *testing.T) {
 func FuzzCanonical(f *testing.F) {
 	for _, s := range []string{
 		`{"b":1,"a":[true,false,null,-0.5e+3,"x\u00e9\n"],"c":{"z":{},"y":[]}}`,
-		`{"metadata":{"user_id":"u","x":1},"model":"m"}`, `"\ud83d"`, `{"a":1,"a":2}`, `{"\u0061":1,"a":0}`,
+		`{"metadata":{"user_id":"u","x":1},"model":"m"}`, `{"metadata":{"user_id":1},"metadata":{"a":{"user_id":2}}}`, `[{"metadata":{"user_id":1}}]`, `"\ud83d"`, `{"a":1,"a":2}`, `{"\u0061":1,"a":0}`,
 		`01`, `1.`, `-`, `{"a" 1}`, `[1,]`,
 	} {
 		f.Add([]byte(s))
@@ -68,6 +68,12 @@ func FuzzCanonical(f *testing.F) {
 		}
 		if again := canonical(engine.WireUnknown, got); string(again) != string(got) {
 			t.Fatalf("not a fixed point: %q then %q", got, again)
+		}
+		// With a wire's volatile fields: the same as dropping them by hand.
+		v, _ := decodeJSON(body)
+		want, _ := json.Marshal(stripVolatile(engine.WireAnthropic, v))
+		if ant := canonical(engine.WireAnthropic, body); !rawjson.Equal(want, ant) {
+			t.Fatalf("canonical(anthropic, %q) = %q, want %q", body, ant, want)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -52,9 +53,17 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if _, ok := dst["Content-Type"]; !ok {
 		dst["Content-Type"] = nil // do not let net/http guess one
 	}
+	if resp.ContentLength >= 0 {
+		dst.Set("Content-Length", strconv.FormatInt(resp.ContentLength, 10))
+	}
 	w.WriteHeader(resp.StatusCode)
+	// A body of unknown length may be a stream: send each piece as it comes.
+	// A body of known length is sent when complete, in as few writes as can be.
 	rc := http.NewResponseController(w)
-	rc.Flush()
+	live := resp.ContentLength < 0
+	if live {
+		rc.Flush()
+	}
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
 	buf := *bp
@@ -64,7 +73,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if _, werr := w.Write(buf[:n]); werr != nil {
 				return // the client went away; closing the body records that
 			}
-			rc.Flush()
+			if live {
+				rc.Flush()
+			}
 		}
 		if err == io.EOF {
 			return

@@ -15,6 +15,22 @@ type entry struct {
 	method string
 	target string
 	wire   engine.Wire
+
+	toolsOnce sync.Once
+	tools     int
+}
+
+// toolCalls counts the tool calls in the recorded response, once.
+func (e *entry) toolCalls() int {
+	e.toolsOnce.Do(func() {
+		rec := &e.in.Response
+		ex := providers.Decode(e.index, providers.Call{
+			Method: e.method, URL: e.in.Request.URL, RequestBody: e.in.Request.Body,
+			Status: rec.Status, ResponseHeader: rec.Header, ResponseBody: rec.Body,
+		})
+		e.tools = countTools(ex.Response)
+	})
+	return e.tools
 }
 
 // group holds the recorded interactions that answer the same request, in

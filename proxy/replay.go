@@ -26,12 +26,15 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 	c.index = e.index
 	c.status = rec.Status
 	c.stream = isStream(rec.Header, rec.Body)
-	ex := providers.Decode(e.index, providers.Call{
-		Method: c.method, URL: c.url, RequestHeader: c.reqHeader, RequestBody: c.reqBody,
-		Status: rec.Status, ResponseHeader: rec.Header, ResponseBody: rec.Body, Duration: rec.Duration,
-	})
-	c.tools = countTools(ex.Response)
-	c.book.remember(ex)
+	if r.log.w != nil {
+		c.tools = e.toolCalls()
+	}
+	if r.opts.Linter != nil {
+		c.book.remember(providers.Decode(e.index, providers.Call{
+			Method: c.method, URL: c.url, RequestHeader: c.reqHeader, RequestBody: c.reqBody,
+			Status: rec.Status, ResponseHeader: rec.Header, ResponseBody: rec.Body, Duration: rec.Duration,
+		}))
+	}
 
 	chunks, at := split(rec, c.stream)
 	scale := r.opts.Timing.Scale
@@ -59,6 +62,10 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 		start: time.Now(), truncated: truncated != "",
 		done: func() { c.r.log.line(c, "replay", time.Since(c.start)) },
 	}
+	length := int64(-1)
+	if !c.stream && truncated == "" {
+		length = int64(len(rec.Body)) // sent in one piece, like any small response
+	}
 	status := rec.StatusText
 	if status == "" || !strings.HasPrefix(status, fmt.Sprint(rec.Status)) {
 		status = fmt.Sprintf("%d %s", rec.Status, http.StatusText(rec.Status))
@@ -71,7 +78,7 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 		ProtoMinor:    1,
 		Header:        served(rec.Header, rec.Body),
 		Body:          body,
-		ContentLength: -1,
+		ContentLength: length,
 		Request:       c.req,
 	}, nil
 }
@@ -146,7 +153,9 @@ func sleep(ctx context.Context, d time.Duration) error {
 }
 
 // replayBody serves the pieces of a recorded body, each no earlier than
-// its offset from the start, one piece per Read so each is flushed alone.
+// its offset from the start, one piece per Read so each is flushed alone;
+// without pacing (instant timing), events that are all due at once are
+// sent together.
 type replayBody struct {
 	ctx       context.Context
 	chunks    [][]byte
@@ -173,7 +182,7 @@ func (b *replayBody) Read(p []byte) (int, error) {
 			}
 			return 0, io.EOF
 		}
-		if b.at != nil {
+		if b.scale > 0 {
 			if err := sleep(b.ctx, time.Until(b.start.Add(scaled(b.at[b.i], b.scale)))); err != nil {
 				b.once.Do(b.done)
 				return 0, err
@@ -184,6 +193,14 @@ func (b *replayBody) Read(p []byte) (int, error) {
 	}
 	n := copy(p, b.cur)
 	b.cur = b.cur[n:]
+	// Unpaced, every event is due now: send as many as fit at once.
+	for b.scale == 0 && len(b.cur) == 0 && b.i < len(b.chunks) && n < len(p) {
+		b.cur = b.chunks[b.i]
+		b.i++
+		m := copy(p[n:], b.cur)
+		b.cur = b.cur[m:]
+		n += m
+	}
 	return n, nil
 }
 

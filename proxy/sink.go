@@ -18,24 +18,25 @@ import (
 // errClosed answers appends that arrive after Close.
 var errClosed = errors.New("the recorder is closed")
 
-// sink appends interactions to one cassette file. Each append returns only
-// once its interaction is synced to disk, so a killed process leaves a file
-// that loads and holds every finished interaction. Appends that arrive
-// together share one fsync.
+// sink appends interactions to one cassette file. Each append has written
+// its interaction to the file before it returns, so a killed process leaves
+// a file that loads and holds every finished interaction; a background
+// syncer then fsyncs the file, batching appends that come close together,
+// so a power cut loses at most the last few milliseconds.
 type sink struct {
 	path   string
 	f      *os.File
-	size   int64 // bytes in the file
 	base   int64 // where this session's interactions start
 	loaded int   // interactions in the file before this session
 
-	mu     sync.Mutex
-	queue  []*write
-	busy   bool // a goroutine is writing the queue
-	idle   *sync.Cond
-	items  []item // this session's interactions, in file order
+	mu     sync.Mutex // guards the fields below and writes to f
+	size   int64      // bytes in the file
+	items  []item     // this session's interactions, in file order
 	closed bool
 	broken error // set when a failed write could not be undone
+
+	kick chan struct{} // wakes the syncer; closed by close
+	done chan error    // the syncer's last error, when it stops
 }
 
 // item is one interaction written by this session: its place in the file
@@ -43,16 +44,6 @@ type sink struct {
 type item struct {
 	seq    uint64
 	off, n int64
-}
-
-type write struct {
-	seq   uint64
-	buf   []byte // the encoded interaction, or nil when body is set
-	in    *cassette.Interaction
-	body  *bodyBuffer // a spilled response body, streamed into the file
-	done  chan struct{}
-	index int
-	err   error
 }
 
 // openSink opens the cassette at path for appending, creating it when it
@@ -76,8 +67,9 @@ func openSink(path string, warn func(string)) (*sink, []*cassette.Interaction, e
 		f.Close()
 		return nil, nil, err
 	}
-	s := &sink{path: path, f: f, size: st.Size(), base: st.Size(), loaded: len(existing)}
-	s.idle = sync.NewCond(&s.mu)
+	s := &sink{path: path, f: f, size: st.Size(), base: st.Size(), loaded: len(existing),
+		kick: make(chan struct{}, 1), done: make(chan error, 1)}
+	go s.syncer()
 	return s, existing, nil
 }
 
@@ -186,91 +178,64 @@ func syncDir(dir string) error {
 	return d.Sync()
 }
 
-// append writes in durably and returns its index in the file. seq orders
+// append writes in to the file and returns its index there. seq orders
 // interactions by the start of their request when the sink is closed. A
 // spilled response body is streamed from body instead of in.Response.Body.
 func (s *sink) append(seq uint64, in *cassette.Interaction, body *bodyBuffer) (int, error) {
-	w := &write{seq: seq, in: in, body: body, done: make(chan struct{})}
+	var buf []byte
 	if body == nil || !body.Spilled() {
-		// Encode here, in parallel with other requests, not in the writer.
-		var buf bytes.Buffer
-		cassette.EncodeInteraction(&buf, in)
-		w.buf = buf.Bytes()
+		// Encode before taking the lock, in parallel with other calls.
+		var b bytes.Buffer
+		cassette.EncodeInteraction(&b, in)
+		buf = b.Bytes()
 	}
 	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
 		return 0, errClosed
+	case s.broken != nil:
+		return 0, s.broken
 	}
-	s.queue = append(s.queue, w)
-	if s.busy {
-		s.mu.Unlock()
-		<-w.done
-		return w.index, w.err
+	off := s.size
+	var n int64
+	var err error
+	if buf != nil {
+		var m int
+		m, err = s.f.Write(buf)
+		n = int64(m)
+	} else {
+		cw := &countWriter{w: bufio.NewWriterSize(s.f, 1<<16)}
+		if err = encodeSpilled(cw, in, body); err == nil {
+			err = cw.w.(*bufio.Writer).Flush()
+		}
+		n = cw.n
 	}
-	// This goroutine writes every queued interaction, including those that
-	// arrive while it syncs, then hands over.
-	s.busy = true
-	for len(s.queue) > 0 {
-		batch := s.queue
-		s.queue = nil
-		s.mu.Unlock()
-		s.writeBatch(batch)
-		s.mu.Lock()
+	if err != nil {
+		// Cut the half-written interaction off so the file still loads.
+		if terr := s.f.Truncate(off); terr != nil {
+			s.broken = fmt.Errorf("%s: writing failed (%v) and the partial interaction could not be removed (%v); recording stopped", s.path, err, terr)
+		}
+		return 0, fmt.Errorf("%s: %w", s.path, err)
 	}
-	s.busy = false
-	s.idle.Broadcast()
-	s.mu.Unlock()
-	return w.index, w.err
+	s.size += n
+	s.items = append(s.items, item{seq: seq, off: off, n: n})
+	select {
+	case s.kick <- struct{}{}:
+	default: // a sync is already due
+	}
+	return s.loaded + len(s.items) - 1, nil
 }
 
-// writeBatch writes a batch and syncs it once. Only the goroutine that set
-// busy calls it, so it owns size, items and the file.
-func (s *sink) writeBatch(batch []*write) {
-	var written []*write
-	for _, w := range batch {
-		if s.broken != nil {
-			w.err = s.broken
-			continue
-		}
-		off := s.size
-		n, err := s.writeOne(w)
-		if err != nil {
-			// Cut the half-written interaction off so the file still loads.
-			if terr := s.f.Truncate(off); terr != nil {
-				s.broken = fmt.Errorf("%s: writing failed (%v) and the partial interaction could not be removed (%v); recording stopped", s.path, err, terr)
-			}
-			w.err = fmt.Errorf("%s: %w", s.path, err)
-			continue
-		}
-		s.size += n
-		s.items = append(s.items, item{seq: w.seq, off: off, n: n})
-		w.index = s.loaded + len(s.items) - 1
-		written = append(written, w)
-	}
-	if len(written) > 0 {
-		if err := s.f.Sync(); err != nil {
-			for _, w := range written {
-				w.err = fmt.Errorf("%s: %w", s.path, err)
-			}
+// syncer fsyncs the file after appends until the sink closes.
+func (s *sink) syncer() {
+	var first error
+	for range s.kick {
+		if err := s.f.Sync(); err != nil && first == nil {
+			first = fmt.Errorf("%s: %w", s.path, err)
 		}
 	}
-	for _, w := range batch {
-		close(w.done)
-	}
-}
-
-func (s *sink) writeOne(w *write) (int64, error) {
-	if w.buf != nil {
-		n, err := s.f.Write(w.buf)
-		return int64(n), err
-	}
-	cw := &countWriter{w: bufio.NewWriterSize(s.f, 1<<16)}
-	err := encodeSpilled(cw, w.in, w.body)
-	if err == nil {
-		err = cw.w.(*bufio.Writer).Flush()
-	}
-	return cw.n, err
+	s.done <- first
 }
 
 type countWriter struct {
@@ -290,14 +255,18 @@ func (c *countWriter) Write(p []byte) (int, error) {
 func (s *sink) close() error {
 	s.mu.Lock()
 	s.closed = true
-	for s.busy {
-		s.idle.Wait()
-	}
 	s.mu.Unlock()
+	close(s.kick)
+	syncErr := <-s.done
 	defer s.f.Close()
-	sorted := slices.IsSortedFunc(s.items, func(a, b item) int { return cmpSeq(a.seq, b.seq) })
-	if sorted || s.broken != nil {
-		return s.broken
+	if err := s.f.Sync(); err != nil {
+		return fmt.Errorf("%s: %w", s.path, err)
+	}
+	if syncErr != nil || s.broken != nil {
+		return errors.Join(syncErr, s.broken)
+	}
+	if slices.IsSortedFunc(s.items, func(a, b item) int { return cmpSeq(a.seq, b.seq) }) {
+		return nil
 	}
 	order := slices.Clone(s.items)
 	slices.SortStableFunc(order, func(a, b item) int { return cmpSeq(a.seq, b.seq) })

@@ -16,9 +16,10 @@ import (
 	"github.com/llmtck/llmtck/providers"
 )
 
-// replayCorpus serves the recorded responses of a corpus cassette in order
-// and returns the server and the recording's decoded exchanges.
-func replayCorpus(t *testing.T, name string) (*provider, []engine.Exchange) {
+// replayCorpus serves the recorded responses of a corpus cassette in order,
+// from a server that speaks wire, and returns the server and the
+// recording's decoded exchanges.
+func replayCorpus(t *testing.T, wire engine.Wire, name string) (*provider, []engine.Exchange) {
 	t.Helper()
 	c, err := cassette.Load(filepath.Join(corpus.Dir(t), name))
 	if err != nil {
@@ -27,19 +28,19 @@ func replayCorpus(t *testing.T, name string) (*provider, []engine.Exchange) {
 	var replies []func(w http.ResponseWriter, r *http.Request)
 	for _, in := range c.Interactions {
 		ct := "application/json"
-		if bytes.HasPrefix(bytes.TrimSpace(in.Response.Body), []byte("event:")) {
+		if body := bytes.TrimSpace(in.Response.Body); bytes.HasPrefix(body, []byte("event:")) || bytes.HasPrefix(body, []byte("data:")) {
 			ct = "text/event-stream"
 		}
 		replies = append(replies, recorded(in.Response.Status, ct, in.Response.Body))
 	}
-	return newProvider(t, replies...), providers.DecodeCassette(c, "")
+	return newWireProvider(t, wire, replies...), providers.DecodeCassette(c, "")
 }
 
 // The loop replays a real streamed Anthropic tool call (docker/cagent): it
 // runs the tool, and its second request echoes the recorded tool_use
 // arguments byte for byte, answered by a tool_result.
 func TestCorpusStreamedToolCall(t *testing.T) {
-	p, rec := replayCorpus(t, "docker__cagent/e2e__testdata__cassettes__TestExec_Anthropic_ToolCall.yaml")
+	p, rec := replayCorpus(t, engine.WireAnthropic, "docker__cagent/e2e__testdata__cassettes__TestExec_Anthropic_ToolCall.yaml")
 	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: engine.WireAnthropic, Model: "claude-sonnet-4-0", Stream: true, APIKey: "test-key"})
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +102,7 @@ func TestCorpusStreamedToolCall(t *testing.T) {
 // signed thinking block of the first response is sent back in the second
 // request with its signature and text byte for byte, first in its message.
 func TestCorpusThinkingEchoedByteExact(t *testing.T) {
-	p, rec := replayCorpus(t, "pydantic__pydantic-ai/tests__models__cassettes__test_anthropic__test_anthropic_tool_with_thinking.yaml")
+	p, rec := replayCorpus(t, engine.WireAnthropic, "pydantic__pydantic-ai/tests__models__cassettes__test_anthropic__test_anthropic_tool_with_thinking.yaml")
 	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: engine.WireAnthropic, Model: "claude-sonnet-4-0", MaxTokens: 4096,
 		Thinking: &engine.Thinking{Type: "enabled", BudgetTokens: 3000}})
 	if err != nil {

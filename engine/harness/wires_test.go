@@ -193,3 +193,38 @@ func gStream(g gTurn) func(w http.ResponseWriter, r *http.Request) {
 func gDocument(g gTurn) func(w http.ResponseWriter, r *http.Request) {
 	return recorded(200, "application/json", []byte(g.document()))
 }
+
+// cancelOnRead is an HTTP client whose response bodies call cancel once
+// the bytes read so far contain marker: the run is cancelled mid-stream
+// at a known point, without timing.
+func cancelOnRead(marker string, cancel func()) *http.Client {
+	return &http.Client{Transport: cancelTransport{marker, cancel}}
+}
+
+type cancelTransport struct {
+	marker string
+	cancel func()
+}
+
+func (c cancelTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil {
+		resp.Body = &cancelBody{ReadCloser: resp.Body, t: c}
+	}
+	return resp, err
+}
+
+type cancelBody struct {
+	io.ReadCloser
+	t    cancelTransport
+	seen strings.Builder
+}
+
+func (b *cancelBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.seen.Write(p[:n])
+	if strings.Contains(b.seen.String(), b.t.marker) {
+		b.t.cancel()
+	}
+	return n, err
+}

@@ -1,0 +1,396 @@
+package conformance
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/providers"
+)
+
+// Hand-built Gemini traffic for the rules the corpus has no shape for:
+// parts are written out as JSON, responses are generateContent documents.
+
+func gemSigOf(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+
+func gemUser(text string) string {
+	return fmt.Sprintf(`{"role":"user","parts":[{"text":%q}]}`, text)
+}
+
+func gemModel(parts ...string) string {
+	return `{"role":"model","parts":[` + strings.Join(parts, ",") + `]}`
+}
+
+func gemResults(names ...string) string {
+	var parts []string
+	for _, n := range names {
+		parts = append(parts, fmt.Sprintf(`{"functionResponse":{"name":%q,"response":{"output":"ok"}}}`, n))
+	}
+	return `{"role":"user","parts":[` + strings.Join(parts, ",") + `]}`
+}
+
+// gemCall is a functionCall part; sig "" leaves the signature out.
+func gemCall(name, sig string) string {
+	if sig == "" {
+		return fmt.Sprintf(`{"functionCall":{"name":%q,"args":{}}}`, name)
+	}
+	return fmt.Sprintf(`{"functionCall":{"name":%q,"args":{}},"thoughtSignature":%q}`, name, sig)
+}
+
+func gemText(text, sig string) string {
+	if sig == "" {
+		return fmt.Sprintf(`{"text":%q}`, text)
+	}
+	return fmt.Sprintf(`{"text":%q,"thoughtSignature":%q}`, text, sig)
+}
+
+func gemResponse(parts ...string) string {
+	return `{"candidates":[{"content":` + gemModel(parts...) + `,"finishReason":"STOP","index":0}]}`
+}
+
+// gemTraffic builds traffic from request and response bodies, in pairs, for
+// the model.
+func gemTrafficOf(t testing.TB, model string, bodies ...string) *Traffic {
+	t.Helper()
+	tr := &Traffic{}
+	for i := 0; i+1 < len(bodies); i += 2 {
+		if !json.Valid([]byte(bodies[i])) {
+			t.Fatalf("not JSON: %s", bodies[i])
+		}
+		ex := providers.Decode(len(tr.Exchanges), providers.Call{
+			Method: "POST", URL: "https://generativelanguage.googleapis.com/v1beta/models/" + model + ":generateContent",
+			RequestBody: []byte(bodies[i]), Status: 200, ResponseBody: []byte(bodies[i+1]),
+		})
+		if ex.RequestErr != "" || ex.ResponseErr != "" || ex.Wire != engine.WireGemini {
+			t.Fatalf("exchange %d: %s %s %s", ex.Index, ex.Wire, ex.RequestErr, ex.ResponseErr)
+		}
+		tr.Exchanges = append(tr.Exchanges, ex)
+	}
+	return tr
+}
+
+func gemRequest(contents ...string) string {
+	return `{"contents":[` + strings.Join(contents, ",") + `]}`
+}
+
+// gemFindings runs the Gemini family and renders each finding as
+// "[i] severity CHECK location".
+func gemFindings(tr *Traffic) []string {
+	checks, _ := Select([]string{"GEM-*"}, nil)
+	var out []string
+	for _, f := range Judge(tr, checks) {
+		out = append(out, fmt.Sprintf("[%d] %s %s %s", f.Interaction, f.Severity, f.Check, f.Location))
+	}
+	return out
+}
+
+func TestGemSignatureRules(t *testing.T) {
+	a, b, c, text := gemSigOf("sig-a"), gemSigOf("sig-b"), gemSigOf("sig-c"), gemSigOf("sig-text")
+	q1, q2 := gemUser("What is in the repo?"), gemUser("And the tests?")
+	cases := []struct {
+		name   string
+		model  string
+		bodies []string
+		want   []string
+	}{
+		{
+			// go-genai's chat echoes a stream one chunk per content: one
+			// model turn, signatures on the parts they came on.
+			name: "stream echoed one chunk per content", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1),
+				`data: {"candidates":[{"content":{"role":"model","parts":[{"text":"Let me look.","thought":true}]}}]}` + "\r\n\r\n" +
+					`data: {"candidates":[{"content":{"role":"model","parts":[` + gemCall("ls", a) + `]}}]}` + "\r\n\r\n" +
+					`data: {"candidates":[{"content":{"role":"model","parts":[{"text":"","thoughtSignature":"` + b + `"}]},"finishReason":"STOP"}]}` + "\r\n\r\n",
+				gemRequest(q1, gemModel(`{"text":"Let me look.","thought":true}`), gemModel(gemCall("ls", a)), gemModel(gemText("", b)), gemResults("ls")),
+				gemResponse(gemText("Two files.", "")),
+			},
+		},
+		{
+			name: "parallel calls: only the first is signed", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemCall("ls", a), gemCall("cat", "")),
+				gemRequest(q1, gemModel(gemCall("ls", a), gemCall("cat", "")), gemResults("ls", "cat")), gemResponse(gemText("Done.", "")),
+			},
+		},
+		{
+			name: "signature copied onto the second parallel call", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemCall("ls", a), gemCall("cat", "")),
+				gemRequest(q1, gemModel(gemCall("ls", a), gemCall("cat", a)), gemResults("ls", "cat")), gemResponse(gemText("Done.", "")),
+			},
+			want: []string{"[1] error GEM-SIG-003 request.contents[1].parts[1].thoughtSignature"},
+		},
+		{
+			name: "signature moved to the second parallel call", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemCall("ls", a), gemCall("cat", "")),
+				gemRequest(q1, gemModel(gemCall("ls", ""), gemCall("cat", a)), gemResults("ls", "cat")), gemResponse(gemText("Done.", "")),
+			},
+			want: []string{
+				"[1] error GEM-SIG-002 request.contents[1].parts[0]",
+				"[1] error GEM-SIG-003 request.contents[1].parts[1].thoughtSignature",
+			},
+		},
+		{
+			// Every step of the current turn is validated, not only the last.
+			name: "earlier step of the current turn dropped", model: "gemini-3-flash-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemCall("ls", a)),
+				gemRequest(q1, gemModel(gemCall("ls", a)), gemResults("ls")), gemResponse(gemCall("cat", b)),
+				gemRequest(q1, gemModel(gemCall("ls", "")), gemResults("ls"), gemModel(gemCall("cat", b)), gemResults("cat")), gemResponse(gemText("Done.", "")),
+			},
+			want: []string{"[2] error GEM-SIG-002 request.contents[1].parts[0]"},
+		},
+		{
+			// Older turns are not validated: the same drop only degrades,
+			// and is reported once, not again in every later request.
+			name: "older turn dropped", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemCall("ls", a)),
+				gemRequest(q1, gemModel(gemCall("ls", a)), gemResults("ls")), gemResponse(gemText("Two files.", "")),
+				gemRequest(q1, gemModel(gemCall("ls", "")), gemResults("ls"), gemModel(gemText("Two files.", "")), q2), gemResponse(gemCall("ls", c)),
+				gemRequest(q1, gemModel(gemCall("ls", "")), gemResults("ls"), gemModel(gemText("Two files.", "")), q2, gemModel(gemCall("ls", c)), gemResults("ls")), gemResponse(gemText("None.", "")),
+			},
+			want: []string{"[2] warning GEM-SIG-002 request.contents[1].parts[0]"},
+		},
+		{
+			// A user text after function responses opens a new turn (§4.6).
+			name: "ephemeral user text moves the turn boundary", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemCall("ls", a)),
+				gemRequest(q1, gemModel(gemCall("ls", "")), gemResults("ls"), gemUser("(note: be brief)")), gemResponse(gemText("Two.", "")),
+			},
+			want: []string{"[1] warning GEM-SIG-002 request.contents[1].parts[0]"},
+		},
+		{
+			name: "older model does not validate", model: "gemini-2.5-flash",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemCall("ls", a)),
+				gemRequest(q1, gemModel(gemCall("ls", "")), gemResults("ls")), gemResponse(gemText("Two files.", "")),
+			},
+			want: []string{"[1] warning GEM-SIG-002 request.contents[1].parts[0]"},
+		},
+		{
+			name: "client-authored call on an older model", model: "gemini-2.5-pro",
+			bodies: []string{
+				gemRequest(q1, gemModel(gemCall("ls", "")), gemResults("ls")), gemResponse(gemText("Two files.", "")),
+			},
+		},
+		{
+			name: "dummy in raw form on an imported call", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1, gemModel(gemCall("ls", "context_engineering_is_the_way_to_go")), gemResults("ls")), gemResponse(gemText("Two files.", "")),
+			},
+		},
+		{
+			name: "signature that is not base64", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemCall("ls", a)),
+				gemRequest(q1, gemModel(gemCall("ls", "sig a!")), gemResults("ls")), gemResponse(gemText("Done.", "")),
+			},
+			want: []string{"[1] error GEM-SIG-003 request.contents[1].parts[0].thoughtSignature"},
+		},
+		{
+			// A signature from another conversation, on a call the response
+			// produced unsigned.
+			name: "foreign signature on an unsigned call", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemCall("ls", a), gemCall("cat", "")),
+				gemRequest(q1, gemModel(gemCall("ls", a), gemCall("cat", c)), gemResults("ls", "cat")), gemResponse(gemText("Done.", "")),
+			},
+			want: []string{"[1] error GEM-SIG-003 request.contents[1].parts[1].thoughtSignature"},
+		},
+		{
+			name: "text parts merged around a signed text part", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemText("Two ", ""), gemText("files.", text)),
+				gemRequest(q1, gemModel(gemText("Two files.", text)), q2), gemResponse(gemText("None.", "")),
+			},
+			want: []string{"[1] warning GEM-SIG-003 request.contents[1].parts[0].thoughtSignature"},
+		},
+		{
+			// A client that rewrote the answer sent something else: its
+			// missing signatures are not judged as dropped echoes.
+			name: "rewritten answer is not an echo", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemText("Two files.", text)),
+				gemRequest(q1, gemModel(gemText("There are two files in the repo.", "")), q2), gemResponse(gemText("None.", "")),
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := gemFindings(gemTrafficOf(t, tc.model, tc.bodies...))
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("findings (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestGemTurnRules(t *testing.T) {
+	q := gemUser("List and read.")
+	cases := []struct {
+		name     string
+		contents []string
+		want     []string
+	}{
+		{"two calls, two responses", []string{q, gemModel(gemCall("ls", ""), gemCall("cat", "")), gemResults("cat", "ls")}, nil},
+		{"call turn at the tail is not judged", []string{q, gemModel(gemCall("ls", ""))}, nil},
+		{"one response for two calls", []string{q, gemModel(gemCall("ls", ""), gemCall("cat", "")), gemResults("ls")},
+			[]string{"[0] error GEM-TOOL-002 request.contents[2]"}},
+		{"responses split over two contents", []string{q, gemModel(gemCall("ls", ""), gemCall("cat", "")), gemResults("ls"), gemResults("cat")},
+			[]string{"[0] error GEM-TOOL-001 request.contents[3]", "[0] error GEM-TOOL-002 request.contents[2]"}},
+		{"user text instead of a response", []string{q, gemModel(gemCall("ls", "")), gemUser("stop")},
+			[]string{"[0] error GEM-TOOL-002 request.contents[2]"}},
+		{"response named after another call", []string{q, gemModel(gemCall("ls", "")), gemResults("cat")},
+			[]string{"[0] info GEM-TOOL-002 request.contents[2].parts[0].functionResponse.name"}},
+		{"history opens with a response", []string{gemResults("ls"), q},
+			[]string{"[0] error GEM-TOOL-001 request.contents[0]"}},
+		{"response after a model text", []string{q, gemModel(gemText("Sure.", "")), gemResults("ls")},
+			[]string{"[0] error GEM-TOOL-001 request.contents[2]"}},
+		{"call in the second content of a model turn", []string{q, gemModel(gemText("Looking.", "")), gemModel(gemCall("ls", "")), gemResults("ls")}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := gemTrafficOf(t, "gemini-2.5-flash", gemRequest(tc.contents...), gemResponse(gemText("ok", "")))
+			if d := cmp.Diff(tc.want, gemFindings(tr)); d != "" {
+				t.Errorf("findings (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestGemEnforcing(t *testing.T) {
+	for model, want := range map[string]bool{
+		"gemini-3-pro-preview":                  true,
+		"gemini-3.1-pro-preview-customtools":    true,
+		"models/gemini-3-flash-preview":         true,
+		"publishers/google/models/gemini-3-pro": true,
+		"gemini-flash-latest":                   true,
+		"gemini-2.5-pro":                        false,
+		"gemini-2.0-flash":                      false,
+		"gemini-3-pro-image-preview":            false,
+		"gemini-pro":                            false,
+		"gemma-3-27b-it":                        false,
+		"":                                      false,
+	} {
+		if got := gemEnforcing(model); got != want {
+			t.Errorf("gemEnforcing(%q) = %t, want %t", model, got, want)
+		}
+	}
+}
+
+func TestGemSigDummyAndDecoding(t *testing.T) {
+	cases := []struct {
+		raw          string
+		dummy, valid bool
+	}{
+		{`"context_engineering_is_the_way_to_go"`, true, true},
+		{`"skip_thought_signature_validator"`, true, true},
+		{`"Y29udGV4dF9lbmdpbmVlcmluZ19pc190aGVfd2F5X3RvX2dv"`, true, true}, // base64 of the first, as pydantic-ai sends it
+		{`"` + gemSigOf("skip_thought_signature_validator") + `"`, true, true},
+		{`"c2lnLWE="`, false, true},
+		{`"c2lnLWE"`, false, true},
+		{`"sig a!"`, false, false},
+	}
+	for _, tc := range cases {
+		s := newGemSig(json.RawMessage(tc.raw))
+		if s.dummy != tc.dummy || (s.err == nil) != tc.valid {
+			t.Errorf("%s: dummy %t err %v, want dummy %t valid %t", tc.raw, s.dummy, s.err, tc.dummy, tc.valid)
+		}
+	}
+	// The same bytes in either alphabet, padded or not, share a key.
+	keys := []string{}
+	for _, raw := range []string{`"++//Pg=="`, `"--__Pg"`, `"++//Pg"`} {
+		keys = append(keys, newGemSig(json.RawMessage(raw)).key)
+	}
+	if keys[0] != keys[1] || keys[1] != keys[2] {
+		t.Errorf("keys differ: %q", keys)
+	}
+}
+
+func TestGemCancelProblem(t *testing.T) {
+	for resp, bad := range map[string]bool{
+		`{"error":"[Operation Cancelled] Reason: User cancelled the operation."}`: false,
+		`{"output":"3 files"}`:                   false,
+		`{"result":"Tool call was cancelled"}`:   true,
+		`{"output":"Permission denied by user"}`: true,
+		`{}`:                                     true,
+		`null`:                                   true,
+		``:                                       true,
+	} {
+		if got := gemCancelProblem([]byte(resp)) != ""; got != bad {
+			t.Errorf("%s: flagged %t, want %t", resp, got, bad)
+		}
+	}
+}
+
+func TestGemPlaceholder(t *testing.T) {
+	for v, want := range map[string]bool{
+		"REDACTED": true, "{REDACTED}": true, "<redacted>": true, "test-api-key": true, "": true, "***": true,
+		"fake-key": true, "AIzaSyD4f00xXkqL1m2n3o4p5q6r7s8t9u0v1w2": false, "ya29.a0AfB_byC": false, "gk-1234": false,
+	} {
+		if got := gemPlaceholder(v); got != want {
+			t.Errorf("gemPlaceholder(%q) = %t, want %t", v, got, want)
+		}
+	}
+}
+
+// gemGrowingConversation builds `threads` Gemini 3 conversations growing to
+// `turns` steps each: every response is a signed functionCall (and a
+// trailing signature-only part every other step), and every next request
+// echoes the whole history in URL-safe base64 with the functionResponse
+// appended — the shape that makes a naive cross-turn checker quadratic.
+func gemGrowingConversation(tb testing.TB, threads, turns int) *Traffic {
+	tr := &Traffic{}
+	for th := 0; th < threads; th++ {
+		contents := []string{gemUser(fmt.Sprintf("conversation %d: walk the tree", th))}
+		for turn := 0; turn < turns; turn++ {
+			raw := []byte(fmt.Sprintf("thread %d step %d %s", th, turn, strings.Repeat("\xfb\xff", 150)))
+			std, url := base64.StdEncoding.EncodeToString(raw), base64.URLEncoding.EncodeToString(raw)
+			name := fmt.Sprintf("step_%d", turn)
+			parts := []string{gemCall(name, std)}
+			echo := []string{gemCall(name, url)}
+			if turn%2 == 1 {
+				tail := base64.StdEncoding.EncodeToString(append(raw, '!'))
+				parts = append(parts, gemText("", tail))
+				echo = append(echo, gemText("", tail))
+			}
+			req := gemRequest(contents...)
+			ex := providers.Decode(len(tr.Exchanges), providers.Call{
+				Method: "POST", URL: "https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro-preview:generateContent",
+				RequestBody: []byte(req), Status: 200, ResponseBody: []byte(gemResponse(parts...)),
+			})
+			tr.Exchanges = append(tr.Exchanges, ex)
+			contents = append(contents, gemModel(echo...), gemResults(name))
+		}
+	}
+	return tr
+}
+
+// TestGemGrowingConversationIsClean keeps the benchmark honest: the
+// generated traffic breaks no Gemini rule.
+func TestGemGrowingConversationIsClean(t *testing.T) {
+	if got := gemFindings(gemGrowingConversation(t, 2, 8)); len(got) > 0 {
+		t.Errorf("findings on clean traffic:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// BenchmarkJudgeGeminiGrowingConversation: the whole catalogue over 1,000
+// Gemini interactions (5 conversations growing to 200 steps); the bar is
+// under 1 s per op on one core (go test -bench JudgeGemini -cpu 1).
+func BenchmarkJudgeGeminiGrowingConversation(b *testing.B) {
+	tr := gemGrowingConversation(b, 5, 200)
+	checks := Checks()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Judge(&Traffic{Exchanges: tr.Exchanges}, checks)
+	}
+}
