@@ -31,3 +31,12 @@ func cpuNow() time.Duration {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+func BenchmarkZZGemJudge(b *testing.B) {
+	tr := gemGrowingConversation(b, 5, 200)
+	checks, _ := Select([]string{"GEM-*", "XP-*"}, nil)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Judge(&Traffic{Exchanges: tr.Exchanges}, checks)
+	}
+}

@@ -116,11 +116,20 @@ func encodeMessage(m *engine.Message, i int) ([]json.RawMessage, error) {
 		}
 		return []json.RawMessage{item}, nil
 	}
+	// The message's own fields (id, phase) belong to its message item; only
+	// a message with no content parts at all puts them on its first item.
 	var (
-		items []json.RawMessage
-		parts []engine.Block
-		extra = m.Extra // goes on the first item written
+		items     []json.RawMessage
+		parts     []engine.Block
+		extra     = m.Extra
+		itemExtra = m.Extra
 	)
+	for _, b := range m.Blocks {
+		if isPart(b, m) {
+			itemExtra = nil
+			break
+		}
+	}
 	flush := func() error {
 		if len(parts) == 0 {
 			return nil
@@ -138,11 +147,11 @@ func encodeMessage(m *engine.Message, i int) ([]json.RawMessage, error) {
 		if err := flush(); err != nil {
 			return nil, err
 		}
-		item, err := itemJSON(b, extra, bpath)
+		item, err := itemJSON(b, itemExtra, bpath)
 		if err != nil {
 			return nil, err
 		}
-		items, extra = append(items, item), nil
+		items, itemExtra = append(items, item), nil
 	}
 	if err := flush(); err != nil {
 		return nil, err

@@ -258,3 +258,33 @@ func TestEncodeThoughtBlock(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// A message built in code that mixes reasoning with text keeps its own id
+// and phase on its message item, not on the reasoning item written first.
+func TestEncodeMixedMessageKeepsMessageFields(t *testing.T) {
+	req := &engine.Request{Wire: engine.WireResponses, Model: "gpt-5", Messages: []engine.Message{{
+		Role:  engine.RoleAssistant,
+		Extra: map[string]json.RawMessage{"id": json.RawMessage(`"msg_1"`), "phase": json.RawMessage(`"final_answer"`)},
+		Blocks: []engine.Block{
+			{Type: engine.BlockReasoning, ItemID: "rs_1", EncryptedContent: json.RawMessage(`"gAAA"`)},
+			{Type: engine.BlockText, Text: "done"},
+		},
+	}}}
+	body, err := Codec{}.EncodeRequest(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Codec{}.DecodeRequest(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Messages) != 2 {
+		t.Fatalf("%d items, want reasoning + message:\n%s", len(got.Messages), body)
+	}
+	if r := got.Messages[0]; r.WireType != "reasoning" || r.Extra["phase"] != nil || r.Extra["id"] != nil {
+		t.Errorf("reasoning item took the message's fields: %s", body)
+	}
+	if m := got.Messages[1]; string(m.Extra["id"]) != `"msg_1"` || string(m.Extra["phase"]) != `"final_answer"` {
+		t.Errorf("message item lost its id/phase: %s", body)
+	}
+}
