@@ -117,7 +117,19 @@ type gemReq struct {
 	runs      []*gemRun
 	runOf     []int                 // per content: its run index, or -1
 	signed    []*gemPart            // every part with a part-level signature, in order
-	bySig     map[string][]*gemPart // signed parts by signature key
+	bySig     map[string][]*gemPart // signed parts by signature key; built by withSig
+}
+
+// withSig returns the request's parts that carry the signature key. The
+// map is built on first use: clean traffic rarely needs it.
+func (r *gemReq) withSig(key string) []*gemPart {
+	if r.bySig == nil {
+		r.bySig = make(map[string][]*gemPart, len(r.signed))
+		for _, p := range r.signed {
+			r.bySig[p.sig.key] = append(r.bySig[p.sig.key], p)
+		}
+	}
+	return r.bySig[key]
 }
 
 // gemCache keeps the analysis of the traffic being judged: Judge runs the
@@ -249,7 +261,7 @@ func (x *gemIndex) newOutput(ex int, m *engine.Message) *gemOutput {
 func (x *gemIndex) request(ex *engine.Exchange) (*gemReq, uint64) {
 	req := ex.Request
 	r := &gemReq{ex: ex, req: req, enforcing: gemEnforcing(req.Model), turnStart: -1,
-		runOf: make([]int, len(req.Messages)), bySig: map[string][]*gemPart{}}
+		runOf: make([]int, len(req.Messages))}
 	prefix := make([]uint64, len(req.Messages)+1)
 	var h maphash.Hash
 	h.SetSeed(gemSeed)
@@ -260,6 +272,11 @@ func (x *gemIndex) request(ex *engine.Exchange) (*gemReq, uint64) {
 			r.turnStart = i
 		}
 	}
+	n := 0
+	for i := range req.Messages {
+		n += len(req.Messages[i].Blocks)
+	}
+	parts := make([]gemPart, 0, n) // one allocation; pointers into it stay valid
 	var run *gemRun
 	for i := range req.Messages {
 		m := &req.Messages[i]
@@ -276,14 +293,17 @@ func (x *gemIndex) request(ex *engine.Exchange) (*gemReq, uint64) {
 		}
 		for j := range m.Blocks {
 			b := &m.Blocks[j]
-			p := &gemPart{msg: i, pos: j, b: b, run: run, counter: -1}
+			if run == nil && b.Signature == nil {
+				continue // an unsigned user-side part: nothing to judge
+			}
+			parts = append(parts, gemPart{msg: i, pos: j, b: b, run: run, counter: -1})
+			p := &parts[len(parts)-1]
 			if b.Signature != nil {
 				p.sig = x.sig(b.Signature)
 				if !p.sig.dummy {
 					p.origin = x.sigs[p.sig.key]
 				}
 				r.signed = append(r.signed, p)
-				r.bySig[p.sig.key] = append(r.bySig[p.sig.key], p)
 			}
 			if run != nil {
 				p.before = len(run.calls)

@@ -151,7 +151,7 @@ func judgeGemSig004(tr *Traffic, r *reporter) {
 			return
 		}
 		o := out.blocks[k]
-		if ps := q.bySig[out.sigs[k].key]; len(ps) > 0 {
+		if ps := q.withSig(out.sigs[k].key); len(ps) > 0 {
 			if p := ps[0]; gemKindOf(p.b) != gemKindEmpty && once.first(SeverityWarning, "merged", o) {
 				r.add(q.ex.Index, "request."+p.b.Path, "the signature-only part of %s was merged into %s instead of being echoed as its own part", gemWhere(o), gemDescribe(p.b))
 			}
@@ -191,7 +191,7 @@ func judgeGemSig006(tr *Traffic, r *reporter) {
 			return
 		}
 		cp := run.counterpart[k]
-		if cp != nil && cp.sig != nil || len(q.bySig[out.sigs[k].key]) > 0 {
+		if cp != nil && cp.sig != nil || len(q.withSig(out.sigs[k].key)) > 0 {
 			return
 		}
 		o := out.blocks[k]

@@ -128,8 +128,8 @@ func BenchmarkStreamTTFB(b *testing.B) {
 		b.ReportMetric(float64(median(ttfb[i]).Microseconds()), "µs-ttfb-"+rt.name)
 	}
 	direct := median(ttfb[0])
-	b.ReportMetric(float64((median(ttfb[3])-direct).Microseconds()), "µs-added-by-recorder")
-	b.ReportMetric(float64((median(ttfb[4])-direct).Microseconds()), "µs-added-by-proxy")
+	b.ReportMetric(float64((median(ttfb[3]) - direct).Microseconds()), "µs-added-by-recorder")
+	b.ReportMetric(float64((median(ttfb[4]) - direct).Microseconds()), "µs-added-by-proxy")
 }
 
 // BenchmarkStreamGaps sends 20 events 5 ms apart and reports how far the

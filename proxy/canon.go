@@ -57,8 +57,8 @@ var errSyntax = errors.New("not JSON")
 // goes; it is several times faster than decoding into map[string]any, which
 // keeps replay matching within microseconds.
 type canonicalizer struct {
-	data []byte
-	i    int
+	data    []byte
+	i       int
 	skip    [][]string
 	tmp     []byte   // scratch for reordering members
 	members []member // a stack: each open object's members sit on top

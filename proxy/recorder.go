@@ -341,7 +341,7 @@ func (r *Recorder) forward(c *call, b *book) (*http.Response, error) {
 	c.status, c.statusText = resp.StatusCode, resp.Status
 	c.respHeader = resp.Header.Clone()
 	c.stream = isStream(resp.Header, nil)
-	resp.Body = newTee(resp.Body, c)
+	resp.Body = newTee(resp.Body, resp.ContentLength, c)
 	// Send the body chunked: the client then sees its end only after the
 	// interaction is on disk.
 	resp.ContentLength = -1

@@ -10,19 +10,20 @@ import (
 // time of each event, and a watch for secrets. When the body ends, cleanly
 // or not, the call is recorded before the end reaches the client.
 type tee struct {
-	src   io.ReadCloser
-	c     *call
-	body  *bodyBuffer
-	clock *eventClock
-	held  error // an error that came with the last bytes, returned next
-	done  bool
-	err   error // what Read returns once done
+	declared int64 // the upstream's Content-Length, or -1
+	src      io.ReadCloser
+	c        *call
+	body     *bodyBuffer
+	clock    *eventClock
+	held     error // an error that came with the last bytes, returned next
+	done     bool
+	err      error // what Read returns once done
 }
 
-func newTee(src io.ReadCloser, c *call) *tee {
+func newTee(src io.ReadCloser, declared int64, c *call) *tee {
 	body := newBodyBuffer("response.body")
 	body.noSpill = c.book == nil // passthrough keeps a small body for the log line only
-	return &tee{src: src, c: c, body: body, clock: newEventClock(c.headersAt)}
+	return &tee{declared: declared, src: src, c: c, body: body, clock: newEventClock(c.headersAt)}
 }
 
 func (t *tee) Read(p []byte) (int, error) {
