@@ -160,3 +160,15 @@ func gemHasResult(m *engine.Message) bool {
 	}
 	return false
 }
+
+// gemMentionsCancel returns the first cancellation word in b, ignoring
+// case, or "".
+func gemMentionsCancel(b []byte) string {
+	lower := bytes.ToLower(b)
+	for _, w := range gemCancelWords {
+		if bytes.Contains(lower, w) {
+			return string(w)
+		}
+	}
+	return ""
+}

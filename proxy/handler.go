@@ -37,7 +37,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else {
 		u.Scheme, u.Host = "http", r.Host
 	}
-	out := r.Clone(r.Context())
+	out := r.WithContext(r.Context()) // a shallow copy: the header is only read
 	out.URL, out.Host, out.RequestURI = &u, u.Host, ""
 	resp, err := h.rt.RoundTrip(out)
 	if err != nil {

@@ -295,7 +295,12 @@ func readBody(req *http.Request) ([]byte, error) {
 		return nil, nil
 	}
 	defer req.Body.Close()
-	return io.ReadAll(req.Body)
+	var buf bytes.Buffer
+	if req.ContentLength > 0 && req.ContentLength < 64<<20 {
+		buf.Grow(int(req.ContentLength) + bytes.MinRead)
+	}
+	_, err := buf.ReadFrom(req.Body)
+	return buf.Bytes(), err
 }
 
 // hopByHop are headers that belong to one connection, not to the call.
