@@ -3,7 +3,6 @@ package conformance
 import (
 	"hash/maphash"
 	"strings"
-	"sync"
 
 	"github.com/llmtck/llmtck/engine"
 )
@@ -100,32 +99,9 @@ type antReq struct {
 	ctx   []uint64 // the judging context of each message
 }
 
-// antCache keeps the analysis of the traffic being judged: Judge runs the
-// Anthropic checks one after the other over the same Traffic, and each
-// needs the same walk.
-var antCache struct {
-	sync.Mutex
-	tr    *Traffic
-	first *engine.Exchange
-	n     int
-	a     *antTraffic
-}
-
-// antAnalyze returns the analysis of tr, computing it once per traffic.
-func antAnalyze(tr *Traffic) *antTraffic {
-	var first *engine.Exchange
-	if len(tr.Exchanges) > 0 {
-		first = &tr.Exchanges[0]
-	}
-	antCache.Lock()
-	defer antCache.Unlock()
-	if antCache.tr == tr && antCache.first == first && antCache.n == len(tr.Exchanges) {
-		return antCache.a
-	}
-	a := newAntTraffic(tr)
-	antCache.tr, antCache.first, antCache.n, antCache.a = tr, first, len(tr.Exchanges), a
-	return a
-}
+// antAnalyze returns the analysis of tr, computed once per traffic: Judge
+// runs the Anthropic checks one after the other, and each needs the same walk.
+func antAnalyze(tr *Traffic) *antTraffic { return analysis(tr, "anthropic", newAntTraffic) }
 
 func newAntTraffic(tr *Traffic) *antTraffic {
 	a := &antTraffic{

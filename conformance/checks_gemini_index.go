@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
@@ -132,31 +131,9 @@ func (r *gemReq) withSig(key string) []*gemPart {
 	return r.bySig[key]
 }
 
-// gemCache keeps the analysis of the traffic being judged: Judge runs the
-// Gemini checks one after the other over the same Traffic.
-var gemCache struct {
-	sync.Mutex
-	tr    *Traffic
-	first *engine.Exchange
-	n     int
-	g     *gemTraffic
-}
-
-// gemAnalyze returns the analysis of tr, computing it once per traffic.
-func gemAnalyze(tr *Traffic) *gemTraffic {
-	var first *engine.Exchange
-	if len(tr.Exchanges) > 0 {
-		first = &tr.Exchanges[0]
-	}
-	gemCache.Lock()
-	defer gemCache.Unlock()
-	if gemCache.tr == tr && gemCache.first == first && gemCache.n == len(tr.Exchanges) {
-		return gemCache.g
-	}
-	g := newGemTraffic(tr)
-	gemCache.tr, gemCache.first, gemCache.n, gemCache.g = tr, first, len(tr.Exchanges), g
-	return g
-}
+// gemAnalyze returns the analysis of tr, computed once per traffic: Judge
+// runs the Gemini checks one after the other over the same Traffic.
+func gemAnalyze(tr *Traffic) *gemTraffic { return analysis(tr, "gemini", newGemTraffic) }
 
 // gemIndex is the walk's state: what earlier responses produced.
 type gemIndex struct {

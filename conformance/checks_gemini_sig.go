@@ -152,7 +152,8 @@ func judgeGemSig004(tr *Traffic, r *reporter) {
 		}
 		o := out.blocks[k]
 		if ps := q.withSig(out.sigs[k].key); len(ps) > 0 {
-			if p := ps[0]; gemKindOf(p.b) != gemKindEmpty && once.first(SeverityWarning, "merged", o) {
+			// Echoed elsewhere than in this turn: moved, GEM-SIG-003's to report.
+			if p := ps[0]; p.run == run && gemKindOf(p.b) != gemKindEmpty && once.first(SeverityWarning, "merged", o) {
 				r.add(q.ex.Index, "request."+p.b.Path, "the signature-only part of %s was merged into %s instead of being echoed as its own part", gemWhere(o), gemDescribe(p.b))
 			}
 			return

@@ -3,14 +3,29 @@ package conformance
 import (
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/llmtck/llmtck/engine"
 )
 
 // Traffic is what the checks judge: every exchange of one cassette, in order.
+// Its exchanges must not change once it has been judged: the analyses the
+// check families share are kept on it.
 type Traffic struct {
 	Path      string
 	Exchanges []engine.Exchange
+
+	analyses sync.Map // family name → its analysis of this traffic
+}
+
+// analysis returns the named analysis of tr, building it on first use, so a
+// walk that several checks of one family need is paid once per traffic.
+func analysis[T any](tr *Traffic, name string, build func(*Traffic) T) T {
+	if v, ok := tr.analyses.Load(name); ok {
+		return v.(T)
+	}
+	v, _ := tr.analyses.LoadOrStore(name, build(tr))
+	return v.(T)
 }
 
 // reporter collects one check's findings.

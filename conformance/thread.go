@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"slices"
-	"sync"
 
 	"github.com/llmtck/llmtck/engine"
 )
@@ -301,44 +300,7 @@ func (t *threader) setLatest(th *histThread, r *histRequest) {
 	}
 }
 
-// historyOf returns the threading analysis of tr, computed once: Judge runs
-// every check over the same Traffic in turn, and the HIST, EPH and other
-// cross-turn families all need the threads, so the fingerprinting is paid
-// once per traffic instead of once per check. The few most recent analyses
-// are kept; an entry is valid while tr holds the same exchanges.
-func historyOf(tr *Traffic) *histAnalysis {
-	var first *engine.Exchange
-	if len(tr.Exchanges) > 0 {
-		first = &tr.Exchanges[0]
-	}
-	histCache.Lock()
-	for _, e := range histCache.entries {
-		if e.tr == tr && e.n == len(tr.Exchanges) && e.first == first {
-			histCache.Unlock()
-			return e.a
-		}
-	}
-	histCache.Unlock()
-	a := analyseHistory(tr)
-	histCache.Lock()
-	defer histCache.Unlock()
-	histCache.entries = append(histCache.entries, histCacheEntry{tr: tr, n: len(tr.Exchanges), first: first, a: a})
-	if len(histCache.entries) > histCacheSize {
-		histCache.entries = histCache.entries[1:]
-	}
-	return a
-}
-
-const histCacheSize = 4
-
-var histCache struct {
-	sync.Mutex
-	entries []histCacheEntry
-}
-
-type histCacheEntry struct {
-	tr    *Traffic
-	n     int
-	first *engine.Exchange
-	a     *histAnalysis
-}
+// historyOf returns the threading analysis of tr, computed once per
+// traffic: the HIST, EPH and other cross-turn families all need the threads,
+// so the fingerprinting is paid once instead of once per check.
+func historyOf(tr *Traffic) *histAnalysis { return analysis(tr, "history", analyseHistory) }
