@@ -214,6 +214,7 @@ func (x *gemIndex) newOutput(ex int, m *engine.Message) *gemOutput {
 	n := len(m.Blocks)
 	o := &gemOutput{ex: ex, msg: m, sigs: make([]*gemSig, n), before: make([]int, n), blocks: make([]*gemOrigin, n)}
 	calls := 0
+	var text strings.Builder
 	for j := range m.Blocks {
 		b := &m.Blocks[j]
 		o.before[j] = calls
@@ -226,10 +227,11 @@ func (x *gemIndex) newOutput(ex int, m *engine.Message) *gemOutput {
 			calls++
 			o.calls = append(o.calls, j)
 			o.names = append(o.names, b.Name)
-		case b.Type == engine.BlockText && b.Text != "":
-			o.text += b.Text
+		case b.Type == engine.BlockText:
+			text.WriteString(b.Text)
 		}
 	}
+	o.text = text.String()
 	return o
 }
 

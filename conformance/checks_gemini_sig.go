@@ -1,13 +1,6 @@
 package conformance
 
-import (
-	"encoding/base64"
-	"fmt"
-	"unicode/utf8"
-
-	"github.com/llmtck/llmtck/engine"
-	"github.com/llmtck/llmtck/providers/gemini"
-)
+import "github.com/llmtck/llmtck/providers/gemini"
 
 // judgeGemSig001 reports thoughtSignatures nested inside a functionCall or
 // functionResponse object instead of beside it.
@@ -42,7 +35,6 @@ func judgeGemSig002(tr *Traffic, r *reporter) {
 					continue // present: GEM-SIG-003 and GEM-SIG-005 judge it
 				}
 				strict := c == 0 && run.current && q.enforcing
-				loc := "request." + p.b.Path
 				switch {
 				case p.counter >= 0 && run.out.sigs[p.counter] != nil:
 					o := run.out.blocks[p.counter]
@@ -53,10 +45,10 @@ func judgeGemSig002(tr *Traffic, r *reporter) {
 					if !once.first(sev, "drop", o) {
 						continue
 					}
-					r.addSeverity(sev, q.ex.Index, loc, "%s of the %s carries no thoughtSignature; %s produced it with one%s",
-						gemDescribe(p.b), gemStep(c, run, q), gemWhere(o), gemNested(p.b))
+					r.addSeverity(sev, q.ex.Index, "request."+p.b.Path, "%s of the %s carries no thoughtSignature; %s produced it with one%s",
+						gemDescribe(p.b), gemStep(c, run), gemWhere(o), gemNested(p.b))
 				case p.counter < 0 && strict:
-					r.add(q.ex.Index, loc, "%s opens a step of the current turn without a thoughtSignature, and no recorded response produced it: %s validates signatures of the current turn; a call the client wrote or imported needs the dummy signature%s",
+					r.add(q.ex.Index, "request."+p.b.Path, "%s opens a step of the current turn without a thoughtSignature, and no recorded response produced it: %s validates signatures of the current turn; a call the client wrote or imported needs the dummy signature%s",
 						gemDescribe(p.b), q.req.Model, gemNested(p.b))
 				}
 			}
@@ -76,10 +68,10 @@ func judgeGemSig003(tr *Traffic, r *reporter) {
 			if p.sig.dummy {
 				continue // synthetic, not an echo: GEM-SIG-005
 			}
-			loc := "request." + p.b.Path + ".thoughtSignature"
+			loc := gemLoc{p.b}
 			current := p.msg > q.turnStart
 			if p.sig.err != nil {
-				r.add(q.ex.Index, loc, "%s: %v; the API decodes signatures as base64", gemDescribe(p.b), p.sig.err)
+				r.add(q.ex.Index, loc.String(), "%s: %v; the API decodes signatures as base64", gemDescribe(p.b), p.sig.err)
 				continue
 			}
 			switch {
@@ -93,10 +85,10 @@ func judgeGemSig003(tr *Traffic, r *reporter) {
 					continue
 				}
 				if rec == nil {
-					r.addSeverity(sev, q.ex.Index, loc, "%s carries a signature that no recorded response produced; %s gave this part none", gemDescribe(p.b), gemWhere(o))
+					r.addSeverity(sev, q.ex.Index, loc.String(), "%s carries a signature that no recorded response produced; %s gave this part none", gemDescribe(p.b), gemWhere(o))
 					continue
 				}
-				f := r.addSeverity(sev, q.ex.Index, loc, "thoughtSignature of %s differs from the one %s produced (compared after base64 decoding)", gemDescribe(p.b), gemWhere(o))
+				f := r.addSeverity(sev, q.ex.Index, loc.String(), "thoughtSignature of %s differs from the one %s produced (compared after base64 decoding)", gemDescribe(p.b), gemWhere(o))
 				if rec.err == nil {
 					f.Diff = "standard base64 of the decoded bytes: " + ByteDiff(gemStd(rec.bytes), gemStd(p.sig.bytes))
 				}
@@ -107,7 +99,7 @@ func judgeGemSig003(tr *Traffic, r *reporter) {
 
 // gemJudgeMoved checks that a signature found in the index sits on the
 // part that echoes the one that carried it.
-func gemJudgeMoved(r *reporter, once gemOnce, q *gemReq, p *gemPart, current bool, loc string) {
+func gemJudgeMoved(r *reporter, once gemOnce, q *gemReq, p *gemPart, current bool, loc gemLoc) {
 	o := p.origin
 	rec := o.block()
 	if p.run != nil && p.run.out == o.out {
@@ -121,11 +113,17 @@ func gemJudgeMoved(r *reporter, once gemOnce, q *gemReq, p *gemPart, current boo
 		if cp == nil && gemKindOf(rec) != gemKindCall && gemKindOf(rec) == gemKindOf(p.b) && p.before == o.out.before[o.pos] {
 			// Same kind of part, different text: merged or split text.
 			if once.first(SeverityWarning, "text", o) {
-				r.addSeverity(SeverityWarning, q.ex.Index, loc, "the signature of %s (%s) is on %s, whose text differs: text parts were merged or split around it",
+				r.addSeverity(SeverityWarning, q.ex.Index, loc.String(), "the signature of %s (%s) is on %s, whose text differs: text parts were merged or split around it",
 					gemDescribe(rec), gemWhere(o), gemDescribe(p.b))
 			}
 			return
 		}
+	}
+	if p.run != nil && p.run.out != o.out && gemKindOf(rec) == gemKindOf(p.b) && rec.Name == p.b.Name {
+		// A turn that joins parts of several responses: the part is the
+		// same kind as the one that carried the signature; nothing to
+		// compare its position with.
+		return
 	}
 	sev := gemSeverity(rec, p.b, current, q.enforcing)
 	if !once.first(sev, "moved", o) {
@@ -135,7 +133,7 @@ func gemJudgeMoved(r *reporter, once gemOnce, q *gemReq, p *gemPart, current boo
 	if p.run == nil {
 		where += ", in a user content"
 	}
-	r.addSeverity(sev, q.ex.Index, loc, "the signature of %s (%s) is %s: moved off the part it came on", gemDescribe(rec), gemWhere(o), where)
+	r.addSeverity(sev, q.ex.Index, loc.String(), "the signature of %s (%s) is %s: moved off the part it came on", gemDescribe(rec), gemWhere(o), where)
 }
 
 // judgeGemSig004 reports signature-only parts of a response that the echo
@@ -175,7 +173,7 @@ func judgeGemSig005(tr *Traffic, r *reporter) {
 			if !p.sig.dummy || p.run == nil || p.counter < 0 || p.run.out.sigs[p.counter] == nil {
 				continue
 			}
-			r.add(q.ex.Index, "request."+p.b.Path+".thoughtSignature", "%s carries the dummy signature %s, but %s produced it with a real one: the dummy skips validation and drops the model's reasoning",
+			r.add(q.ex.Index, gemLoc{p.b}.String(), "%s carries the dummy signature %s, but %s produced it with a real one: the dummy skips validation and drops the model's reasoning",
 				gemDescribe(p.b), gemClipRaw(p.sig.raw), gemWhere(p.run.out.blocks[p.counter]))
 		}
 	}
@@ -225,100 +223,4 @@ func gemEachEchoedSig(tr *Traffic, fn func(q *gemReq, run *gemRun, k int)) {
 			}
 		}
 	}
-}
-
-// gemSeverity: a wrong or misplaced signature fails the request only on a
-// function-call part of the current turn, on a model that validates
-// signatures; elsewhere the API does not check it and the model degrades.
-func gemSeverity(rec, echo *engine.Block, current, enforcing bool) Severity {
-	call := rec.Type == engine.BlockToolCall || echo.Type == engine.BlockToolCall
-	if call && current && enforcing {
-		return SeverityError
-	}
-	return SeverityWarning
-}
-
-// gemOnce reports a fault about one recorded part once per cassette, so a
-// history that keeps a broken part is not reported again in every later
-// request; an error (current turn) is always reported.
-type gemOnce map[gemFault]bool
-
-type gemFault struct {
-	fault string
-	o     *gemOrigin
-}
-
-func (s gemOnce) first(sev Severity, fault string, o *gemOrigin) bool {
-	key := gemFault{fault, o}
-	if sev == SeverityError {
-		s[key] = true
-		return true
-	}
-	if s[key] {
-		return false
-	}
-	s[key] = true
-	return true
-}
-
-// gemStep names the step a call belongs to, for messages.
-func gemStep(c int, run *gemRun, q *gemReq) string {
-	which := "a later call"
-	if c == 0 {
-		which = "the first call"
-	}
-	turn := "an older turn"
-	if run.current {
-		turn = "the current turn"
-	}
-	return fmt.Sprintf("model turn contents[%d] (%s, %s)", run.first, which, turn)
-}
-
-// gemNested adds a note when the call has its signature nested inside.
-func gemNested(b *engine.Block) string {
-	if _, ok := gemini.NestedSignature(*b); ok {
-		return " (the one nested inside " + b.WireType + " does not count: GEM-SIG-001)"
-	}
-	return ""
-}
-
-// gemWhere names a recorded response part.
-func gemWhere(o *gemOrigin) string {
-	return fmt.Sprintf("interaction %d's response part %s", o.out.ex, o.block().Path)
-}
-
-// gemDescribe names a part for messages: its kind and a little content.
-func gemDescribe(b *engine.Block) string {
-	switch gemKindOf(b) {
-	case gemKindCall:
-		return "functionCall " + b.Name
-	case gemKindResult:
-		return "functionResponse " + b.Name
-	case gemKindText:
-		return fmt.Sprintf("text part %q", gemClip(b.Text, 30))
-	case gemKindThought:
-		return fmt.Sprintf("thought part %q", gemClip(b.Text, 30))
-	case gemKindEmpty:
-		return "empty-text part"
-	}
-	if b.WireType != "" {
-		return b.WireType + " part"
-	}
-	return "part"
-}
-
-func gemClipRaw(raw []byte) string {
-	return gemClip(string(raw), 48)
-}
-
-// gemClip shortens s to at most n runes, marking the cut with "…".
-func gemClip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n]) + "…"
-}
-
-func gemStd(b []byte) []byte {
-	return []byte(base64.StdEncoding.EncodeToString(b))
 }

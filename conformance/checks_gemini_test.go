@@ -4,12 +4,16 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/providers"
 )
 
@@ -393,4 +397,92 @@ func BenchmarkJudgeGeminiGrowingConversation(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		Judge(&Traffic{Exchanges: tr.Exchanges}, checks)
 	}
+}
+
+// TestGemRealTraffic pins what the family says about the real Gemini
+// recordings: a URL-safe echo is a re-encoding note, not a signature
+// error; a dummy signature on calls imported from another model and a
+// trailing empty-text signature part are legal; cagent's responses named
+// after the call id are an info finding.
+func TestGemRealTraffic(t *testing.T) {
+	checks, _ := Select([]string{"GEM-*", "XP-RAW-*"}, nil)
+	for src, want := range map[string][]string{
+		srcGemSigStream:  {"[1] info XP-RAW-001 request.contents[1].parts[0].thoughtSignature"},
+		srcGemRetry:      {"[1] info XP-RAW-001 request.contents[1].parts[0].thoughtSignature", "[2] info XP-RAW-001 request.contents[3].parts[0].thoughtSignature"},
+		srcGemOtherModel: nil,
+		srcGemCagentTool: {"[1] info GEM-TOOL-002 request.contents[4].parts[0].functionResponse.name"},
+		srcGemTitle:      nil,
+		srcGemLangchain:  nil,
+		"vercel__ai/packages__google__src____fixtures____google-reasoning-gemini3.chunks.txt": nil,
+	} {
+		tr, err := LoadTraffic(filepath.Join(corpus.Dir(t), filepath.FromSlash(src)), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range Judge(tr, checks) {
+			got = append(got, fmt.Sprintf("[%d] %s %s %s", f.Interaction, f.Severity, f.Check, f.Location))
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("%s (-want +got):\n%s", src, d)
+		}
+	}
+}
+
+// TestGemLinear: five times the steps may not cost much more than the
+// quadratic growth of the traffic itself (each request carries the whole
+// history), so the family is linear in the size of what it reads.
+func TestGemLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing")
+	}
+	checks, _ := Select([]string{"GEM-*", "XP-RAW-*"}, nil)
+	measure := func(tr *Traffic) time.Duration {
+		best := time.Duration(1 << 62)
+		for range 3 {
+			start := time.Now()
+			Judge(&Traffic{Exchanges: tr.Exchanges}, checks)
+			best = min(best, time.Since(start))
+		}
+		return best
+	}
+	small, large := gemGrowingConversation(t, 1, 40), gemGrowingConversation(t, 1, 200)
+	if s, l := measure(small), measure(large); l > 25*3*s {
+		t.Errorf("40 steps took %v, 200 took %v: worse than linear in the traffic (25×)", s, l)
+	}
+}
+
+// FuzzGeminiChecks feeds the family two calls whose bodies are anything
+// that decodes: no check may panic, whatever shape the history has.
+func FuzzGeminiChecks(f *testing.F) {
+	for _, path := range corpus.Files(f) {
+		c, err := cassette.Load(path)
+		if err != nil {
+			continue
+		}
+		for i := 1; i < len(c.Interactions); i++ {
+			in := c.Interactions
+			if strings.Contains(in[i].Request.URL, "generateContent") {
+				f.Add(in[i-1].Request.Body, in[i-1].Response.Body, in[i].Request.Body, in[i].Response.Body)
+			}
+		}
+	}
+	a := gemSigOf("sig-a")
+	f.Add([]byte(gemRequest(gemUser("q"))), []byte(gemResponse(gemCall("f", a), gemText("", a), gemText("t", a))),
+		[]byte(gemRequest(gemResults("f"), gemModel(gemText("t", a)), gemModel(gemCall("f", a), `{"functionCall":{"name":"g","thoughtSignature":"x"}}`), gemResults())),
+		[]byte(gemResponse()))
+	checks, _ := Select([]string{"GEM-*", "XP-RAW-*"}, nil)
+	f.Fuzz(func(t *testing.T, req0, resp0, req1, resp1 []byte) {
+		var exs []engine.Exchange
+		for i, body := range [][2][]byte{{req0, resp0}, {req1, resp1}} {
+			exs = append(exs, providers.Decode(i, providers.Call{Method: "POST", Wire: engine.WireGemini,
+				URL:         "https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro-preview:generateContent?key=REDACTED",
+				RequestBody: body[0], Status: 200, ResponseBody: body[1]}))
+		}
+		for _, fd := range Judge(&Traffic{Exchanges: exs}, checks) {
+			if fd.Check == "" || fd.Message == "" || fd.Location == "" || fd.Interaction < 0 || fd.Interaction > 1 {
+				t.Fatalf("malformed finding: %+v", fd)
+			}
+		}
+	})
 }

@@ -3,7 +3,6 @@ package conformance
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/llmtck/llmtck/engine"
@@ -55,40 +54,56 @@ func judgeGemTool002(tr *Traffic, r *reporter) {
 				continue // a call turn at the tail has no response turn yet
 			}
 			m := &msgs[next]
-			var results []*engine.Block
+			results := 0
 			for j := range m.Blocks {
 				if m.Blocks[j].Type == engine.BlockToolResult {
-					results = append(results, &m.Blocks[j])
+					results++
 				}
 			}
-			names := make([]string, len(run.calls))
-			ids := map[string]bool{}
-			for c, p := range run.calls {
-				names[c] = p.b.Name
-				if p.b.ID != "" {
-					ids[p.b.ID] = true
-				}
-			}
-			if len(results) != len(run.calls) {
+			if results != len(run.calls) {
 				r.add(q.ex.Index, "request."+m.Path, "the function call turn at contents[%d] has %d functionCall part(s) (%s), but the next content has %d functionResponse part(s)",
-					run.first, len(run.calls), strings.Join(names, ", "), len(results))
+					run.first, len(run.calls), strings.Join(gemCallNames(run), ", "), results)
 				continue
 			}
-			left := slices.Clone(names)
-			for _, b := range results {
-				if k := slices.Index(left, b.Name); k >= 0 {
-					left = slices.Delete(left, k, k+1)
-				} else {
-					r.addSeverity(SeverityInfo, q.ex.Index, "request."+b.Path+"."+b.WireType+".name",
-						"functionResponse is named %q, but the calls of contents[%d] are named %s", b.Name, run.first, strings.Join(names, ", "))
-				}
-				if b.ToolCallID != "" && len(ids) > 0 && !ids[b.ToolCallID] {
-					r.addSeverity(SeverityInfo, q.ex.Index, "request."+b.Path+"."+b.WireType+".id",
-						"functionResponse id %q matches no functionCall id of contents[%d]", b.ToolCallID, run.first)
-				}
-			}
+			gemMatchResults(r, q, run, m)
 		}
 	}
+}
+
+// gemMatchResults reports responses named after no call of the turn, and
+// ids matching none of the calls' ids.
+func gemMatchResults(r *reporter, q *gemReq, run *gemRun, m *engine.Message) {
+	used := make([]bool, len(run.calls))
+	for j := range m.Blocks {
+		b := &m.Blocks[j]
+		if b.Type != engine.BlockToolResult {
+			continue
+		}
+		named, idKnown, anyID := false, false, false
+		for c, p := range run.calls {
+			if !named && !used[c] && p.b.Name == b.Name {
+				named, used[c] = true, true
+			}
+			anyID = anyID || p.b.ID != ""
+			idKnown = idKnown || p.b.ID == b.ToolCallID
+		}
+		if !named {
+			r.addSeverity(SeverityInfo, q.ex.Index, "request."+b.Path+"."+b.WireType+".name",
+				"functionResponse is named %q, but the calls of contents[%d] are named %s", b.Name, run.first, strings.Join(gemCallNames(run), ", "))
+		}
+		if b.ToolCallID != "" && anyID && !idKnown {
+			r.addSeverity(SeverityInfo, q.ex.Index, "request."+b.Path+"."+b.WireType+".id",
+				"functionResponse id %q matches no functionCall id of contents[%d]", b.ToolCallID, run.first)
+		}
+	}
+}
+
+func gemCallNames(run *gemRun) []string {
+	names := make([]string, len(run.calls))
+	for c, p := range run.calls {
+		names[c] = p.b.Name
+	}
+	return names
 }
 
 // gemCancelWords are what a tool result that reports a cancellation says.
@@ -162,12 +177,13 @@ func gemHasResult(m *engine.Message) bool {
 }
 
 // gemMentionsCancel returns the first cancellation word in b, ignoring
-// case, or "".
+// ASCII case, or "".
 func gemMentionsCancel(b []byte) string {
-	lower := bytes.ToLower(b)
 	for _, w := range gemCancelWords {
-		if bytes.Contains(lower, w) {
-			return string(w)
+		for i := 0; i+len(w) <= len(b); i++ {
+			if b[i]|0x20 == w[0] && bytes.EqualFold(b[i:i+len(w)], w) {
+				return string(w)
+			}
 		}
 	}
 	return ""

@@ -180,7 +180,7 @@ func BenchmarkStreamGaps(b *testing.B) {
 	}
 }
 
-// BenchmarkThroughput sends non-streamed calls from 16 clients at once
+// BenchmarkThroughput sends non-streamed calls from 64 clients at once
 // through each route and reports calls per second, and llmtck's share of
 // bare goproxy's.
 func BenchmarkThroughput(b *testing.B) {
@@ -193,7 +193,7 @@ func BenchmarkThroughput(b *testing.B) {
 	}))
 	defer up.Close()
 	routes := benchRoutes(b, up)
-	const batch, workers = 100, 16
+	const batch, workers = 256, 64
 	elapsed := make([]time.Duration, len(routes))
 	reqBody := []byte(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"` + string(resp[:1024]) + `"}]}`)
 	load := func(rt benchRoute) time.Duration {

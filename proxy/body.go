@@ -11,7 +11,7 @@ import (
 
 // spillAt is the body size above which a recorded body moves from memory to
 // an unlinked temporary file, so a long stream does not grow the proxy.
-var spillAt = 16 << 20
+var spillAt = 4 << 20
 
 // holdBack is how many of the newest bytes stay in memory before they may
 // go to the spill file: the secret scanner must have seen a token whole
@@ -35,8 +35,12 @@ type bodyBuffer struct {
 	partial []byte // an incomplete rune at the end of the last write
 }
 
-func newBodyBuffer(field string) *bodyBuffer {
-	return &bodyBuffer{scan: redact.NewScanner(field), valid: true}
+func newBodyBuffer(field string, size int64) *bodyBuffer {
+	b := &bodyBuffer{scan: redact.NewScanner(field), valid: true}
+	if size > 0 && size <= int64(spillAt) {
+		b.mem = make([]byte, 0, size)
+	}
+	return b
 }
 
 // Write keeps p. It never fails: a spill error is kept in b.err, so the
@@ -78,7 +82,8 @@ func (b *bodyBuffer) spill(n int) {
 		return
 	}
 	b.spilt += int64(n)
-	b.mem = append(b.mem[:0], b.mem[n:]...)
+	// Keep the rest in a small array: the large one can be freed.
+	b.mem = append(make([]byte, 0, 2<<20), b.mem[n:]...)
 }
 
 // track follows whether the body is UTF-8, carrying a rune split between
@@ -91,17 +96,22 @@ func (b *bodyBuffer) track(p []byte) {
 		p = append(b.partial, p...)
 		b.partial = nil
 	}
-	for len(p) > 0 {
-		r, n := utf8.DecodeRune(p)
-		if r == utf8.RuneError && n <= 1 {
-			if !utf8.FullRune(p) {
-				b.partial = append([]byte(nil), p...)
-				return
+	// Hold back a rune cut off by the end of p.
+	cut := len(p)
+	for i := len(p) - 1; i >= 0 && i >= len(p)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(p[i]) {
+			if !utf8.FullRune(p[i:]) {
+				cut = i
 			}
-			b.valid = false
-			return
+			break
 		}
-		p = p[n:]
+	}
+	if !utf8.Valid(p[:cut]) {
+		b.valid = false
+		return
+	}
+	if cut < len(p) {
+		b.partial = append([]byte(nil), p[cut:]...)
 	}
 }
 

@@ -33,7 +33,7 @@ type call struct {
 	headersAt  time.Time
 	status     int
 	statusText string
-	respHeader http.Header // as received
+	respHeader http.Header // as received, redacted
 	stream     bool
 
 	index int    // in the cassette; -1 when not recorded
@@ -43,11 +43,11 @@ type call struct {
 
 // finished records a forwarded call once its body has ended. cause is empty
 // for a complete body, else why it ended early. It returns only once the
-// interaction is on disk.
+// interaction is written.
 func (c *call) finished(body *bodyBuffer, clock *eventClock, cause string) {
 	defer body.Close()
 	dur := time.Since(c.start)
-	header := c.r.policy.Header(c.respHeader)
+	header := c.respHeader
 	if cause != "" {
 		header.Set(headerTruncated, cause)
 		c.addNote("truncated: " + cause)
@@ -59,14 +59,36 @@ func (c *call) finished(body *bodyBuffer, clock *eventClock, cause string) {
 			Body: body.Bytes(), Duration: dur,
 		},
 	}
+	var ex *engine.Exchange
+	if c.stream || c.r.log.w != nil || c.r.opts.Linter != nil {
+		ex = c.decode(in)
+	}
 	if c.stream {
 		in.Response.EventOffsets = append([]time.Duration{}, clock.offsets...)
+		// A body that ended cleanly can still stop short of the stream's
+		// terminal event: the upstream closed it early, at a message boundary.
+		if s := streamOf(ex); cause == "" && s != nil && s.Truncated {
+			header.Set(headerIncomplete, "the stream ended before its terminal event")
+			c.addNote("incomplete stream")
+		}
 	}
 	if c.book != nil {
 		c.record(in, body)
 	}
-	c.remember(in, body.Bytes() == nil)
+	if ex != nil {
+		c.tools = countTools(ex.Response)
+		if c.book != nil && c.r.opts.Linter != nil {
+			c.book.remember(*ex)
+		}
+	}
 	c.r.log.line(c, verbFor(c.book), dur)
+}
+
+func streamOf(ex *engine.Exchange) *engine.Stream {
+	if ex == nil || ex.Response == nil {
+		return nil
+	}
+	return ex.Response.Stream
 }
 
 func verbFor(b *book) string {
@@ -136,25 +158,19 @@ func leakIn(in *cassette.Interaction, body *bodyBuffer) *redact.Leak {
 	return nil
 }
 
-// remember decodes the call for the log line and the linter's history.
-// A body too large to keep in memory is not decoded.
-func (c *call) remember(in *cassette.Interaction, bodyGone bool) {
-	if c.r.log.w == nil && c.r.opts.Linter == nil {
-		return // nobody would read it
+// decode decodes the call for the log line, the linter's history and the
+// stream check; nil when the body was too large to keep in memory.
+func (c *call) decode(in *cassette.Interaction) *engine.Exchange {
+	if in.Response.Body == nil {
+		return nil
 	}
-	pc := providers.Call{
+	ex := providers.Decode(0, providers.Call{
 		Method: in.Request.Method, URL: in.Request.URL,
 		RequestHeader: in.Request.Header, RequestBody: in.Request.Body,
 		Status: in.Response.Status, ResponseHeader: in.Response.Header,
 		ResponseBody: in.Response.Body, Duration: in.Response.Duration,
-	}
-	ex := providers.Decode(0, pc)
-	if !bodyGone {
-		c.tools = countTools(ex.Response)
-	}
-	if c.book != nil && c.r.opts.Linter != nil {
-		c.book.remember(ex)
-	}
+	})
+	return &ex
 }
 
 func countTools(resp *engine.Response) int {

@@ -30,6 +30,9 @@ func faultyProvider(cancelled chan<- struct{}) http.HandlerFunc {
 			io.WriteString(w, "event: message_start\ndata: {\"type\":\"message_start\"}\n\nevent: ping\ndata: {\"type\": \"ping\"}\n\n")
 			http.NewResponseController(w).Flush()
 			panic(http.ErrAbortHandler)
+		case "short": // end the body cleanly, before the stream's terminal event
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"model\":\"claude-x\",\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}}\n\n")
 		case "429", "500", "529":
 			code := map[string]int{"429": 429, "500": 500, "529": 529}[req.Fault]
 			kind := map[int]string{429: "rate_limit_error", 500: "api_error", 529: "overloaded_error"}[code]
@@ -133,6 +136,12 @@ func TestFaults(t *testing.T) {
 				}
 			}
 
+			// The upstream ends the body cleanly but early: no error for the
+			// client, and the cassette says the stream is incomplete.
+			if _, _, err := callFault(rt.client, rt.url, "short"); err != nil {
+				t.Errorf("short stream: %v", err)
+			}
+
 			// The client hangs up mid-stream: the upstream call is cancelled too.
 			ctx, cancel := context.WithCancel(context.Background())
 			req, _ := http.NewRequestWithContext(ctx, "POST", rt.url+"/v1/messages", strings.NewReader(`{"fault":"slow"}`))
@@ -150,13 +159,13 @@ func TestFaults(t *testing.T) {
 			}
 
 			// Wait for the hung-up call to be written, then close.
-			waitFor(t, func() bool { n, _ := countInteractions(rt.path); return n == 6 })
+			waitFor(t, func() bool { n, _ := countInteractions(rt.path); return n == 7 })
 			if err := rt.rec.Close(); err != nil {
 				t.Fatal(err)
 			}
 			c := loadStock(t, rt.path)
-			if len(c.Interactions) != 6 {
-				t.Fatalf("%d interactions, want 6", len(c.Interactions))
+			if len(c.Interactions) != 7 {
+				t.Fatalf("%d interactions, want 7", len(c.Interactions))
 			}
 			if c.Interactions[0].Response.Body != string(okBody) || c.Interactions[0].Response.Headers.Get(headerTruncated) != "" {
 				t.Errorf("the first interaction changed: %q", c.Interactions[0].Response.Body)
@@ -170,7 +179,11 @@ func TestFaults(t *testing.T) {
 					t.Errorf("interaction %d has status %d, want %d", 2+i, got, code)
 				}
 			}
-			gone := c.Interactions[5].Response
+			short := c.Interactions[5].Response
+			if short.Headers.Get(headerIncomplete) == "" || short.Headers.Get(headerTruncated) != "" {
+				t.Errorf("short stream recorded with headers %v", short.Headers)
+			}
+			gone := c.Interactions[6].Response
 			if !strings.Contains(gone.Headers.Get(headerTruncated), "client went away") || !strings.HasPrefix(gone.Body, "event: content_block_delta") {
 				t.Errorf("hung-up stream recorded as %q with %s: %q", gone.Body[:min(60, len(gone.Body))], headerTruncated, gone.Headers.Get(headerTruncated))
 			}

@@ -47,9 +47,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer resp.Body.Close()
 	dst := w.Header()
-	for k, vs := range endToEnd(resp.Header) {
+	for k, vs := range resp.Header {
 		dst[k] = vs
 	}
+	dropHopByHop(dst)
 	if _, ok := dst["Content-Type"]; !ok {
 		dst["Content-Type"] = nil // do not let net/http guess one
 	}

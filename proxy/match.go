@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"sync"
+	"time"
 
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
@@ -18,6 +19,16 @@ type entry struct {
 
 	toolsOnce sync.Once
 	tools     int
+
+	splitOnce sync.Once
+	chunks    [][]byte        // the body cut into events, for replay
+	at        []time.Duration // when each piece is due
+}
+
+// pieces returns the recorded body cut for replay, cutting it once.
+func (e *entry) pieces(stream bool) ([][]byte, []time.Duration) {
+	e.splitOnce.Do(func() { e.chunks, e.at = split(&e.in.Response, stream) })
+	return e.chunks, e.at
 }
 
 // toolCalls counts the tool calls in the recorded response, once.

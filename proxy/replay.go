@@ -36,7 +36,7 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 		}))
 	}
 
-	chunks, at := split(rec, c.stream)
+	chunks, at := e.pieces(c.stream)
 	scale := r.opts.Timing.Scale
 	// The recorded duration runs from the request to the end of the body;
 	// what is not accounted for by the events was spent before the headers.
@@ -62,9 +62,11 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 		start: time.Now(), truncated: truncated != "",
 		done: func() { c.r.log.line(c, "replay", time.Since(c.start)) },
 	}
+	// Unpaced and complete, the whole body is due at once: it goes in one
+	// piece with its length. Paced or cut off, it goes chunked, piece by piece.
 	length := int64(-1)
-	if !c.stream && truncated == "" {
-		length = int64(len(rec.Body)) // sent in one piece, like any small response
+	if (!c.stream || scale == 0) && truncated == "" {
+		length = int64(len(rec.Body))
 	}
 	status := rec.StatusText
 	if status == "" || !strings.HasPrefix(status, fmt.Sprint(rec.Status)) {
@@ -87,7 +89,7 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 // notes and without framing headers that the new connection sets itself.
 func served(h http.Header, body []byte) http.Header {
 	out := h.Clone()
-	for _, k := range []string{headerTruncated, headerError, "Content-Length", "Transfer-Encoding", "Connection"} {
+	for _, k := range []string{headerTruncated, headerIncomplete, headerError, "Content-Length", "Transfer-Encoding", "Connection"} {
 		out.Del(k)
 	}
 	// Other tools' recordings keep Content-Encoding although they store the

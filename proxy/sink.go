@@ -182,13 +182,6 @@ func syncDir(dir string) error {
 // interactions by the start of their request when the sink is closed. A
 // spilled response body is streamed from body instead of in.Response.Body.
 func (s *sink) append(seq uint64, in *cassette.Interaction, body *bodyBuffer) (int, error) {
-	var buf []byte
-	if body == nil || !body.Spilled() {
-		// Encode before taking the lock, in parallel with other calls.
-		var b bytes.Buffer
-		cassette.EncodeInteraction(&b, in)
-		buf = b.Bytes()
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
@@ -198,19 +191,18 @@ func (s *sink) append(seq uint64, in *cassette.Interaction, body *bodyBuffer) (i
 		return 0, s.broken
 	}
 	off := s.size
-	var n int64
 	var err error
-	if buf != nil {
-		var m int
-		m, err = s.f.Write(buf)
-		n = int64(m)
+	cw := &countWriter{w: s.f}
+	if body == nil || !body.Spilled() {
+		// EncodeInteraction writes the whole item in one Write: one syscall.
+		err = cassette.EncodeInteraction(cw, in)
 	} else {
-		cw := &countWriter{w: bufio.NewWriterSize(s.f, 1<<16)}
-		if err = encodeSpilled(cw, in, body); err == nil {
-			err = cw.w.(*bufio.Writer).Flush()
+		bw := bufio.NewWriterSize(cw, 1<<16)
+		if err = encodeSpilled(bw, in, body); err == nil {
+			err = bw.Flush()
 		}
-		n = cw.n
 	}
+	n := cw.n
 	if err != nil {
 		// Cut the half-written interaction off so the file still loads.
 		if terr := s.f.Truncate(off); terr != nil {
@@ -231,7 +223,7 @@ func (s *sink) append(seq uint64, in *cassette.Interaction, body *bodyBuffer) (i
 func (s *sink) syncer() {
 	var first error
 	for range s.kick {
-		if err := error(nil); err != nil && first == nil {
+		if err := s.f.Sync(); err != nil && first == nil {
 			first = fmt.Errorf("%s: %w", s.path, err)
 		}
 	}

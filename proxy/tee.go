@@ -21,7 +21,7 @@ type tee struct {
 }
 
 func newTee(src io.ReadCloser, declared int64, c *call) *tee {
-	body := newBodyBuffer("response.body")
+	body := newBodyBuffer("response.body", declared)
 	body.noSpill = c.book == nil // passthrough keeps a small body for the log line only
 	return &tee{declared: declared, src: src, c: c, body: body, clock: newEventClock(c.headersAt)}
 }
@@ -36,7 +36,9 @@ func (t *tee) Read(p []byte) (int, error) {
 	}
 	n, err := t.src.Read(p)
 	if n > 0 {
-		t.clock.write(p[:n], time.Now())
+		if t.c.stream {
+			t.clock.write(p[:n], time.Now())
+		}
 		t.body.Write(p[:n])
 	}
 	if err != nil {

@@ -38,7 +38,9 @@ func checkGaps(t *testing.T, how string, times []time.Time) {
 	sorted := append([]time.Duration(nil), gaps...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
 	median := sorted[len(sorted)/2]
-	if sorted[0] < eventGap-20*time.Millisecond || median < eventGap-5*time.Millisecond || median > eventGap+25*time.Millisecond {
+	// One short gap can follow a late read on a busy machine; a buffering
+	// proxy would make them all short.
+	if sorted[1] < eventGap/2 || median < eventGap-5*time.Millisecond || median > eventGap+25*time.Millisecond {
 		t.Errorf("%s: gaps between events %v (median %v), want about %v each", how, gaps, median, eventGap)
 	}
 }

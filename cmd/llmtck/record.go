@@ -119,7 +119,7 @@ func catalogueLinter() proxy.Linter {
 			loc := strings.TrimPrefix(f.Location, "request.")
 			msg := f.Message
 			if c := conformance.Lookup(f.Check); c != nil && c.ProviderError != "" {
-				msg = fillIndices(c.ProviderError, loc)
+				msg = fillIn(c.ProviderError, loc, f.Message)
 			}
 			status := 400
 			if f.Check == "OAI-RSN-003" { // an unpersisted reasoning item: OpenAI says 404
@@ -134,11 +134,13 @@ func catalogueLinter() proxy.Linter {
 var (
 	messageIndex = regexp.MustCompile(`(?:messages|contents|input)\[(\d+)\]`)
 	contentIndex = regexp.MustCompile(`(?:content|parts)\[(\d+)\]`)
+	elidedID     = regexp.MustCompile(`\b(toolu|srvtoolu|call|fc|rs|msg|cmp)_…`)
 )
 
-// fillIndices writes the finding's numbers into a provider error text that
-// the catalogue quotes as "messages.N.content.M".
-func fillIndices(text, location string) string {
+// fillIn completes a provider error text that the catalogue quotes with
+// placeholders — "messages.N.content.M", "toolu_…" — with the finding's
+// numbers from its location and the ids named in its message.
+func fillIn(text, location, message string) string {
 	if m := messageIndex.FindStringSubmatch(location); m != nil {
 		text = strings.ReplaceAll(text, "messages.N", "messages."+m[1])
 		text = strings.ReplaceAll(text, "messages.[N]", "messages.["+m[1]+"]")
@@ -146,7 +148,13 @@ func fillIndices(text, location string) string {
 	if m := contentIndex.FindStringSubmatch(location); m != nil {
 		text = strings.ReplaceAll(text, "content.M", "content."+m[1])
 	}
-	return text
+	return elidedID.ReplaceAllStringFunc(text, func(p string) string {
+		prefix := strings.TrimSuffix(p, "…")
+		if id := regexp.MustCompile(`\b` + regexp.QuoteMeta(prefix) + `[A-Za-z0-9_-]+`).FindString(message); id != "" {
+			return id
+		}
+		return p
+	})
 }
 
 // loopback reports whether a listener is reachable from this machine only.

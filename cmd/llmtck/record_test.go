@@ -123,4 +123,3 @@ func TestServerVerbUsageErrors(t *testing.T) {
 		}
 	}
 }
-

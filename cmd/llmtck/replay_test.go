@@ -48,11 +48,21 @@ func TestReplayVerbWithCheck(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 400 || !strings.Contains(string(body), `"type":"invalid_request_error"`) || !strings.Contains(string(body), "tool_use") {
+	want := "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_01YGzqpRE16Vricda3Aqcejo. Each `tool_use` block must have a corresponding `tool_result` block in the next message."
+	if resp.StatusCode != 400 || !strings.Contains(string(body), `"type":"invalid_request_error"`) || !strings.Contains(string(body), want) {
 		t.Errorf("broken turn answered %d %s", resp.StatusCode, body)
 	}
 	if code := s.stop(t, syscall.SIGTERM); code != 0 {
 		t.Fatalf("exit %d after SIGTERM; stderr:\n%s", code, s.stderr)
 	}
-	t.Logf("stderr:\n%s", s.stderr)
+	t.Logf("broken turn answered: %s\nstderr:\n%s", body, s.stderr)
+}
+
+func TestFillInCompletesTheProviderText(t *testing.T) {
+	got := fillIn("messages.N.content.M: unexpected `tool_use_id` found in `tool_result` blocks: toolu_…. Each …",
+		"messages[4].content[1]", "tool_result toolu_01A names no tool_use of messages[3]")
+	want := "messages.4.content.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_01A. Each …"
+	if got != want {
+		t.Fatalf("fillIn = %q\nwant     %q", got, want)
+	}
 }

@@ -71,7 +71,7 @@ var (
 func TestScanFindsTokenShapes(t *testing.T) {
 	for _, tc := range []struct {
 		name, data, kind string
-		offset          int64
+		offset           int64
 	}{
 		{"anthropic in header", "Bearer " + anthropicKey, "an Anthropic API key", 7},
 		{"openai in json", `{"api_key":"` + openaiKey + `"}`, "an OpenAI API key", 12},
@@ -102,7 +102,7 @@ func TestScanIgnoresLookalikes(t *testing.T) {
 		"sk-ant-api03-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
 		"sk-test-1234567890abcdefghijklmnop",
 		"EqQBCkYIBxgCKkBsk-Ab3dEf5GhI7jKl9MnO1pQr3StU5vWx7Yz", // inside a base64 signature
-		"gAAAAABoAIzaSyD3x9LmP0aB7cD2eF4gH6iJ8kL0mN2oP4qXX",    // inside encrypted_content
+		"gAAAAABoAIzaSyD3x9LmP0aB7cD2eF4gH6iJ8kL0mN2oP4qXX",   // inside encrypted_content
 		"AIzaShort",
 		"eyJhbGciOiJIUzI1NiJ9 is not a JWT without a payload",
 		"a.eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.x", // after a dot: part of something else

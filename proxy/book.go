@@ -1,0 +1,99 @@
+package proxy
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/cassette"
+)
+
+// book is one cassette in use: what can be replayed from it, where new calls
+// are appended, and the calls answered so far for the linter.
+type book struct {
+	path  string
+	name  string
+	ready chan struct{}
+	err   error
+
+	player *player // replay and auto
+	sink   *sink   // record and auto
+
+	mu      sync.Mutex
+	history []engine.Exchange
+}
+
+// CassetteFor names the cassette of host in a cassette folder.
+func CassetteFor(dir, host string) string {
+	name := strings.NewReplacer(":", "_", "/", "_", "\\", "_").Replace(strings.ToLower(host))
+	if name == "" || name[0] == '.' {
+		name = "_" + name
+	}
+	return filepath.Join(dir, name+".yaml")
+}
+
+// book returns the cassette for a call to host, opening it on first use.
+func (r *Recorder) book(host string) (*book, error) {
+	path := r.opts.Cassette
+	if path == "" {
+		path = CassetteFor(r.opts.Dir, host)
+	}
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil, errClosed
+	}
+	b := r.books[path]
+	if b == nil {
+		b = &book{path: path, name: filepath.Base(path), ready: make(chan struct{})}
+		r.books[path] = b
+		r.mu.Unlock()
+		b.err = r.open(b)
+		close(b.ready)
+	} else {
+		r.mu.Unlock()
+		<-b.ready
+	}
+	return b, b.err
+}
+
+func (r *Recorder) open(b *book) error {
+	switch r.opts.Mode {
+	case ModeReplay:
+		c, err := cassette.Load(b.path)
+		if errors.Is(err, fs.ErrNotExist) && r.opts.Dir != "" {
+			b.player = newPlayer(nil) // every call to this host misses, saying so
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		b.player = newPlayer(c.Interactions)
+	case ModeRecord, ModeAuto:
+		s, existing, err := openSink(b.path, r.log.warn)
+		if err != nil {
+			return err
+		}
+		b.sink = s
+		if r.opts.Mode == ModeAuto {
+			b.player = newPlayer(existing)
+		}
+	}
+	return nil
+}
+
+func (b *book) historySnapshot() []engine.Exchange {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.history[:len(b.history):len(b.history)]
+}
+
+func (b *book) remember(ex engine.Exchange) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ex.Index = len(b.history)
+	b.history = append(b.history, ex)
+}
