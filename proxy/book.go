@@ -91,9 +91,21 @@ func (b *book) historySnapshot() []engine.Exchange {
 	return b.history[:len(b.history):len(b.history)]
 }
 
+// maxHistory bounds the calls kept for the linter per cassette, so a long
+// session neither grows without end nor lints ever more slowly. A request
+// carries its whole conversation; the calls that produced its latest turns
+// are the ones the checks compare it with.
+const maxHistory = 256
+
 func (b *book) remember(ex engine.Exchange) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if len(b.history) == maxHistory {
+		b.history = append(b.history[:0:0], b.history[maxHistory/2:]...)
+		for i := range b.history {
+			b.history[i].Index = i
+		}
+	}
 	ex.Index = len(b.history)
 	b.history = append(b.history, ex)
 }

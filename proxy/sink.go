@@ -36,7 +36,8 @@ type sink struct {
 	broken error // set when a failed write could not be undone
 
 	kick chan struct{} // wakes the syncer; closed by close
-	done chan error    // the syncer's last error, when it stops
+	done chan error    // the syncer's first error, when it stops
+	warn func(string)
 }
 
 // item is one interaction written by this session: its place in the file
@@ -68,7 +69,7 @@ func openSink(path string, warn func(string)) (*sink, []*cassette.Interaction, e
 		return nil, nil, err
 	}
 	s := &sink{path: path, f: f, size: st.Size(), base: st.Size(), loaded: len(existing),
-		kick: make(chan struct{}, 1), done: make(chan error, 1)}
+		kick: make(chan struct{}, 1), done: make(chan error, 1), warn: warn}
 	go s.syncer()
 	return s, existing, nil
 }
@@ -225,6 +226,7 @@ func (s *sink) syncer() {
 	for range s.kick {
 		if err := s.f.Sync(); err != nil && first == nil {
 			first = fmt.Errorf("%s: %w", s.path, err)
+			s.warn(fmt.Sprintf("%v: interactions are written but may not survive a power cut", first))
 		}
 	}
 	s.done <- first

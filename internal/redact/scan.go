@@ -165,7 +165,10 @@ func (s *Scanner) Write(p []byte) (int, error) {
 	if s.leak != nil || len(p) == 0 {
 		return len(p), nil
 	}
-	buf := append(s.tail, p...)
+	buf := p
+	if len(s.tail) > 0 {
+		buf = append(s.tail, p...)
+	}
 	if s.leak = scan(s.field, buf, s.from, s.seen); s.leak != nil {
 		s.tail = nil
 		return len(p), nil
