@@ -48,7 +48,8 @@ func TestKilledRecorderLeavesALoadableCassette(t *testing.T) {
 
 	path := filepath.Join(t.TempDir(), "killed.yaml")
 	cmd := exec.Command(os.Args[0], "-test.run=^TestKillChild$")
-	cmd.Env = append(os.Environ(), "LLMTCK_KILL_CASSETTE="+path, "LLMTCK_KILL_UPSTREAM="+up.URL)
+	// The killed child cannot clean its temporary files; give it ours.
+	cmd.Env = append(os.Environ(), "LLMTCK_KILL_CASSETTE="+path, "LLMTCK_KILL_UPSTREAM="+up.URL, "TMPDIR="+t.TempDir())
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
