@@ -36,3 +36,42 @@ func ExampleCheckPaths() {
 	// ANT-STREAM-004 0 response.events[6]
 	// 2 files, 1 errors
 }
+
+// CheckCassette in a harness repository: every applicable check is a
+// subtest named by its ID, and a known gap is declared with its reason.
+func ExampleCheckCassette() {
+	// func TestRecordedTraffic(t *testing.T) {
+	// 	conformance.CheckCassette(t, "testdata/cassettes/tool_loop.yaml",
+	// 		conformance.Gap("ANT-MSG-002", "we merge consecutive user turns next release"),
+	// 		conformance.Skip("ANT-HDR-*"))
+	// }
+	//
+	// go test -run 'TestRecordedTraffic/ANT-THINK' runs the thinking checks only.
+}
+
+// Golden in a harness repository: what the harness sent, normalised, pinned
+// in testdata/TestWhatWeSend.golden; `go test -update` rewrites it.
+func ExampleGolden() {
+	// func TestWhatWeSend(t *testing.T) {
+	// 	conformance.Golden(t, "testdata/cassettes/tool_loop.yaml")
+	// }
+}
+
+// Lint judges one live request against the calls before it, as the replay
+// server does with --check: here a harness dropped a tool_result.
+func ExampleLint() {
+	tr, err := conformance.LoadTraffic("../fixtures/checks/ANT-TOOL-001/fail-tool-result-dropped.i1.yaml", "")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	last := len(tr.Exchanges) - 1
+	for _, f := range conformance.Lint(tr.Exchanges[:last], tr.Exchanges[last], conformance.Checks()) {
+		if f.Severity == conformance.SeverityError {
+			fmt.Println(f.Check, f.Location)
+		}
+	}
+	// Output:
+	// ANT-MSG-001 request.messages[2].content
+	// ANT-TOOL-001 request.messages[1].content[0].id
+}

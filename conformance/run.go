@@ -31,8 +31,8 @@ var recordingExts = map[string]bool{
 
 // CheckPaths checks every recording named by paths (files, or folders walked
 // recursively) and returns the report. It fails only on usage errors: a
-// path that does not exist, a check filter that selects nothing, or a run
-// that found nothing to check. Files that cannot be decoded are reported in
+// path that does not exist, a check filter that selects nothing, a run that
+// found no recording, or one where no selected check applied to any. Files that cannot be decoded are reported in
 // their FileReport.Error and the other files are still checked.
 func CheckPaths(paths []string, opts Options) (*Report, error) {
 	checks, err := Select(opts.Only, opts.Skip)
@@ -47,8 +47,14 @@ func CheckPaths(paths []string, opts Options) (*Report, error) {
 		return nil, fmt.Errorf("no recordings found under %s", strings.Join(paths, ", "))
 	}
 	rep := &Report{Version: 1}
+	checked := false
 	for _, f := range files {
-		rep.Add(CheckFile(f, checks, opts.Wire))
+		fr := CheckFile(f, checks, opts.Wire)
+		checked = checked || len(fr.Checked) > 0 || fr.Error != ""
+		rep.Add(fr)
+	}
+	if !checked {
+		return nil, fmt.Errorf("none of the selected checks applies to the %d recordings found (a filter for another wire?)", len(files))
 	}
 	return rep, nil
 }

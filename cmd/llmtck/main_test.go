@@ -107,6 +107,8 @@ func TestUsageErrors(t *testing.T) {
 		{"check", "--no-such-flag", "."},
 		{"check", "/no/such/path"},
 		{"check", "--only", "NOPE-*", corpusDirOrDot(t)},
+		// Filters that select checks, none of which applies: nothing checked.
+		{"check", "--only", "GEM-*", filepath.Join("..", "..", "fixtures", "demo", "anthropic-thinking-tool-loop.yaml")},
 		{"import", "x.yaml"},
 		{"nosuchverb"},
 	} {
