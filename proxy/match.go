@@ -134,10 +134,3 @@ func (p *player) match(method, target string, wire engine.Wire, body []byte) *en
 	}
 	return g.take()
 }
-
-// len is the number of servable interactions.
-func (p *player) len() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.entries)
-}

@@ -25,7 +25,6 @@ import (
 // so the client reads a real stream.
 type fakeAPI struct {
 	mu     sync.Mutex
-	bodies [][]byte
 	script [][]byte
 	got    [][]byte
 }
