@@ -23,6 +23,10 @@ var errClosed = errors.New("the recorder is closed")
 // a file that loads and holds every finished interaction; a background
 // syncer then fsyncs the file, batching appends that come close together,
 // so a power cut loses at most the last few milliseconds.
+//
+// Calls that finish while the file is being written to are written
+// together, in one write(2), by the first of them (group commit): under
+// load the file takes a few large writes instead of many small ones.
 type sink struct {
 	path   string
 	f      *os.File
@@ -32,12 +36,28 @@ type sink struct {
 	mu     sync.Mutex // guards the fields below and writes to f
 	size   int64      // bytes in the file
 	items  []item     // this session's interactions, in file order
-	closed bool
-	broken error // set when a failed write could not be undone
+	broken error      // set when a failed write could not be undone
+
+	qmu     sync.Mutex // guards open and closed
+	open    *batch     // the batch new interactions join; nil when none waits
+	closed  bool
+	pending sync.WaitGroup // appends under way; close waits for them
 
 	kick chan struct{} // wakes the syncer; closed by close
 	done chan error    // the syncer's first error, when it stops
 	warn func(string)
+}
+
+// batch is interactions encoded back to back, waiting to be written by its
+// first member.
+type batch struct {
+	buf    []byte
+	pooled *[]byte // where buf goes back to encodeBuffers
+	seqs   []uint64
+	ends   []int64 // where each interaction ends in buf
+	first  int     // the first one's index in the cassette, once written
+	err    error
+	done   chan struct{} // closed once written (or failed)
 }
 
 // item is one interaction written by this session: its place in the file
@@ -183,27 +203,105 @@ func syncDir(dir string) error {
 // interactions by the start of their request when the sink is closed. A
 // spilled response body is streamed from body instead of in.Response.Body.
 func (s *sink) append(seq uint64, in *cassette.Interaction, body *bodyBuffer) (int, error) {
+	s.qmu.Lock()
+	if s.closed {
+		s.qmu.Unlock()
+		return 0, errClosed
+	}
+	s.pending.Add(1)
+	s.qmu.Unlock()
+	defer s.pending.Done()
+	if body != nil && body.Spilled() {
+		return s.appendSpilled(seq, in, body)
+	}
+
+	// Encode before taking any lock, so concurrent calls encode in parallel.
+	enc := encodeBuffers.Get().(*[]byte)
+	*enc = cassette.AppendInteraction((*enc)[:0], in)
+	s.qmu.Lock()
+	b := s.open
+	leader := b == nil
+	if leader {
+		b = &batch{pooled: encodeBuffers.Get().(*[]byte), done: make(chan struct{})}
+		b.buf = (*b.pooled)[:0]
+		s.open = b
+	}
+	pos := len(b.seqs)
+	b.buf = append(b.buf, *enc...)
+	b.seqs = append(b.seqs, seq)
+	b.ends = append(b.ends, int64(len(b.buf)))
+	s.qmu.Unlock()
+	if cap(*enc) <= maxPooled {
+		encodeBuffers.Put(enc)
+	}
+
+	if !leader {
+		<-b.done // the leader wrote it; b is not recycled while followers may read it
+		return b.first + pos, b.err
+	}
+	s.mu.Lock()
+	// From here on, calls that finish start the next batch.
+	s.qmu.Lock()
+	s.open = nil
+	s.qmu.Unlock()
+	s.write(b)
+	s.mu.Unlock()
+	if cap(b.buf) <= maxPooled {
+		*b.pooled = b.buf
+		encodeBuffers.Put(b.pooled)
+	}
+	b.buf = nil
+	close(b.done)
+	return b.first + pos, b.err
+}
+
+// encodeBuffers keeps encoding and batch buffers between calls; buffers
+// grown past maxPooled by a large body are left to the collector.
+var encodeBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxPooled = 1 << 20
+
+// write writes a whole batch in one Write; the caller holds s.mu.
+func (s *sink) write(b *batch) {
+	if s.broken != nil {
+		b.err = s.broken
+		return
+	}
+	off := s.size
+	n, err := s.f.Write(b.buf)
+	if err != nil {
+		// Cut the half-written batch off so the file still loads.
+		if terr := s.f.Truncate(off); terr != nil {
+			s.broken = fmt.Errorf("%s: writing failed (%v) and the partial interactions could not be removed (%v); recording stopped", s.path, err, terr)
+		}
+		b.err = fmt.Errorf("%s: %w", s.path, err)
+		return
+	}
+	s.size += int64(n)
+	b.first = s.loaded + len(s.items)
+	start := int64(0)
+	for i, end := range b.ends {
+		s.items = append(s.items, item{seq: b.seqs[i], off: off + start, n: end - start})
+		start = end
+	}
+	s.kickSyncer()
+}
+
+// appendSpilled writes an interaction whose response body is in a
+// temporary file, streaming the body into the cassette.
+func (s *sink) appendSpilled(seq uint64, in *cassette.Interaction, body *bodyBuffer) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	switch {
-	case s.closed:
-		return 0, errClosed
-	case s.broken != nil:
+	if s.broken != nil {
 		return 0, s.broken
 	}
 	off := s.size
-	var err error
 	cw := &countWriter{w: s.f}
-	if body == nil || !body.Spilled() {
-		// EncodeInteraction writes the whole item in one Write: one syscall.
-		err = cassette.EncodeInteraction(cw, in)
-	} else {
-		bw := bufio.NewWriterSize(cw, 1<<16)
-		if err = encodeSpilled(bw, in, body); err == nil {
-			err = bw.Flush()
-		}
+	bw := bufio.NewWriterSize(cw, 1<<16)
+	err := encodeSpilled(bw, in, body)
+	if err == nil {
+		err = bw.Flush()
 	}
-	n := cw.n
 	if err != nil {
 		// Cut the half-written interaction off so the file still loads.
 		if terr := s.f.Truncate(off); terr != nil {
@@ -211,19 +309,31 @@ func (s *sink) append(seq uint64, in *cassette.Interaction, body *bodyBuffer) (i
 		}
 		return 0, fmt.Errorf("%s: %w", s.path, err)
 	}
-	s.size += n
-	s.items = append(s.items, item{seq: seq, off: off, n: n})
+	s.size += cw.n
+	s.items = append(s.items, item{seq: seq, off: off, n: cw.n})
+	s.kickSyncer()
+	return s.loaded + len(s.items) - 1, nil
+}
+
+func (s *sink) kickSyncer() {
 	select {
 	case s.kick <- struct{}{}:
 	default: // a sync is already due
 	}
-	return s.loaded + len(s.items) - 1, nil
 }
 
-// syncer fsyncs the file after appends until the sink closes.
+// syncer fsyncs the file after appends until the sink closes. An fsync
+// holds up the appends that land while it runs, so under load the syncer
+// lets syncEvery pass between fsyncs and one fsync covers every append of
+// that time; a lone append is still synced at once.
 func (s *sink) syncer() {
 	var first error
+	var last time.Time
 	for range s.kick {
+		if wait := syncEvery - time.Since(last); wait > 0 {
+			time.Sleep(wait)
+		}
+		last = time.Now()
 		if err := s.f.Sync(); err != nil && first == nil {
 			first = fmt.Errorf("%s: %w", s.path, err)
 			s.warn(fmt.Sprintf("%v: interactions are written but may not survive a power cut", first))
@@ -231,6 +341,10 @@ func (s *sink) syncer() {
 	}
 	s.done <- first
 }
+
+// syncEvery is the least time between two fsyncs of a cassette: the most a
+// power cut can lose beyond the fsync under way.
+const syncEvery = 5 * time.Millisecond
 
 type countWriter struct {
 	w io.Writer
@@ -247,9 +361,10 @@ func (c *countWriter) Write(p []byte) (int, error) {
 // the order their requests started (they were appended as they finished),
 // by copying their bytes into a new file that replaces the old one.
 func (s *sink) close() error {
-	s.mu.Lock()
+	s.qmu.Lock()
 	s.closed = true
-	s.mu.Unlock()
+	s.qmu.Unlock()
+	s.pending.Wait()
 	close(s.kick)
 	syncErr := <-s.done
 	defer s.f.Close()

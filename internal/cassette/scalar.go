@@ -109,9 +109,11 @@ func plainSafe(s string) bool {
 			return false
 		}
 	}
-	switch strings.ToLower(s) {
-	case "null", "true", "false", "yes", "no", "on", "off", "y", "n":
-		return false
+	// s is ASCII here, so EqualFold is ToLower without the copy.
+	for _, w := range [...]string{"null", "true", "false", "yes", "no", "on", "off", "y", "n"} {
+		if strings.EqualFold(s, w) {
+			return false
+		}
 	}
 	return true
 }
