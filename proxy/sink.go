@@ -22,7 +22,7 @@ var errClosed = errors.New("the recorder is closed")
 // its interaction to the file before it returns, so a killed process leaves
 // a file that loads and holds every finished interaction; a background
 // syncer then fsyncs the file, batching appends that come close together,
-// so a power cut loses at most the last syncEvery (20 ms) or so.
+// so a power cut loses at most the last syncEvery (250 ms) or so.
 //
 // Calls that finish while the file is being written to are written
 // together, in one write(2), by the first of them (group commit): under
@@ -347,7 +347,7 @@ func (s *sink) syncer() {
 // process loses nothing (each append is written before it returns); a power
 // cut loses at most the appends of the last syncEvery plus the fsync under
 // way.
-const syncEvery = 20 * time.Millisecond
+const syncEvery = 250 * time.Millisecond
 
 type countWriter struct {
 	w io.Writer
