@@ -59,7 +59,7 @@ func validate(msgs []Message, open bool) error {
 		v.closeTurn(loc{msg: -1, block: -1})
 	}
 	if n := len(msgs); n > 0 && msgs[n-1].Role == RoleAssistant {
-		if bs := msgs[n-1].Blocks; len(bs) > 0 && isThinking(bs[len(bs)-1].Type) && !open {
+		if bs := msgs[n-1].Blocks; len(bs) > 0 && leadingThinking(&bs[len(bs)-1]) && !open {
 			v.add(loc{"messages", n - 1, len(bs) - 1}, RuleThinkingPlacement,
 				"the final assistant message ends in a thinking block")
 		}
@@ -177,7 +177,7 @@ func (v *validator) assistant(at loc, m *Message) {
 		b := &m.Blocks[j]
 		switch {
 		case isThinking(b.Type):
-			if !thinking && j > 0 {
+			if !thinking && j > 0 && leadingThinking(b) {
 				v.add(at.at(j), RuleThinkingPlacement, fmt.Sprintf("an assistant message with thinking must start with it, found %s first", m.Blocks[0].Type))
 			}
 			thinking = true
@@ -226,6 +226,14 @@ func (v *validator) result(at loc, b *Block) {
 		return
 	}
 	v.add(at, RuleToolPairing, fmt.Sprintf("tool result for %s answers no call of the preceding assistant turn", quoteID(b.ToolCallID)))
+}
+
+// leadingThinking reports whether b is a block that must lead its assistant
+// message and may not end it: Anthropic thinking and redacted_thinking
+// (wire-rules A3, A4). A Gemini thought part (Thought set) is an ordinary
+// part and may sit anywhere in its turn.
+func leadingThinking(b *Block) bool {
+	return (b.Type == BlockThinking && !b.Thought) || b.Type == BlockRedacted
 }
 
 func isThinking(t BlockType) bool {

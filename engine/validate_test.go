@@ -85,3 +85,24 @@ func TestValidate(t *testing.T) {
 		})
 	}
 }
+
+// A Gemini thought part may follow other parts of its turn; the leading
+// rule is Anthropic's.
+func TestValidateGeminiThoughtAfterText(t *testing.T) {
+	msgs := []Message{
+		{Role: RoleUser, Blocks: []Block{{Type: BlockText, Text: "hi"}}},
+		{Role: RoleAssistant, Blocks: []Block{
+			{Type: BlockText, Text: "Let me think."},
+			{Type: BlockThinking, Thought: true, Text: "a thought summary"},
+			{Type: BlockText, Text: "Done."},
+		}},
+	}
+	if err := Validate(msgs); err != nil {
+		t.Errorf("Validate: %v", err)
+	}
+	msgs[1].Blocks[1].Thought = false // the same block as an Anthropic thinking block
+	msgs[1].Blocks[1].Signature = []byte(`"sig"`)
+	if err := Validate(msgs); err == nil {
+		t.Error("an Anthropic thinking block after text must be rejected")
+	}
+}
