@@ -35,7 +35,7 @@ type antOrigin struct {
 	pos   int // block index in the output message
 	block *engine.Block
 	// unfinished: the response's stream did not complete and this block
-	// was cut (no signature, never stopped, tool input did not parse).
+	// was cut (no signature, or the decoder marked it Incomplete).
 	unfinished bool
 }
 
@@ -185,16 +185,13 @@ func (a *antTraffic) index(i int) {
 	if out == nil {
 		return
 	}
-	st := ex.Response.Stream
-	partial := st != nil && !st.Complete
+	partial := antPartial(ex)
 	for p := range out.Blocks {
 		b := &out.Blocks[p]
-		o := &antOrigin{ex: i, pos: p, block: b}
+		o := &antOrigin{ex: i, pos: p, block: b, unfinished: antUnfinished(partial, b)}
 		switch b.Type {
 		case engine.BlockThinking, engine.BlockRedacted:
 			key := antPayload(b)
-			// The signature arrives last: a block that has one is whole.
-			o.unfinished = partial && key == ""
 			if _, seen := a.payloads[key]; key != "" && !seen {
 				a.payloads[key] = o
 			}
@@ -202,7 +199,6 @@ func (a *antTraffic) index(i int) {
 				a.texts[b.Text] = o
 			}
 		case engine.BlockToolCall:
-			o.unfinished = partial && antBlockCut(st, b.Path)
 			if _, seen := a.calls[b.ID]; b.ID != "" && !seen {
 				a.calls[b.ID] = o
 			}
@@ -210,21 +206,22 @@ func (a *antTraffic) index(i int) {
 	}
 }
 
-// antBlockCut reports whether the stream's issues say the block at path was
-// never stopped or its tool input did not parse.
-func antBlockCut(st *engine.Stream, path string) bool {
-	if st == nil || path == "" {
+// antPartial reports whether ex's response came from a stream that did not
+// complete (cut off, or ended by an error event).
+func antPartial(ex *engine.Exchange) bool {
+	st := ex.Response.Stream
+	return st != nil && !st.Complete
+}
+
+// antUnfinished reports whether block b of a response must not be echoed:
+// the decoder marked it Incomplete (never stopped, tool input that did not
+// parse), or the stream was cut and b is thinking without its signature,
+// which arrives last.
+func antUnfinished(partial bool, b *engine.Block) bool {
+	if !partial {
 		return false
 	}
-	for _, is := range st.Issues {
-		if strings.Contains(is.Message, path+" (index") && strings.Contains(is.Message, "never stopped") {
-			return true
-		}
-		if is.Check == "ANT-STREAM-004" && strings.Contains(is.Message, ", "+path+")") {
-			return true
-		}
-	}
-	return false
+	return b.Incomplete || isThinkingBlock(b) && antPayload(b) == ""
 }
 
 // indexForeign records the opaque payloads other wires produced (Gemini
@@ -378,9 +375,7 @@ func (a *antTraffic) originOf(i int, out *engine.Message, p int) *antOrigin {
 	if o := a.texts[b.Text]; o != nil && o.block == b {
 		return o
 	}
-	st := a.tr.Exchanges[i].Response.Stream
-	partial := st != nil && !st.Complete
-	unfinished := partial && antPayload(b) == ""
+	unfinished := antUnfinished(antPartial(&a.tr.Exchanges[i]), b)
 	return &antOrigin{ex: i, pos: p, block: b, unfinished: unfinished}
 }
 

@@ -373,6 +373,17 @@ func TestAnthropicChecks(t *testing.T) {
 			want: []atWant{{1, SeverityError, "whose stream was cut off before the block was finished"}},
 		},
 		{
+			name: "a tool_use cut by an error event, then echoed", check: "ANT-CANCEL-002",
+			exs: []antEx{
+				{Req: atReq("", atUser("q")), Resp: "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":[]}}\n\n" +
+					"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"f\",\"input\":{}}}\n\n" +
+					"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"city\\\": \\\"Pa\"}}\n\n" +
+					"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"},
+				{Req: atReq("", atUser("q"), atAssistant(atToolUse("toolu_1")), atUserBlocks(atToolResult("toolu_1", "21C"))), Resp: atResp(atText("ok"))},
+			},
+			want: []atWant{{1, SeverityError, "tool_use toolu_1 comes from"}},
+		},
+		{
 			name: "the final assistant message may be empty", check: "ANT-MSG-001",
 			exs: []antEx{{Req: atReq("", atUser("q"), `{"role":"assistant","content":""}`), Resp: atResp(atText("ok"))}},
 		},

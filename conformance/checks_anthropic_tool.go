@@ -309,8 +309,12 @@ func judgeAntCancel002(tr *Traffic, r *reporter) {
 	a.each(func(i int, q *antReq) {
 		for _, e := range q.echoes {
 			if o := e.origin; o != nil && o.unfinished && q.fresh[e.msg] {
-				r.add(i, antLoc(e.block, ""), "%s block comes from %s, whose stream was cut off before the block was finished (no signature); a partial message must not be persisted",
-					e.block.Type, antFrom(o))
+				why := "never stopped"
+				if antPayload(o.block) == "" {
+					why = "no signature"
+				}
+				r.add(i, antLoc(e.block, ""), "%s block comes from %s, whose stream was cut off before the block was finished (%s); a partial message must not be persisted",
+					e.block.Type, antFrom(o), why)
 			}
 		}
 		for _, c := range q.calls {

@@ -132,6 +132,14 @@ func init() {
 			Mutate: func(t *testing.T, c *cassette.Cassette) {
 				truncateAt(t, c, 0, `data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\"}"}`)
 			}},
+		// An error event ends the stream with the tool input unfinished; the
+		// next request still echoes the call.
+		fixtureSpec{Check: "ANT-CANCEL-002", Name: "tool-input-cut-by-error-event", Interaction: 1, Source: srcAnthropicToolStream,
+			Mutate: func(t *testing.T, c *cassette.Cassette) {
+				truncateAt(t, c, 0, "event: content_block_delta\n"+`data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\"}"}`)
+				body := bodyOf(t, c, 0, "response")
+				*body = append(*body, "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"...)
+			}},
 
 		fixtureSpec{Check: "ANT-MSG-001", Name: "real-thinking-echo", Pass: true, Source: srcAntThinking},
 		fixtureSpec{Check: "ANT-MSG-001", Name: "blank-user-text", Interaction: 1, Source: srcAntThinking,

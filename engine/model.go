@@ -84,6 +84,13 @@ type Block struct {
 	Extra map[string]json.RawMessage `json:"extra,omitempty"`
 	// Raw is the whole block as received when Type is BlockOther.
 	Raw json.RawMessage `json:"raw,omitempty"`
+
+	// Incomplete is set by a stream decoder on a block the stream started
+	// but never finished (no content_block_stop, tool input that did not
+	// parse, an item only ever .added): its content is what the deltas
+	// built and must not be echoed as if complete. Encoders ignore it: it
+	// is a decoded fact, never on the wire.
+	Incomplete bool `json:"incomplete,omitempty"`
 }
 
 // Message is one entry of a conversation history.

@@ -302,13 +302,17 @@ func (r *reassembler) openBlocks() string {
 }
 
 // finish closes the stream: open blocks are finished as they stand (a
-// thinking block without signature_delta keeps an empty signature), a
+// thinking block without signature_delta keeps an empty signature) and
+// marked Incomplete, whether the body ended or an error event came; a
 // missing message_stop marks the stream truncated, and the message is
 // complete only when message_stop closed every block and no error came.
 func (r *reassembler) finish(last int) {
 	open := r.openBlocks()
 	for _, b := range r.blocks {
 		b.finish() // again for stopped blocks: later deltas were applied
+		if !b.stopped {
+			b.block.Incomplete = true
+		}
 	}
 	if !r.started && !r.failed && !r.earlyNoticed {
 		r.issue(checkGrammar, last, "the stream has no message_start")

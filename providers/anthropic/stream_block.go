@@ -138,8 +138,10 @@ func (b *blockState) apply(d *wireDelta) bool {
 
 // finish lays the accumulated deltas over the block. It may run more than
 // once (deltas after a stop are still applied, as in the SDK). It returns
-// what is wrong with the tool input, "" when nothing is.
+// what is wrong with the tool input, "" when nothing is, and marks the
+// block Incomplete when that input did not parse: it was cut.
 func (b *blockState) finish() (problem string) {
+	cut := false
 	switch b.block.Type {
 	case engine.BlockText:
 		b.block.Text = b.text.String()
@@ -153,7 +155,7 @@ func (b *blockState) finish() (problem string) {
 		}
 	case engine.BlockToolCall:
 		if b.inputSeen {
-			b.block.Input, problem = b.finalInput()
+			b.block.Input, problem, cut = b.finalInput()
 		}
 	case engine.BlockOther:
 		over := map[string]json.RawMessage{}
@@ -161,7 +163,7 @@ func (b *blockState) finish() (problem string) {
 			over[k] = v
 		}
 		if b.inputSeen {
-			over["input"], problem = b.finalInput()
+			over["input"], problem, cut = b.finalInput()
 		}
 		if b.sigSeen {
 			over["signature"] = rawjson.Quote(b.sig.String())
@@ -170,20 +172,22 @@ func (b *blockState) finish() (problem string) {
 			b.block.Raw = rebuild(b.fields, over)
 		}
 	}
+	b.block.Incomplete = cut
 	return problem
 }
 
 // finalInput checks the concatenated partial_json. Input that does not
-// parse becomes {} as in the SDK; the problem names the bytes lost.
-func (b *blockState) finalInput() (json.RawMessage, string) {
-	in := json.RawMessage(append([]byte(nil), b.input...))
+// parse becomes {} as in the SDK; the problem names the bytes lost, and cut
+// says the input is unfinished rather than merely of the wrong kind.
+func (b *blockState) finalInput() (in json.RawMessage, problem string, cut bool) {
+	in = json.RawMessage(append([]byte(nil), b.input...))
 	switch {
 	case validObject(in):
-		return in, ""
+		return in, "", false
 	case json.Valid(in):
-		return in, fmt.Sprintf("partial_json concatenates to %s, not an object", found(in))
+		return in, fmt.Sprintf("partial_json concatenates to %s, not an object", found(in)), false
 	}
-	return json.RawMessage("{}"), fmt.Sprintf("partial_json does not parse as JSON: %s", quoteSnippet(in))
+	return json.RawMessage("{}"), fmt.Sprintf("partial_json does not parse as JSON: %s", quoteSnippet(in)), true
 }
 
 // quoteSnippet quotes b for a message, shortened.

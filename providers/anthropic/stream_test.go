@@ -52,7 +52,9 @@ type want struct {
 	complete  bool
 	truncated bool
 	errType   string
-	check     func(t *testing.T, r *engine.Response)
+	// incomplete is each output block's Incomplete flag; nil skips it.
+	incomplete []bool
+	check      func(t *testing.T, r *engine.Response)
 }
 
 func TestStreamGrammar(t *testing.T) {
@@ -61,7 +63,7 @@ func TestStreamGrammar(t *testing.T) {
 		events []string
 		want   want
 	}{
-		{"well formed", goodStream, want{complete: true, check: func(t *testing.T, r *engine.Response) {
+		{"well formed", goodStream, want{complete: true, incomplete: []bool{false, false}, check: func(t *testing.T, r *engine.Response) {
 			b := blocks(t, r, 2)
 			eq(t, "thinking text", b[0].Text, "Need the weather.")
 			eq(t, "signature", string(b[0].Signature), `"sig-a+b/c=="`)
@@ -73,8 +75,9 @@ func TestStreamGrammar(t *testing.T) {
 			eq(t, "id", r.ID, "msg_1")
 		}}},
 		{"cut inside tool input", goodStream[:10], want{
-			issues:    []string{"ANT-STREAM-001@9: without message_stop (10 events read); content[1] (index 1, tool_use) never stopped"},
-			truncated: true,
+			issues:     []string{"ANT-STREAM-001@9: without message_stop (10 events read); content[1] (index 1, tool_use) never stopped"},
+			truncated:  true,
+			incomplete: []bool{false, true},
 			check: func(t *testing.T, r *engine.Response) {
 				b := blocks(t, r, 2)
 				eq(t, "signature", string(b[0].Signature), `"sig-a+b/c=="`)
@@ -82,20 +85,28 @@ func TestStreamGrammar(t *testing.T) {
 				eq(t, "partial", r.Stream.Partial, []int{0})
 			}}},
 		{"cut inside thinking", []string{evStart, evThinkStart, evThink}, want{
-			issues:    []string{"ANT-STREAM-001@2: content[0] (index 0, thinking) never stopped"},
-			truncated: true,
+			issues:     []string{"ANT-STREAM-001@2: content[0] (index 0, thinking) never stopped"},
+			truncated:  true,
+			incomplete: []bool{true},
 			check: func(t *testing.T, r *engine.Response) {
 				b := blocks(t, r, 1)
 				eq(t, "thinking text", b[0].Text, "Need the weather.")
 				eq(t, "signature stays empty", string(b[0].Signature), `""`)
 			}}},
 		{"error event in a 200", []string{evStart, evThinkStart, evThink, evOverloaded}, want{
-			errType: "overloaded_error",
+			errType:    "overloaded_error",
+			incomplete: []bool{true},
 			check: func(t *testing.T, r *engine.Response) {
 				eq(t, "response error", r.Error, r.Stream.Error)
 				eq(t, "message", r.Error.Message, "Overloaded")
 				eq(t, "signature", string(blocks(t, r, 1)[0].Signature), `""`)
 				eq(t, "partial", r.Stream.Partial, []int{0})
+			}}},
+		{"error event inside tool input", []string{evStart, evThinkStart, evThink, evSigA, evStop0, evToolStart, evJSON1, evOverloaded}, want{
+			errType:    "overloaded_error",
+			incomplete: []bool{false, true},
+			check: func(t *testing.T, r *engine.Response) {
+				eq(t, "input (the SDK's {} for input that does not parse)", string(blocks(t, r, 2)[1].Input), `{}`)
 			}}},
 		{"error event before anything", []string{evOverloaded}, want{errType: "overloaded_error"}},
 		{"events after message_stop", append(append([]string{}, goodStream...), evThinkStart, evPing), want{
@@ -174,18 +185,29 @@ func TestStreamGrammar(t *testing.T) {
 				eq(t, "data", string(blocks(t, r, 1)[0].Data), `"EmwK"`)
 			}}},
 		{"partial JSON that does not parse", []string{evStart, evThinkStart, evStop0, evToolStart, evJSON1, evStop1, evMsgDelta, evMsgStop}, want{
-			issues:   []string{`ANT-STREAM-004@5: tool_use (index 1, content[1]): partial_json does not parse as JSON: "{\"city\": \"Pa"`},
-			complete: true,
+			issues:     []string{`ANT-STREAM-004@5: tool_use (index 1, content[1]): partial_json does not parse as JSON: "{\"city\": \"Pa"`},
+			complete:   true,
+			incomplete: []bool{false, true},
 			check: func(t *testing.T, r *engine.Response) {
 				eq(t, "input", string(blocks(t, r, 2)[1].Input), `{}`)
 			}}},
 		{"partial JSON that is an array", []string{evStart, evThinkStart, evStop0, evToolStart,
 			`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"[1]"}}`, evStop1, evMsgDelta, evMsgStop}, want{
-			issues:   []string{"ANT-STREAM-004@5: partial_json concatenates to an array, not an object"},
-			complete: true,
+			issues:     []string{"ANT-STREAM-004@5: partial_json concatenates to an array, not an object"},
+			complete:   true,
+			incomplete: []bool{false, false}, // whole, only the wrong kind
+		}},
+		{"server_tool_use input that does not parse", []string{evStart,
+			`{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{}}}`,
+			`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"query\": \"wea"}}`,
+			evStop0, evMsgDelta, evMsgStop}, want{
+			issues:     []string{"ANT-STREAM-004@3: server_tool_use (index 0, content[0]): partial_json does not parse as JSON"},
+			complete:   true,
+			incomplete: []bool{true},
 		}},
 		{"only empty partial JSON", []string{evStart, evThinkStart, evStop0, evToolStart, evJSONEmpty, evStop1, evMsgDelta, evMsgStop}, want{
-			complete: true,
+			complete:   true,
+			incomplete: []bool{false, false},
 			check: func(t *testing.T, r *engine.Response) {
 				eq(t, "input", string(blocks(t, r, 2)[1].Input), `{}`)
 			}}},
@@ -194,7 +216,8 @@ func TestStreamGrammar(t *testing.T) {
 			complete: true,
 		}},
 		{"message_stop with a block open", []string{evStart, evThinkStart, evThink, evMsgDelta, evMsgStop}, want{
-			issues: []string{"ANT-STREAM-001@4: message_stop while content[0] (index 0, thinking) never stopped"},
+			issues:     []string{"ANT-STREAM-001@4: message_stop while content[0] (index 0, thinking) never stopped"},
+			incomplete: []bool{true},
 			check: func(t *testing.T, r *engine.Response) {
 				eq(t, "partial", r.Stream.Partial, []int{0})
 			}}},
@@ -203,7 +226,8 @@ func TestStreamGrammar(t *testing.T) {
 			complete: true,
 		}},
 		{"interleaved open blocks", []string{evStart, evThinkStart, evToolStart, evJSON1, evThink, evJSON2, evSigA, evStop1, evStop0, evMsgDelta, evMsgStop}, want{
-			complete: true,
+			complete:   true,
+			incomplete: []bool{false, false},
 			check: func(t *testing.T, r *engine.Response) {
 				b := blocks(t, r, 2)
 				eq(t, "input", string(b[1].Input), `{"city": "Paris"}`)
@@ -263,6 +287,15 @@ func checkStream(t *testing.T, resp *engine.Response, w want) {
 	}
 	if !st.Complete && len(resp.Output) > 0 && len(st.Partial) == 0 {
 		t.Error("an incomplete stream does not list its output as partial")
+	}
+	if w.incomplete != nil {
+		var got []bool
+		for _, m := range resp.Output {
+			for _, b := range m.Blocks {
+				got = append(got, b.Incomplete)
+			}
+		}
+		eq(t, "Incomplete flags", got, w.incomplete)
 	}
 	if w.check != nil {
 		w.check(t, resp)

@@ -248,10 +248,14 @@ func (a *assembler) finishUp() *engine.Response {
 	sort.Ints(idx)
 	for n, i := range idx {
 		a.cands[i].close()
-		a.resp.Output = append(a.resp.Output, a.cands[i].msg)
+		msg := a.cands[i].msg
 		if a.finish[i] == "" {
 			a.st.Partial = append(a.st.Partial, n) // never got its finishReason
+			for p := range msg.Blocks {
+				msg.Blocks[p].Incomplete = true
+			}
 		}
+		a.resp.Output = append(a.resp.Output, msg)
 	}
 	if len(idx) > 0 {
 		a.resp.StopReason = a.finish[idx[0]]

@@ -1,6 +1,7 @@
 package gemini_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -140,6 +141,14 @@ func TestStreamFaults(t *testing.T) {
 			if d := cmp.Diff(tc.partial, s.Partial); d != "" {
 				t.Errorf("partial (-want +got):\n%s", d)
 			}
+			// The parts of exactly the unfinished candidates are Incomplete.
+			for m, msg := range resp.Output {
+				for k, blk := range msg.Blocks {
+					if want := slices.Contains(tc.partial, m); blk.Incomplete != want {
+						t.Errorf("candidate %d part %d: Incomplete %t, want %t", m, k, blk.Incomplete, want)
+					}
+				}
+			}
 			if resp.StopReason != tc.stop {
 				t.Errorf("stop %q, want %q", resp.StopReason, tc.stop)
 			}
@@ -264,6 +273,9 @@ func TestStreamCandidates(t *testing.T) {
 	}
 	if resp.Stream.Complete || !resp.Stream.Truncated || !cmp.Equal(resp.Stream.Partial, []int{1}) {
 		t.Errorf("one candidate unfinished: %+v", resp.Stream)
+	}
+	if resp.Output[0].Blocks[0].Incomplete || !resp.Output[1].Blocks[0].Incomplete {
+		t.Errorf("only the unfinished candidate's part is Incomplete: %+v", resp.Output)
 	}
 }
 

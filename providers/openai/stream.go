@@ -287,6 +287,9 @@ func (r *reassembly) message(k int, cs *choiceState, last int) engine.Message {
 			continue
 		}
 		b := c.block(index(field(path, "tool_calls"), n))
+		// A call of a choice the stream cut before its finish_reason may
+		// hold half its arguments.
+		b.Incomplete = cs.finish == "" && !r.st.Complete
 		n++
 		if args := c.args.String(); args != "" && !json.Valid([]byte(args)) {
 			r.issue(last, "choice %d tool call %d (%s) arguments are not valid JSON: %q", k, j, c.id, excerpt([]byte(args)))

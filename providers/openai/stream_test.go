@@ -2,6 +2,7 @@ package openai_test
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,11 +43,14 @@ func TestStreamFaults(t *testing.T) {
 		truncated bool
 		errMsg    string // Stream.Error.Message, "" for none
 		issues    []wantIssue
-		check     func(t *testing.T, r *engine.Response)
+		// incomplete is each tool call's Incomplete flag; nil skips it.
+		incomplete []bool
+		check      func(t *testing.T, r *engine.Response)
 	}{{
-		name:     "well formed",
-		body:     sseBody(cStart, cArgs1, cArgs2, cFinish, cUsage, cDone),
-		complete: true,
+		name:       "well formed",
+		body:       sseBody(cStart, cArgs1, cArgs2, cFinish, cUsage, cDone),
+		complete:   true,
+		incomplete: []bool{false},
 		check: func(t *testing.T, r *engine.Response) {
 			b := onlyCall(t, r)
 			if b.ID != "call_a" || b.Name != "get_weather" || string(b.Input) != `"{\"city\":\"Paris\"}"` {
@@ -66,22 +70,25 @@ func TestStreamFaults(t *testing.T) {
 			}
 		},
 	}, {
-		name:      "no [DONE]: truncated",
-		body:      sseBody(cStart, cArgs1, cArgs2, cFinish),
-		truncated: true,
-		issues:    []wantIssue{{4, "stream ended without data: [DONE]"}},
+		name:       "no [DONE]: truncated",
+		body:       sseBody(cStart, cArgs1, cArgs2, cFinish),
+		truncated:  true,
+		issues:     []wantIssue{{4, "stream ended without data: [DONE]"}},
+		incomplete: []bool{false}, // cut after its finish_reason: the call is whole
 	}, {
-		name:      "cut inside the arguments",
-		body:      sseBody(cStart, cArgs1),
-		truncated: true,
+		name:       "cut inside the arguments",
+		body:       sseBody(cStart, cArgs1),
+		truncated:  true,
+		incomplete: []bool{true},
 		issues: []wantIssue{
 			{2, "stream ended without data: [DONE]"},
 			{1, `choice 0 tool call 0 (call_a) arguments are not valid JSON: "{\"city\":"`},
 		},
 	}, {
-		name:   "error payload inside a 200",
-		body:   sseBody(cStart, `{"error":{"message":"The server had an error","type":"server_error","param":null,"code":null}}`),
-		errMsg: "The server had an error",
+		name:       "error payload inside a 200",
+		body:       sseBody(cStart, `{"error":{"message":"The server had an error","type":"server_error","param":null,"code":null}}`),
+		errMsg:     "The server had an error",
+		incomplete: []bool{true},
 	}, {
 		name:   "OpenRouter error chunk then [DONE]",
 		body:   sseBody(`{"id":"gen-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}`, `{"id":"gen-1","object":"chat.completion.chunk","error":{"code":502,"message":"Provider returned error"},"choices":[{"index":0,"delta":{"content":""},"finish_reason":"error"}]}`, cDone),
@@ -289,6 +296,19 @@ func TestStreamFaults(t *testing.T) {
 				t.Error("a stream with an error event is marked complete")
 			}
 			assertIssues(t, s.Issues, tc.issues)
+			if tc.incomplete != nil {
+				var got []bool
+				for _, m := range r.Output {
+					for _, b := range m.Blocks {
+						if b.Type == engine.BlockToolCall {
+							got = append(got, b.Incomplete)
+						}
+					}
+				}
+				if !slices.Equal(got, tc.incomplete) {
+					t.Errorf("tool calls Incomplete = %v, want %v", got, tc.incomplete)
+				}
+			}
 			if tc.check != nil {
 				tc.check(t, r)
 			}

@@ -347,10 +347,12 @@ func (s *streamState) finish() {
 			fin = s.terminalOut[idx]
 		}
 		raw, partial := s.settleItem(idx, it, fin)
+		m := outputMessage(raw, index("output", idx))
 		if partial {
 			st.Partial = append(st.Partial, len(s.resp.Output))
+			markIncomplete(m.Blocks)
 		}
-		s.resp.Output = append(s.resp.Output, outputMessage(raw, index("output", idx)))
+		s.resp.Output = append(s.resp.Output, m)
 	}
 }
 
@@ -377,4 +379,12 @@ func (s *streamState) settleItem(idx int, it *item, fin json.RawMessage) (raw js
 		}
 	}
 	return it.done, false
+}
+
+// markIncomplete flags the blocks of an item that was added but never done:
+// they hold only what the deltas built.
+func markIncomplete(blocks []engine.Block) {
+	for i := range blocks {
+		blocks[i].Incomplete = true
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -305,6 +306,14 @@ func TestStreamFaults(t *testing.T) {
 			}
 			if !cmp.Equal(st.Partial, c.partial) {
 				t.Errorf("partial %v, want %v", st.Partial, c.partial)
+			}
+			// The blocks of exactly the partial items are Incomplete.
+			for m, msg := range r.Output {
+				for k, blk := range msg.Blocks {
+					if want := slices.Contains(c.partial, m); blk.Incomplete != want {
+						t.Errorf("output[%d] block %d: Incomplete %t, want %t", m, k, blk.Incomplete, want)
+					}
+				}
 			}
 			if c.check != nil {
 				c.check(t, r)
