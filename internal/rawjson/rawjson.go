@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Field is one key of a JSON object with its raw value.
@@ -198,14 +199,29 @@ func Kind(data []byte) string {
 }
 
 // String unquotes a raw JSON string. ok is false when raw is not a string.
+// Plain strings (no escapes, no control bytes, valid UTF-8: most signatures
+// and ids) are sliced without running the decoder.
 func String(raw json.RawMessage) (s string, ok bool) {
-	if len(raw) == 0 || raw[0] != '"' {
+	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
+	}
+	if inner := raw[1 : len(raw)-1]; raw[len(raw)-1] == '"' && plain(inner) {
+		return string(inner), true
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return "", false
 	}
 	return s, true
+}
+
+// plain reports whether b can stand between JSON quotes as it is.
+func plain(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' || c == '"' || c < 0x20 {
+			return false
+		}
+	}
+	return utf8.Valid(b)
 }
 
 // Quote encodes s as a JSON string with HTML escaping off.

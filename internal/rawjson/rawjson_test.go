@@ -142,3 +142,19 @@ func FuzzArray(f *testing.F) {
 		}
 	})
 }
+
+// FuzzString checks the plain-string fast path agrees with encoding/json.
+func FuzzString(f *testing.F) {
+	for _, s := range []string{`"abc"`, `"a\"b"`, `"\u00e9"`, `"é"`, `"a`, `""`, `"` + "\xff" + `"`, `"a"b"`, `12`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		got, ok := String(raw)
+		var want string
+		err := json.Unmarshal(raw, &want)
+		wantOK := err == nil && len(raw) > 0 && raw[0] == '"'
+		if ok != wantOK || got != want && ok {
+			t.Fatalf("String(%q) = %q, %t; encoding/json: %q, %v", raw, got, ok, want, err)
+		}
+	})
+}
