@@ -46,13 +46,13 @@ func kindOf(wireType string) (typ engine.BlockType, take taker, ok bool) {
 
 // decodeBlocks decodes the block array at path.
 func decodeBlocks(path string, raw json.RawMessage) ([]engine.Block, error) {
-	items, err := array(path, raw)
+	items, err := rawjson.ArrayAt(path, raw)
 	if err != nil {
 		return nil, err
 	}
 	blocks := make([]engine.Block, 0, len(items))
 	for i, item := range items {
-		b, err := decodeBlock(index(path, i), item)
+		b, err := decodeBlock(rawjson.Index(path, i), item)
 		if err != nil {
 			return nil, err
 		}
@@ -66,7 +66,7 @@ func decodeBlocks(path string, raw json.RawMessage) ([]engine.Block, error) {
 // container_upload…) or that has no string "type" becomes BlockOther with
 // the whole object in Raw, so nothing is lost.
 func decodeBlock(path string, raw json.RawMessage) (engine.Block, error) {
-	fields, err := object(path, raw)
+	fields, err := rawjson.ObjectAt(path, raw)
 	if err != nil {
 		return engine.Block{}, err
 	}
@@ -83,7 +83,7 @@ func decodeBlock(path string, raw json.RawMessage) (engine.Block, error) {
 		if f.Key == "type" {
 			continue
 		}
-		taken, err := take(&b, f, at(path, f.Key))
+		taken, err := take(&b, f, rawjson.At(path, f.Key))
 		if err != nil {
 			return engine.Block{}, err
 		}
@@ -99,7 +99,7 @@ func takeText(b *engine.Block, f rawjson.Field, path string) (bool, error) {
 		return false, nil
 	}
 	var err error
-	b.Text, err = str(path, f.Value)
+	b.Text, err = rawjson.StringAt(path, f.Value)
 	return true, err
 }
 
@@ -107,7 +107,7 @@ func takeThinking(b *engine.Block, f rawjson.Field, path string) (bool, error) {
 	switch f.Key {
 	case "thinking":
 		var err error
-		b.Text, err = str(path, f.Value)
+		b.Text, err = rawjson.StringAt(path, f.Value)
 		return true, err
 	case "signature":
 		b.Signature = f.Value
@@ -141,9 +141,9 @@ func takeToolUse(b *engine.Block, f rawjson.Field, path string) (bool, error) {
 	var err error
 	switch f.Key {
 	case "id":
-		b.ID, err = str(path, f.Value)
+		b.ID, err = rawjson.StringAt(path, f.Value)
 	case "name":
-		b.Name, err = str(path, f.Value)
+		b.Name, err = rawjson.StringAt(path, f.Value)
 	case "input":
 		b.Input = f.Value
 	default:
@@ -160,12 +160,12 @@ func takeToolResult(b *engine.Block, f rawjson.Field, path string) (bool, error)
 	var err error
 	switch f.Key {
 	case "tool_use_id":
-		b.ToolCallID, err = str(path, f.Value)
+		b.ToolCallID, err = rawjson.StringAt(path, f.Value)
 	case "is_error":
-		if isNull(f.Value) {
+		if rawjson.IsNull(f.Value) {
 			return false, nil
 		}
-		b.IsError, err = boolean(path, f.Value)
+		b.IsError, err = rawjson.BoolAt(path, f.Value)
 		return b.IsError || err != nil, err
 	case "content":
 		switch rawjson.Kind(f.Value) {
@@ -174,7 +174,7 @@ func takeToolResult(b *engine.Block, f rawjson.Field, path string) (bool, error)
 		case "array":
 			b.Content, err = decodeBlocks(path, f.Value)
 		default:
-			err = mismatch(path, "a string or an array", f.Value)
+			err = rawjson.Mismatch(path, "a string or an array", f.Value)
 		}
 	default:
 		return false, nil

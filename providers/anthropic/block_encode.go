@@ -48,7 +48,7 @@ func (w *objectWriter) bytes() json.RawMessage { return w.obj.Bytes() }
 func encodeBlocks(path string, blocks []engine.Block) (json.RawMessage, error) {
 	items := make([]json.RawMessage, 0, len(blocks))
 	for i := range blocks {
-		item, err := encodeBlock(index(path, i), &blocks[i])
+		item, err := encodeBlock(rawjson.Index(path, i), &blocks[i])
 		if err != nil {
 			return nil, err
 		}
@@ -64,7 +64,7 @@ func encodeBlock(path string, b *engine.Block) (json.RawMessage, error) {
 	switch b.Type {
 	case engine.BlockOther:
 		if len(b.Raw) == 0 {
-			return nil, pathErr(path, "block of type %q (wire type %q) has no Raw to write", b.Type, b.WireType)
+			return nil, rawjson.Errorf(path, "block of type %q (wire type %q) has no Raw to write", b.Type, b.WireType)
 		}
 		return b.Raw, nil
 	case engine.BlockText:
@@ -93,7 +93,7 @@ func encodeBlock(path string, b *engine.Block) (json.RawMessage, error) {
 			return nil, err
 		}
 	default:
-		return nil, pathErr(path, "block type %q cannot be written on the Anthropic wire", b.Type)
+		return nil, rawjson.Errorf(path, "block type %q cannot be written on the Anthropic wire", b.Type)
 	}
 	w.extra(b.Extra)
 	return w.bytes(), nil
@@ -111,7 +111,7 @@ func encodeToolResult(w *objectWriter, path string, b *engine.Block) error {
 	case len(b.ResultRaw) > 0:
 		w.raw("content", b.ResultRaw)
 	case b.Content != nil:
-		content, err := encodeBlocks(at(path, "content"), b.Content)
+		content, err := encodeBlocks(rawjson.At(path, "content"), b.Content)
 		if err != nil {
 			return err
 		}

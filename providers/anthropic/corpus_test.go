@@ -213,7 +213,7 @@ func encryptedTokens(raw json.RawMessage) []string {
 // field returns the raw value of key in the object raw.
 func field(raw json.RawMessage, key string) json.RawMessage {
 	fields, _ := rawjson.Fields(raw)
-	v, _ := lookup(fields, key)
+	v, _ := rawjson.Lookup(fields, key)
 	return v
 }
 

@@ -12,10 +12,10 @@ import (
 // tell from absent ("stream": false, "max_tokens": 0, "model": ""), is also
 // kept in Extra so that encoding gives the same JSON value back.
 func decodeRequest(body []byte) (*engine.Request, error) {
-	if err := document("request body", body); err != nil {
+	if err := rawjson.Document("request body", body); err != nil {
 		return nil, err
 	}
-	fields, err := object("request body", body)
+	fields, err := rawjson.ObjectAt("request body", body)
 	if err != nil {
 		return nil, err
 	}
@@ -36,20 +36,20 @@ func decodeRequestField(req *engine.Request, f rawjson.Field) error {
 	default:
 		named = false
 	}
-	if !named || isNull(f.Value) {
+	if !named || rawjson.IsNull(f.Value) {
 		setExtra(&req.Extra, f.Key, f.Value)
 		return nil
 	}
 	keep := false // also keep the raw value in Extra
 	switch f.Key {
 	case "model":
-		req.Model, err = str(f.Key, f.Value)
+		req.Model, err = rawjson.StringAt(f.Key, f.Value)
 		keep = req.Model == ""
 	case "max_tokens":
-		req.MaxTokens, err = integer(f.Key, f.Value)
+		req.MaxTokens, err = rawjson.IntAt(f.Key, f.Value)
 		keep = req.MaxTokens == 0
 	case "stream":
-		req.Stream, err = boolean(f.Key, f.Value)
+		req.Stream, err = rawjson.BoolAt(f.Key, f.Value)
 		keep = !req.Stream
 	case "system":
 		err = decodeSystem(req, f.Value)
@@ -82,19 +82,19 @@ func decodeSystem(req *engine.Request, raw json.RawMessage) error {
 		req.System = blocks
 		return err
 	}
-	return mismatch("system", "a string or an array", raw)
+	return rawjson.Mismatch("system", "a string or an array", raw)
 }
 
 // decodeMessages reads the messages array. An empty array stays a non-nil
 // empty slice so it encodes back as [] rather than being left out.
 func decodeMessages(raw json.RawMessage) ([]engine.Message, error) {
-	items, err := array("messages", raw)
+	items, err := rawjson.ArrayAt("messages", raw)
 	if err != nil {
 		return nil, err
 	}
 	msgs := make([]engine.Message, 0, len(items))
 	for i, item := range items {
-		m, err := decodeMessage(index("messages", i), item)
+		m, err := decodeMessage(rawjson.Index("messages", i), item)
 		if err != nil {
 			return nil, err
 		}
@@ -106,16 +106,16 @@ func decodeMessages(raw json.RawMessage) ([]engine.Message, error) {
 // decodeMessage reads one message: role, content (string, block array or
 // null) and any other key into Extra.
 func decodeMessage(path string, raw json.RawMessage) (engine.Message, error) {
-	fields, err := object(path, raw)
+	fields, err := rawjson.ObjectAt(path, raw)
 	if err != nil {
 		return engine.Message{}, err
 	}
 	m := engine.Message{Path: path}
 	for _, f := range fields {
-		p := at(path, f.Key)
+		p := rawjson.At(path, f.Key)
 		switch f.Key {
 		case "role":
-			role, err := str(p, f.Value)
+			role, err := rawjson.StringAt(p, f.Value)
 			if err != nil {
 				return engine.Message{}, err
 			}
@@ -146,7 +146,7 @@ func decodeContent(m *engine.Message, path string, raw json.RawMessage) error {
 		}
 		m.Blocks = blocks
 	default:
-		return mismatch(path, "a string or an array", raw)
+		return rawjson.Mismatch(path, "a string or an array", raw)
 	}
 	return nil
 }
@@ -154,17 +154,17 @@ func decodeContent(m *engine.Message, path string, raw json.RawMessage) error {
 // decodeTools reads tool definitions; Raw keeps each whole definition
 // (server tools such as web_search carry their own fields).
 func decodeTools(raw json.RawMessage) ([]engine.Tool, error) {
-	items, err := array("tools", raw)
+	items, err := rawjson.ArrayAt("tools", raw)
 	if err != nil {
 		return nil, err
 	}
 	tools := make([]engine.Tool, 0, len(items))
 	for i, item := range items {
-		fields, err := object(index("tools", i), item)
+		fields, err := rawjson.ObjectAt(rawjson.Index("tools", i), item)
 		if err != nil {
 			return nil, err
 		}
-		schema, _ := lookup(fields, "input_schema")
+		schema, _ := rawjson.Lookup(fields, "input_schema")
 		tools = append(tools, engine.Tool{
 			Name:        lookupString(fields, "name"),
 			Description: lookupString(fields, "description"),
@@ -177,7 +177,7 @@ func decodeTools(raw json.RawMessage) ([]engine.Tool, error) {
 
 // decodeThinking reads the thinking configuration; Raw keeps the value.
 func decodeThinking(raw json.RawMessage) (*engine.Thinking, error) {
-	fields, err := object("thinking", raw)
+	fields, err := rawjson.ObjectAt("thinking", raw)
 	if err != nil {
 		return nil, err
 	}

@@ -34,7 +34,7 @@ func encodeRequest(req *engine.Request) ([]byte, error) {
 	if req.Messages != nil {
 		msgs := make([]json.RawMessage, 0, len(req.Messages))
 		for i := range req.Messages {
-			m, err := encodeMessage(index("messages", i), &req.Messages[i])
+			m, err := encodeMessage(rawjson.Index("messages", i), &req.Messages[i])
 			if err != nil {
 				return nil, err
 			}
@@ -65,7 +65,7 @@ func encodeMessage(path string, m *engine.Message) (json.RawMessage, error) {
 	case m.ContentNull && len(m.Blocks) == 0:
 		w.raw("content", json.RawMessage("null"))
 	case m.Blocks != nil:
-		content, err := encodeContent(at(path, "content"), m.Blocks, m.ContentString)
+		content, err := encodeContent(rawjson.At(path, "content"), m.Blocks, m.ContentString)
 		if err != nil {
 			return nil, err
 		}

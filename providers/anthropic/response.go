@@ -30,7 +30,7 @@ func decodeResponse(status int, body []byte) (*engine.Response, error) {
 			return decodeStream(events), nil
 		}
 		if ok2xx(status) {
-			return nil, document("response body", trimmed)
+			return nil, rawjson.Document("response body", trimmed)
 		}
 	case ok2xx(status):
 		return nil, fmt.Errorf("response body: expected a JSON object or an event stream, found text %q", snippet(trimmed))
@@ -55,7 +55,7 @@ func ok2xx(status int) bool { return status >= 200 && status < 300 }
 // decodeDocument decodes a JSON response object: an error body (type
 // "error", or any non-2xx body) or a message.
 func decodeDocument(status int, body []byte) (*engine.Response, error) {
-	fields, err := object("response body", body)
+	fields, err := rawjson.ObjectAt("response body", body)
 	if err != nil {
 		return nil, err
 	}
@@ -73,15 +73,15 @@ func decodeDocument(status int, body []byte) (*engine.Response, error) {
 	resp.ID = lookupString(fields, "id")
 	resp.Model = lookupString(fields, "model")
 	resp.StopReason = lookupString(fields, "stop_reason")
-	if u, ok := lookup(fields, "usage"); ok {
+	if u, ok := rawjson.Lookup(fields, "usage"); ok {
 		resp.Usage = mergeUsage(nil, u)
 	}
-	content, ok := lookup(fields, "content")
+	content, ok := rawjson.Lookup(fields, "content")
 	if !ok {
 		// Not a message (count_tokens, a model listing…): nothing to output.
 		return resp, nil
 	}
-	items, err := array("content", content)
+	items, err := rawjson.ArrayAt("content", content)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +90,7 @@ func decodeDocument(status int, body []byte) (*engine.Response, error) {
 		msg.Role = engine.RoleAssistant
 	}
 	for i, item := range items {
-		msg.Blocks = append(msg.Blocks, responseBlock(index("content", i), item))
+		msg.Blocks = append(msg.Blocks, responseBlock(rawjson.Index("content", i), item))
 	}
 	resp.Output = append(resp.Output, msg)
 	return resp, nil
@@ -127,7 +127,7 @@ func mergeUsage(u *engine.Usage, raw json.RawMessage) *engine.Usage {
 	set(&u.OutputTokens, "output_tokens")
 	set(&u.CacheReadTokens, "cache_read_input_tokens")
 	set(&u.CacheCreationTokens, "cache_creation_input_tokens")
-	if d, ok := lookup(fields, "output_tokens_details"); ok {
+	if d, ok := rawjson.Lookup(fields, "output_tokens_details"); ok {
 		if details, err := rawjson.Fields(d); err == nil {
 			if n, ok := lookupInt(details, "thinking_tokens"); ok {
 				u.ReasoningTokens = n
@@ -142,14 +142,14 @@ func mergeUsage(u *engine.Usage, raw json.RawMessage) *engine.Usage {
 // status (Vertex), or a top-level message (Bedrock).
 func decodeErrorBody(status int, fields []rawjson.Field) *engine.APIError {
 	e := &engine.APIError{}
-	if raw, ok := lookup(fields, "error"); ok {
+	if raw, ok := rawjson.Lookup(fields, "error"); ok {
 		if inner, err := rawjson.Fields(raw); err == nil {
 			e.Type = lookupString(inner, "type")
 			if e.Type == "" {
 				e.Type = lookupString(inner, "status")
 			}
 			e.Message = lookupString(inner, "message")
-			if code, ok := lookup(inner, "code"); ok && !isNull(code) {
+			if code, ok := rawjson.Lookup(inner, "code"); ok && !rawjson.IsNull(code) {
 				e.Code = string(code)
 				if s, ok := rawjson.String(code); ok {
 					e.Code = s

@@ -154,15 +154,15 @@ func (r *reassembler) messageStart(i int, we *wireEvent) {
 	r.resp.Model = lookupString(msg, "model")
 	r.resp.StopReason = lookupString(msg, "stop_reason")
 	r.role = engine.Role(lookupString(msg, "role"))
-	if u, ok := lookup(msg, "usage"); ok {
+	if u, ok := rawjson.Lookup(msg, "usage"); ok {
 		r.resp.Usage = mergeUsage(r.resp.Usage, u)
 	}
 	// The skeleton's content is normally []; blocks in it count as
 	// already started and stopped, as in the SDK.
-	content, _ := lookup(msg, "content")
+	content, _ := rawjson.Lookup(msg, "content")
 	items, _ := rawjson.Array(content)
 	for _, item := range items {
-		b, err := newBlockState(len(r.blocks), index("content", len(r.blocks)), item)
+		b, err := newBlockState(len(r.blocks), rawjson.Index("content", len(r.blocks)), item)
 		if err != nil {
 			r.issue(checkGrammar, i, "message_start content[%d]: %v", len(r.blocks), err)
 			continue
@@ -176,7 +176,7 @@ func (r *reassembler) messageStart(i int, we *wireEvent) {
 // blockIndex reads an event's "index"; ok is false (and an issue recorded)
 // when there is none.
 func (r *reassembler) blockIndex(i int, typ string, we *wireEvent) (int, bool) {
-	n, err := integer("index", we.Index)
+	n, err := rawjson.IntAt("index", we.Index)
 	if err != nil || n < 0 {
 		r.issue(checkGrammar, i, "%s without a non-negative integer index", typ)
 		return 0, false
@@ -196,7 +196,7 @@ func (r *reassembler) blockStart(i int, we *wireEvent) {
 	if n != len(r.blocks) {
 		r.issue(checkIndex, i, "content_block_start for index %d, expected index %d", n, len(r.blocks))
 	}
-	b, err := newBlockState(n, index("content", len(r.blocks)), we.ContentBlock)
+	b, err := newBlockState(n, rawjson.Index("content", len(r.blocks)), we.ContentBlock)
 	if err != nil {
 		r.issue(checkGrammar, i, "content_block_start for index %d: %v", n, err)
 		return

@@ -46,7 +46,7 @@ type blockState struct {
 
 // newBlockState starts a block from its content_block object.
 func newBlockState(idx int, path string, raw json.RawMessage) (*blockState, error) {
-	fields, err := object("content_block", raw)
+	fields, err := rawjson.ObjectAt("content_block", raw)
 	if err != nil {
 		return nil, err
 	}
@@ -57,11 +57,11 @@ func newBlockState(idx int, path string, raw json.RawMessage) (*blockState, erro
 	if s, ok := rawjson.String(b.block.Signature); ok {
 		b.sig.WriteString(s)
 	}
-	if sig, ok := lookup(fields, "signature"); ok && b.block.Type == engine.BlockOther {
+	if sig, ok := rawjson.Lookup(fields, "signature"); ok && b.block.Type == engine.BlockOther {
 		s, _ := rawjson.String(sig)
 		b.sig.WriteString(s)
 	}
-	in, hasInput := lookup(fields, "input")
+	in, hasInput := rawjson.Lookup(fields, "input")
 	b.takesIn = hasInput || inputTypes[wire]
 	// A copy: appending must never write into the event's bytes.
 	b.input = append([]byte(nil), in...)
@@ -185,7 +185,7 @@ func (b *blockState) finalInput() (in json.RawMessage, problem string, cut bool)
 	case validObject(in):
 		return in, "", false
 	case json.Valid(in):
-		return in, fmt.Sprintf("partial_json concatenates to %s, not an object", found(in)), false
+		return in, fmt.Sprintf("partial_json concatenates to %s, not an object", rawjson.Describe(in)), false
 	}
 	return json.RawMessage("{}"), fmt.Sprintf("partial_json does not parse as JSON: %s", quoteSnippet(in)), true
 }

@@ -81,7 +81,7 @@ type wireDelta struct {
 // JSON object fails.
 func decodeEvent(data []byte) (*wireEvent, error) {
 	if rawjson.Kind(data) != "object" {
-		return nil, fmt.Errorf("expected a JSON object, found %s", found(data))
+		return nil, fmt.Errorf("expected a JSON object, found %s", rawjson.Describe(data))
 	}
 	var ev wireEvent
 	err := json.Unmarshal(data, &ev)

@@ -3,7 +3,6 @@ package gemini
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 
 	"github.com/llmtck/llmtck/internal/rawjson"
 )
@@ -61,7 +60,7 @@ type object struct {
 func parseObject(raw json.RawMessage, path string) (object, error) {
 	fields, err := rawjson.Fields(raw)
 	if err != nil {
-		return object{}, fmt.Errorf("%s: expected an object, found %s", path, describe(raw))
+		return object{}, rawjson.Mismatch(path, "an object", raw)
 	}
 	return object{fields: fields}, nil
 }
@@ -106,18 +105,6 @@ func (o object) duplicate(known ...name) string {
 		seen[k] = true
 	}
 	return ""
-}
-
-// describe names the JSON type of raw for error messages: "a string", "null"…
-func describe(raw json.RawMessage) string {
-	switch k := rawjson.Kind(raw); k {
-	case "object", "array":
-		return "an " + k
-	case "string", "boolean", "number":
-		return "a " + k
-	default:
-		return k
-	}
 }
 
 // isTrue reports whether raw is the JSON literal true.

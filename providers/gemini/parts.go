@@ -51,7 +51,7 @@ func decodeParts(raw json.RawMessage, path string) ([]engine.Block, error) {
 func decodePartList(raw json.RawMessage, path string, inner bool) ([]engine.Block, error) {
 	items, err := rawjson.Array(raw)
 	if err != nil {
-		return nil, fmt.Errorf("%s: expected an array, found %s", path, describe(raw))
+		return nil, rawjson.Mismatch(path, "an array", raw)
 	}
 	blocks := make([]engine.Block, 0, len(items))
 	for i, it := range items {

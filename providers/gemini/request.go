@@ -127,7 +127,7 @@ func invalidUTF8(b []byte) int {
 func decodeContents(raw json.RawMessage) ([]engine.Message, error) {
 	items, err := rawjson.Array(raw)
 	if err != nil {
-		return nil, fmt.Errorf("contents: expected an array, found %s", describe(raw))
+		return nil, rawjson.Mismatch("contents", "an array", raw)
 	}
 	msgs := make([]engine.Message, 0, len(items))
 	for i, it := range items {
@@ -234,7 +234,7 @@ func decodeTools(raw json.RawMessage) ([]engine.Tool, error) {
 	}
 	items, err := rawjson.Array(raw)
 	if err != nil {
-		return nil, fmt.Errorf("tools: expected an array, found %s", describe(raw))
+		return nil, rawjson.Mismatch("tools", "an array", raw)
 	}
 	tools := []engine.Tool{}
 	for i, it := range items {

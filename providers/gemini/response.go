@@ -175,7 +175,7 @@ func parseChunk(obj object, prefix string) (chunk, error) {
 	}
 	items, err := rawjson.Array(cands)
 	if err != nil {
-		return ch, fmt.Errorf("%scandidates: expected an array, found %s", prefix, describe(cands))
+		return ch, rawjson.Mismatch(prefix+"candidates", "an array", cands)
 	}
 	for i, it := range items {
 		path := fmt.Sprintf("%scandidates[%d]", prefix, i)

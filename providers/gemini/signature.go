@@ -19,7 +19,7 @@ import (
 func SignatureBytes(raw json.RawMessage) ([]byte, error) {
 	s, ok := rawjson.String(raw)
 	if !ok {
-		return nil, fmt.Errorf("thoughtSignature: expected a string, found %s", describe(raw))
+		return nil, rawjson.Mismatch("thoughtSignature", "a string", raw)
 	}
 	s = strings.TrimRight(s, "=")
 	s = strings.NewReplacer("-", "+", "_", "/").Replace(s)

@@ -26,7 +26,7 @@ const functionPrefix = "function."
 // Blocks come in a fixed order: reasoning (thinking) first, then content,
 // then tool calls. A tool message holds exactly one BlockToolResult.
 func decodeMessage(raw json.RawMessage, path string, defaultRole engine.Role) (engine.Message, error) {
-	fields, err := object(path, raw)
+	fields, err := rawjson.ObjectAt(path, raw)
 	if err != nil {
 		return engine.Message{}, err
 	}
@@ -43,15 +43,15 @@ func decodeMessage(raw json.RawMessage, path string, defaultRole engine.Role) (e
 		}
 		s, ok := rawjson.String(f.Value)
 		if !ok {
-			return engine.Message{}, expected(field(path, "role"), "a string", f.Value)
+			return engine.Message{}, rawjson.Mismatch(rawjson.At(path, "role"), "a string", f.Value)
 		}
 		m.Role, hasRole = engine.Role(s), true
 	}
 	if !hasRole && defaultRole == "" {
-		return engine.Message{}, expected(field(path, "role"), "a string", nil)
+		return engine.Message{}, rawjson.Mismatch(rawjson.At(path, "role"), "a string", nil)
 	}
 	for _, f := range fields {
-		p := field(path, f.Key)
+		p := rawjson.At(path, f.Key)
 		switch f.Key {
 		case "role":
 		case "name":
@@ -65,11 +65,11 @@ func decodeMessage(raw json.RawMessage, path string, defaultRole engine.Role) (e
 		case "tool_call_id":
 			toolCallID = f.Value
 		case "tool_calls":
-			if isNull(f.Value) {
+			if rawjson.IsNull(f.Value) {
 				setExtra(&m.Extra, f.Key, f.Value)
 				continue
 			}
-			items, err := array(p, f.Value)
+			items, err := rawjson.ArrayAt(p, f.Value)
 			if err != nil {
 				return engine.Message{}, err
 			}
@@ -78,7 +78,7 @@ func decodeMessage(raw json.RawMessage, path string, defaultRole engine.Role) (e
 			}
 			calls = calls[:0]
 			for i, it := range items {
-				b, err := decodeToolCall(it, index(p, i))
+				b, err := decodeToolCall(it, rawjson.Index(p, i))
 				if err != nil {
 					return engine.Message{}, err
 				}
@@ -103,14 +103,14 @@ func decodeMessage(raw json.RawMessage, path string, defaultRole engine.Role) (e
 			return engine.Message{}, err
 		}
 		m.ContentString = rawjson.Kind(content) == "string"
-		m.ContentNull = isNull(content)
+		m.ContentNull = rawjson.IsNull(content)
 		m.Blocks = append(m.Blocks, b)
 	} else {
 		if toolCallID != nil {
 			setExtra(&m.Extra, "tool_call_id", toolCallID)
 		}
 		if hasContent {
-			if err := decodeContent(&m, content, field(path, "content")); err != nil {
+			if err := decodeContent(&m, content, rawjson.At(path, "content")); err != nil {
 				return engine.Message{}, err
 			}
 		}
@@ -141,20 +141,20 @@ func decodeContent(m *engine.Message, content json.RawMessage, path string) erro
 		}
 		m.Blocks = append(m.Blocks, parts...)
 	default:
-		return expected(path, "a string, an array or null", content)
+		return rawjson.Mismatch(path, "a string, an array or null", content)
 	}
 	return nil
 }
 
 // decodeParts reads a list of content parts.
 func decodeParts(raw json.RawMessage, path string) ([]engine.Block, error) {
-	items, err := array(path, raw)
+	items, err := rawjson.ArrayAt(path, raw)
 	if err != nil {
 		return nil, err
 	}
 	blocks := make([]engine.Block, 0, len(items))
 	for i, it := range items {
-		b, err := decodePart(it, index(path, i))
+		b, err := decodePart(it, rawjson.Index(path, i))
 		if err != nil {
 			return nil, err
 		}
@@ -167,7 +167,7 @@ func decodeParts(raw json.RawMessage, path string) ([]engine.Block, error) {
 // file) become Text/Image/Document blocks; anything else, or a known part
 // whose payload has an unexpected shape, is kept whole as BlockOther.
 func decodePart(raw json.RawMessage, path string) (engine.Block, error) {
-	fields, err := object(path, raw)
+	fields, err := rawjson.ObjectAt(path, raw)
 	if err != nil {
 		return engine.Block{}, err
 	}
@@ -244,7 +244,7 @@ func mediaType(src json.RawMessage) string {
 // arguments token exactly as sent (a JSON string on this wire); every other
 // field of the call, type included, is kept in Extra.
 func decodeToolCall(raw json.RawMessage, path string) (engine.Block, error) {
-	fields, err := object(path, raw)
+	fields, err := rawjson.ObjectAt(path, raw)
 	if err != nil {
 		return engine.Block{}, err
 	}
@@ -268,7 +268,7 @@ func decodeToolCall(raw json.RawMessage, path string) (engine.Block, error) {
 				setExtra(&b.Extra, f.Key, f.Value)
 				continue
 			}
-			inner, err := object(field(path, f.Key), f.Value)
+			inner, err := rawjson.ObjectAt(rawjson.At(path, f.Key), f.Value)
 			if err != nil {
 				return engine.Block{}, err
 			}
@@ -318,7 +318,7 @@ func decodeToolResult(path string, content, toolCallID json.RawMessage) (engine.
 	case "string":
 		b.Text, _ = rawjson.String(content)
 	case "array":
-		parts, err := decodeParts(content, field(path, "content"))
+		parts, err := decodeParts(content, rawjson.At(path, "content"))
 		if err != nil {
 			return engine.Block{}, err
 		}

@@ -105,7 +105,7 @@ func encodeContent(m *engine.Message, blocks []engine.Block, path string) (json.
 	}
 	parts := make([]json.RawMessage, 0, len(blocks))
 	for i := range blocks {
-		p, err := encodePart(&blocks[i], index(field(path, "content"), i))
+		p, err := encodePart(&blocks[i], rawjson.Index(rawjson.At(path, "content"), i))
 		if err != nil {
 			return nil, err
 		}

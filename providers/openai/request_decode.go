@@ -22,7 +22,7 @@ const (
 // (max_tokens or max_completion_tokens, read into MaxTokens) and a stream
 // flag that is present but not true.
 func decodeRequest(body []byte) (*engine.Request, error) {
-	fields, err := object("request body", body)
+	fields, err := rawjson.ObjectAt("request body", body)
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +32,7 @@ func decodeRequest(body []byte) (*engine.Request, error) {
 		case "model":
 			s, ok := rawjson.String(f.Value)
 			if !ok {
-				return nil, expected("model", "a string", f.Value)
+				return nil, rawjson.Mismatch("model", "a string", f.Value)
 			}
 			req.Model = s
 		case "messages":
@@ -42,7 +42,7 @@ func decodeRequest(body []byte) (*engine.Request, error) {
 			}
 			req.Messages = msgs
 		case "tools":
-			if isNull(f.Value) {
+			if rawjson.IsNull(f.Value) {
 				setExtra(&req.Extra, f.Key, f.Value)
 				continue
 			}
@@ -68,13 +68,13 @@ func decodeRequest(body []byte) (*engine.Request, error) {
 
 // decodeMessages reads the messages array.
 func decodeMessages(raw json.RawMessage) ([]engine.Message, error) {
-	items, err := array("messages", raw)
+	items, err := rawjson.ArrayAt("messages", raw)
 	if err != nil {
 		return nil, err
 	}
 	msgs := make([]engine.Message, 0, len(items))
 	for i, it := range items {
-		m, err := decodeMessage(it, index("messages", i), "")
+		m, err := decodeMessage(it, rawjson.Index("messages", i), "")
 		if err != nil {
 			return nil, err
 		}
@@ -85,15 +85,15 @@ func decodeMessages(raw json.RawMessage) ([]engine.Message, error) {
 
 // decodeTools reads tool definitions; Raw keeps each whole definition.
 func decodeTools(raw json.RawMessage) ([]engine.Tool, error) {
-	items, err := array("tools", raw)
+	items, err := rawjson.ArrayAt("tools", raw)
 	if err != nil {
 		return nil, err
 	}
 	tools := make([]engine.Tool, 0, len(items))
 	for i, it := range items {
-		path := index("tools", i)
+		path := rawjson.Index("tools", i)
 		if rawjson.Kind(it) != "object" {
-			return nil, expected(path, "an object", it)
+			return nil, rawjson.Mismatch(path, "an object", it)
 		}
 		var def struct {
 			Type     string `json:"type"`

@@ -26,7 +26,7 @@ func encodeRequest(req *engine.Request) ([]byte, error) {
 	if req.Messages != nil {
 		items := make([]json.RawMessage, 0, len(req.Messages))
 		for i := range req.Messages {
-			m, err := encodeMessage(&req.Messages[i], index("messages", i))
+			m, err := encodeMessage(&req.Messages[i], rawjson.Index("messages", i))
 			if err != nil {
 				return nil, err
 			}

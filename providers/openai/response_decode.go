@@ -64,7 +64,7 @@ func decodeDocument(status int, body []byte) (*engine.Response, error) {
 	resp := &engine.Response{Wire: engine.WireOpenAI, Output: []engine.Message{}}
 	if rawjson.Kind(body) != "object" {
 		if ok2xx(status) {
-			return nil, expected("response body", "an object", body)
+			return nil, rawjson.Mismatch("response body", "an object", body)
 		}
 		resp.Error = statusError(status, body)
 		return resp, nil
@@ -76,7 +76,7 @@ func decodeDocument(status int, body []byte) (*engine.Response, error) {
 	for _, f := range fields {
 		switch f.Key {
 		case "error":
-			if !isNull(f.Value) {
+			if !rawjson.IsNull(f.Value) {
 				resp.Error = decodeAPIError(f.Value)
 			}
 		case "id":
@@ -100,23 +100,23 @@ func decodeDocument(status int, body []byte) (*engine.Response, error) {
 // decodeChoices reads one Output message per choice; StopReason is the first
 // choice's finish_reason.
 func decodeChoices(resp *engine.Response, raw json.RawMessage) error {
-	if isNull(raw) {
+	if rawjson.IsNull(raw) {
 		return nil
 	}
-	items, err := array("choices", raw)
+	items, err := rawjson.ArrayAt("choices", raw)
 	if err != nil {
 		return err
 	}
 	for i, it := range items {
-		path := index("choices", i)
-		fields, err := object(path, it)
+		path := rawjson.Index("choices", i)
+		fields, err := rawjson.ObjectAt(path, it)
 		if err != nil {
 			return err
 		}
 		for _, f := range fields {
 			switch f.Key {
 			case "message":
-				m, err := decodeMessage(f.Value, field(path, "message"), engine.RoleAssistant)
+				m, err := decodeMessage(f.Value, rawjson.At(path, "message"), engine.RoleAssistant)
 				if err != nil {
 					return err
 				}

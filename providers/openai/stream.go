@@ -117,7 +117,7 @@ func (r *reassembly) event(i int, ev sse.Event) {
 		}
 		return
 	}
-	if len(c.Error) > 0 && !isNull(c.Error) {
+	if len(c.Error) > 0 && !rawjson.IsNull(c.Error) {
 		r.st.Error = decodeAPIError(c.Error)
 		r.resp.Error = r.st.Error
 		return
@@ -136,7 +136,7 @@ func (r *reassembly) event(i int, ev sse.Event) {
 	}
 	// The last usage is kept. The SDK adds usages up, which is the same for
 	// hosts that send one and wrong for those that send running totals.
-	if len(c.Usage) > 0 && !isNull(c.Usage) {
+	if len(c.Usage) > 0 && !rawjson.IsNull(c.Usage) {
 		r.resp.Usage = decodeUsage(c.Usage)
 	}
 	for _, ch := range c.Choices {
@@ -150,7 +150,7 @@ func (r *reassembly) streamError(data []byte) bool {
 	var e struct {
 		Error json.RawMessage `json:"error"`
 	}
-	if json.Unmarshal(data, &e) != nil || len(e.Error) == 0 || isNull(e.Error) {
+	if json.Unmarshal(data, &e) != nil || len(e.Error) == 0 || rawjson.IsNull(e.Error) {
 		return false
 	}
 	r.st.Error = decodeAPIError(e.Error)
@@ -255,20 +255,20 @@ func (cs *choiceState) hasCalls() bool {
 // message builds the reassembled message of one choice, shaped like the
 // message of a non-streamed response: reasoning first, then text, then tool calls.
 func (r *reassembly) message(k int, cs *choiceState, last int) engine.Message {
-	path := field(index("choices", k), "message")
+	path := rawjson.At(rawjson.Index("choices", k), "message")
 	m := engine.Message{Role: engine.RoleAssistant, Path: path, Blocks: []engine.Block{}}
 	if cs.role != "" {
 		m.Role = engine.Role(cs.role)
 	}
 	if cs.sawReasoningContent {
-		m.Blocks = append(m.Blocks, engine.Block{Type: engine.BlockThinking, WireType: wireReasoningContent, Path: field(path, wireReasoningContent), Text: cs.reasoningContent.String()})
+		m.Blocks = append(m.Blocks, engine.Block{Type: engine.BlockThinking, WireType: wireReasoningContent, Path: rawjson.At(path, wireReasoningContent), Text: cs.reasoningContent.String()})
 	}
 	if cs.sawReasoning {
-		m.Blocks = append(m.Blocks, engine.Block{Type: engine.BlockThinking, WireType: wireReasoning, Path: field(path, wireReasoning), Text: cs.reasoning.String()})
+		m.Blocks = append(m.Blocks, engine.Block{Type: engine.BlockThinking, WireType: wireReasoning, Path: rawjson.At(path, wireReasoning), Text: cs.reasoning.String()})
 	}
 	if cs.content.Len() > 0 {
 		m.ContentString = true
-		m.Blocks = append(m.Blocks, engine.Block{Type: engine.BlockText, Path: field(path, "content"), Text: cs.content.String()})
+		m.Blocks = append(m.Blocks, engine.Block{Type: engine.BlockText, Path: rawjson.At(path, "content"), Text: cs.content.String()})
 	} else {
 		m.ContentNull = true
 	}
@@ -286,7 +286,7 @@ func (r *reassembly) message(k int, cs *choiceState, last int) engine.Message {
 		if c == nil {
 			continue
 		}
-		b := c.block(index(field(path, "tool_calls"), n))
+		b := c.block(rawjson.Index(rawjson.At(path, "tool_calls"), n))
 		// A call of a choice the stream cut before its finish_reason may
 		// hold half its arguments.
 		b.Incomplete = cs.finish == "" && !r.st.Complete

@@ -27,7 +27,7 @@ type callState struct {
 func (r *reassembly) toolCall(ev, choice int, cs *choiceState, j int, frag json.RawMessage) {
 	var fields map[string]json.RawMessage
 	if rawjson.Kind(frag) != "object" || json.Unmarshal(frag, &fields) != nil {
-		r.issue(ev, "choice %d tool_calls[%d]: expected an object, found %s", choice, j, describe(frag))
+		r.issue(ev, "choice %d tool_calls[%d]: expected an object, found %s", choice, j, rawjson.Describe(frag))
 		return
 	}
 	var (
@@ -41,11 +41,11 @@ func (r *reassembly) toolCall(ev, choice int, cs *choiceState, j int, frag json.
 		switch key {
 		case "index":
 			var n int
-			if isNull(v) {
+			if rawjson.IsNull(v) {
 				continue // read as missing
 			}
 			if json.Unmarshal(v, &n) != nil {
-				r.issue(ev, "choice %d tool_calls[%d]: index is %s, not an integer", choice, j, describe(v))
+				r.issue(ev, "choice %d tool_calls[%d]: index is %s, not an integer", choice, j, rawjson.Describe(v))
 				return
 			}
 			idx = n
@@ -63,7 +63,7 @@ func (r *reassembly) toolCall(ev, choice int, cs *choiceState, j int, frag json.
 				continue
 			}
 			name, _ = rawjson.String(fn.Name)
-			if len(fn.Arguments) > 0 && !isNull(fn.Arguments) {
+			if len(fn.Arguments) > 0 && !rawjson.IsNull(fn.Arguments) {
 				hasArgs = true
 				if s, ok := rawjson.String(fn.Arguments); ok {
 					args.WriteString(s)

@@ -132,7 +132,7 @@ func summaryJSON(b engine.Block, path string) (json.RawMessage, error) {
 	}
 	parts := make([]json.RawMessage, 0, len(b.Content))
 	for k, p := range b.Content {
-		ppath := index(at(path, "summary"), k)
+		ppath := rawjson.Index(rawjson.At(path, "summary"), k)
 		switch p.Type {
 		case engine.BlockText:
 			var w writer

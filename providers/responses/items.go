@@ -55,7 +55,7 @@ func messageItem(o *object, path, typ string) (engine.Message, error) {
 	}
 	m := engine.Message{Path: path, WireType: typ, Role: engine.Role(o.takeString("role"))}
 	content := o.get("content")
-	cpath := at(path, "content")
+	cpath := rawjson.At(path, "content")
 	switch rawjson.Kind(content) {
 	case "string":
 		o.take("content")
@@ -69,11 +69,11 @@ func messageItem(o *object, path, typ string) (engine.Message, error) {
 		o.take("content")
 		parts, err := rawjson.Array(content)
 		if err != nil {
-			return m, mismatch(cpath, "an array of content parts", content)
+			return m, rawjson.Mismatch(cpath, "an array of content parts", content)
 		}
 		m.Blocks = make([]engine.Block, 0, len(parts))
 		for j, p := range parts {
-			b, err := decodePart(p, index(cpath, j))
+			b, err := decodePart(p, rawjson.Index(cpath, j))
 			if err != nil {
 				return m, err
 			}
@@ -144,15 +144,15 @@ func reasoningItem(o *object, path string) (engine.Message, error) {
 	}
 	if sum := o.get("summary"); rawjson.Kind(sum) == "array" {
 		o.take("summary")
-		spath := at(path, "summary")
+		spath := rawjson.At(path, "summary")
 		parts, err := rawjson.Array(sum)
 		if err != nil {
-			return engine.Message{}, mismatch(spath, "an array of summary parts", sum)
+			return engine.Message{}, rawjson.Mismatch(spath, "an array of summary parts", sum)
 		}
 		b.Content = make([]engine.Block, 0, len(parts))
 		var texts []string
 		for k, p := range parts {
-			sb, err := summaryPart(p, index(spath, k))
+			sb, err := summaryPart(p, rawjson.Index(spath, k))
 			if err != nil {
 				return engine.Message{}, err
 			}

@@ -21,7 +21,7 @@ type object struct {
 // parseObject reads raw as a JSON object found at path.
 func parseObject(raw json.RawMessage, path string) (*object, error) {
 	if rawjson.Kind(raw) != "object" {
-		return nil, mismatch(path, "an object", raw)
+		return nil, rawjson.Mismatch(path, "an object", raw)
 	}
 	fields, err := rawjson.Fields(raw)
 	if err != nil {
@@ -32,12 +32,7 @@ func parseObject(raw json.RawMessage, path string) (*object, error) {
 
 // get returns the raw value of key, or nil when absent.
 func (o *object) get(key string) json.RawMessage {
-	var v json.RawMessage
-	for _, f := range o.fields {
-		if f.Key == key {
-			v = f.Value
-		}
-	}
+	v, _ := rawjson.Lookup(o.fields, key)
 	return v
 }
 
@@ -123,34 +118,6 @@ func (w *writer) extra(m map[string]json.RawMessage) {
 }
 
 func (w *writer) bytes() json.RawMessage { return w.obj.Bytes() }
-
-// mismatch reports that the value at path is of the wrong JSON kind.
-func mismatch(path, want string, raw []byte) error {
-	return fmt.Errorf("%s: expected %s, found %s", path, want, found(raw))
-}
-
-// found names the JSON kind of raw with its article, for messages.
-func found(raw []byte) string {
-	switch k := rawjson.Kind(raw); k {
-	case "object", "array":
-		return "an " + k
-	case "null", "nothing":
-		return k
-	default:
-		return "a " + k
-	}
-}
-
-// at returns the path of key inside the value at path.
-func at(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
-
-// index returns the path of element i of the array at path.
-func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
 // intValue reads a JSON integer written as plain digits; anything else
 // (fractions, exponents, huge values) is not taken, so it survives as Extra.

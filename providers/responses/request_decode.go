@@ -84,7 +84,7 @@ func decodeInput(o *object, req *engine.Request) error {
 		}
 		req.Messages = make([]engine.Message, 0, len(items))
 		for i, it := range items {
-			m, err := decodeItem(it, index("input", i))
+			m, err := decodeItem(it, rawjson.Index("input", i))
 			if err != nil {
 				return err
 			}
@@ -109,7 +109,7 @@ func decodeTools(o *object, req *engine.Request) error {
 	}
 	req.Tools = make([]engine.Tool, 0, len(defs))
 	for i, d := range defs {
-		t, err := parseObject(d, index("tools", i))
+		t, err := parseObject(d, rawjson.Index("tools", i))
 		if err != nil {
 			return err
 		}

@@ -108,7 +108,7 @@ func plainString(m *engine.Message) bool {
 // encodeMessage writes one Message as one item, or several when a message
 // built in code mixes content with reasoning or tool blocks.
 func encodeMessage(m *engine.Message, i int) ([]json.RawMessage, error) {
-	path := index("messages", i)
+	path := rawjson.Index("messages", i)
 	if isMessage(m) && onlyParts(m.Blocks) {
 		item, err := messageItemJSON(m, m.Blocks, m.Extra, path)
 		if err != nil {
@@ -139,7 +139,7 @@ func encodeMessage(m *engine.Message, i int) ([]json.RawMessage, error) {
 		return err
 	}
 	for j, b := range m.Blocks {
-		bpath := index(at(path, "blocks"), j)
+		bpath := rawjson.Index(rawjson.At(path, "blocks"), j)
 		if isPart(b, m) {
 			parts = append(parts, b)
 			continue
@@ -208,7 +208,7 @@ func messageItemJSON(m *engine.Message, parts []engine.Block, extra map[string]j
 	default:
 		out := make([]json.RawMessage, 0, len(parts))
 		for j, p := range parts {
-			pj, err := partJSON(p, m.Role, index(at(path, "blocks"), j))
+			pj, err := partJSON(p, m.Role, rawjson.Index(rawjson.At(path, "blocks"), j))
 			if err != nil {
 				return nil, err
 			}

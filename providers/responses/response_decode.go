@@ -101,7 +101,7 @@ func fillResponse(resp *engine.Response, o *object, pathPrefix string) {
 		items, _ := rawjson.Array(out)
 		resp.Output = make([]engine.Message, 0, len(items))
 		for i, it := range items {
-			resp.Output = append(resp.Output, outputMessage(it, pathPrefix+index("output", i)))
+			resp.Output = append(resp.Output, outputMessage(it, pathPrefix+rawjson.Index("output", i)))
 		}
 	}
 }

@@ -347,7 +347,7 @@ func (s *streamState) finish() {
 			fin = s.terminalOut[idx]
 		}
 		raw, partial := s.settleItem(idx, it, fin)
-		m := outputMessage(raw, index("output", idx))
+		m := outputMessage(raw, rawjson.Index("output", idx))
 		if partial {
 			st.Partial = append(st.Partial, len(s.resp.Output))
 			markIncomplete(m.Blocks)
