@@ -63,6 +63,7 @@ func newRootCmd() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newCheckCmd(), newImportCmd())
+	root.AddCommand(newScenariosCmd())
 	addServerCommands(root)
 	return root
 }

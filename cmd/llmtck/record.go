@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
-	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -108,52 +107,19 @@ func serve(cmd *cobra.Command, addr string, h http.Handler, rec *proxy.Recorder)
 }
 
 // catalogueLinter lints live calls with the whole check catalogue. An error
-// finding carries the provider's own error text, with the finding's message
-// and block numbers written in, and the status the provider answers with.
+// finding carries the provider's own error text and status
+// (conformance.Rejection).
 func catalogueLinter() proxy.Linter {
 	return proxy.LintFunc(func(history []engine.Exchange, next *engine.Exchange) []proxy.Finding {
 		ex := *next
 		ex.Index = len(history)
 		var out []proxy.Finding
 		for _, f := range conformance.Lint(history, ex, nil) {
+			status, msg := conformance.Rejection(f)
 			loc := strings.TrimPrefix(f.Location, "request.")
-			msg := f.Message
-			if c := conformance.Lookup(f.Check); c != nil && c.ProviderError != "" {
-				msg = fillIn(c.ProviderError, loc, f.Message)
-			}
-			status := 400
-			if f.Check == "OAI-RSN-003" { // an unpersisted reasoning item: OpenAI says 404
-				status = 404
-			}
 			out = append(out, proxy.Finding{Check: f.Check, Severity: string(f.Severity), Location: loc, Message: msg, Status: status})
 		}
 		return out
-	})
-}
-
-var (
-	messageIndex = regexp.MustCompile(`(?:messages|contents|input)\[(\d+)\]`)
-	contentIndex = regexp.MustCompile(`(?:content|parts)\[(\d+)\]`)
-	elidedID     = regexp.MustCompile(`\b(toolu|srvtoolu|call|fc|rs|msg|cmp)_…`)
-)
-
-// fillIn completes a provider error text that the catalogue quotes with
-// placeholders — "messages.N.content.M", "toolu_…" — with the finding's
-// numbers from its location and the ids named in its message.
-func fillIn(text, location, message string) string {
-	if m := messageIndex.FindStringSubmatch(location); m != nil {
-		text = strings.ReplaceAll(text, "messages.N", "messages."+m[1])
-		text = strings.ReplaceAll(text, "messages.[N]", "messages.["+m[1]+"]")
-	}
-	if m := contentIndex.FindStringSubmatch(location); m != nil {
-		text = strings.ReplaceAll(text, "content.M", "content."+m[1])
-	}
-	return elidedID.ReplaceAllStringFunc(text, func(p string) string {
-		prefix := strings.TrimSuffix(p, "…")
-		if id := regexp.MustCompile(`\b` + regexp.QuoteMeta(prefix) + `[A-Za-z0-9_-]+`).FindString(message); id != "" {
-			return id
-		}
-		return p
 	})
 }
 

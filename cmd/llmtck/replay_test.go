@@ -57,12 +57,3 @@ func TestReplayVerbWithCheck(t *testing.T) {
 	}
 	t.Logf("broken turn answered: %s\nstderr:\n%s", body, s.stderr)
 }
-
-func TestFillInCompletesTheProviderText(t *testing.T) {
-	got := fillIn("messages.N.content.M: unexpected `tool_use_id` found in `tool_result` blocks: toolu_…. Each …",
-		"messages[4].content[1]", "tool_result toolu_01A names no tool_use of messages[3]")
-	want := "messages.4.content.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_01A. Each …"
-	if got != want {
-		t.Fatalf("fillIn = %q\nwant     %q", got, want)
-	}
-}

@@ -1,0 +1,141 @@
+package sim
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"hash"
+	"strconv"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// A minted token is base64 of: a tag over the block's own content, a tag
+// over the history before the block, and, for redacted data, the nonce the
+// block stands for. Verifying both tags tells an altered or foreign token
+// (the first fails) from a genuine block moved or with its history edited
+// (only the second fails), as the real API tells them apart.
+const tagSize = 16
+
+type minter struct{ key []byte }
+
+// thinking mints the signature of a thinking block with text whose history
+// is req's system, tools and messages, then before, the blocks that precede
+// it in the response.
+func (m minter) thinking(req *engine.Request, before []engine.Block, text string) string {
+	return base64.StdEncoding.EncodeToString(m.tags(req, len(req.Messages), before, []byte(text)))
+}
+
+// redacted mints the data of a redacted_thinking block; nonce makes each
+// block distinct.
+func (m minter) redacted(req *engine.Request, before []engine.Block, nonce []byte) string {
+	return base64.StdEncoding.EncodeToString(append(m.tags(req, len(req.Messages), before, nonce), nonce...))
+}
+
+func (m minter) tags(req *engine.Request, upto int, before []engine.Block, payload []byte) []byte {
+	own := hmac.New(sha256.New, m.key)
+	writeField(own, payload)
+	bound := hmac.New(sha256.New, m.key)
+	writeHistory(bound, req, upto, before)
+	writeField(bound, payload)
+	return append(own.Sum(nil)[:tagSize], bound.Sum(nil)[:tagSize]...)
+}
+
+// verdict is what verification found about one echoed block.
+type verdict int
+
+const (
+	genuine verdict = iota
+	forged          // not a token this simulator minted for this content
+	rebound         // a genuine token whose history changed or that moved
+)
+
+// verify checks the block at req.Messages[i].Blocks[j].
+func (m minter) verify(req *engine.Request, i, j int) verdict {
+	b := req.Messages[i].Blocks[j]
+	raw := b.Signature
+	if b.Type == engine.BlockRedacted {
+		raw = b.Data
+	}
+	s, ok := rawjson.String(raw)
+	if !ok {
+		return forged
+	}
+	tok, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || len(tok) < 2*tagSize {
+		return forged
+	}
+	payload := []byte(b.Text)
+	if b.Type == engine.BlockRedacted {
+		payload = tok[2*tagSize:]
+	} else if len(tok) != 2*tagSize {
+		return forged
+	}
+	want := m.tags(req, i, req.Messages[i].Blocks[:j], payload)
+	switch {
+	case !hmac.Equal(tok[:tagSize], want[:tagSize]):
+		return forged
+	case !hmac.Equal(tok[tagSize:2*tagSize], want[tagSize:]):
+		return rebound
+	}
+	return genuine
+}
+
+// writeHistory writes what a signature binds a block to: the system
+// prompt, the tools, the first upto messages and the blocks before it in
+// its own message. Only what the model reads counts: cache_control,
+// citations and other extras do not, nor does how the JSON was spelled.
+func writeHistory(h hash.Hash, req *engine.Request, upto int, before []engine.Block) {
+	writeField(h, []byte("system"))
+	writeBlocks(h, req.System)
+	writeField(h, []byte("tools"))
+	for _, t := range req.Tools {
+		writeField(h, []byte(t.Name))
+		writeField(h, []byte(t.Description))
+		writeField(h, rawjson.Compact(t.Schema))
+	}
+	for _, msg := range req.Messages[:upto] {
+		writeField(h, []byte(msg.Role))
+		writeBlocks(h, msg.Blocks)
+	}
+	writeField(h, []byte(engine.RoleAssistant))
+	writeBlocks(h, before)
+}
+
+func writeBlocks(h hash.Hash, blocks []engine.Block) {
+	writeField(h, []byte(strconv.Itoa(len(blocks))))
+	for _, b := range blocks {
+		writeField(h, []byte(b.Type))
+		writeField(h, []byte(b.Text))
+		writeField(h, token(b.Signature))
+		writeField(h, token(b.Data))
+		writeField(h, []byte(b.ID))
+		writeField(h, []byte(b.Name))
+		writeField(h, rawjson.Compact(b.Input))
+		writeField(h, []byte(b.ToolCallID))
+		writeField(h, []byte(strconv.FormatBool(b.IsError)))
+		writeField(h, rawjson.Compact(b.Source))
+		writeField(h, rawjson.Compact(b.ResultRaw))
+		writeBlocks(h, b.Content)
+	}
+}
+
+// writeField writes one length-prefixed field, so fields cannot run into
+// each other.
+func writeField(h hash.Hash, p []byte) {
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(p)))
+	h.Write(n[:])
+	h.Write(p)
+}
+
+// token is an opaque payload's value: a string unquoted, so a re-escaped
+// but equal token binds the same, anything else as compact JSON.
+func token(raw []byte) []byte {
+	if s, ok := rawjson.String(raw); ok {
+		return []byte(s)
+	}
+	return rawjson.Compact(raw)
+}

@@ -1,0 +1,61 @@
+package providers
+
+import (
+	"net/http"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// ErrorBody builds an error response body in the wire's own envelope, so an
+// SDK parses it and shows the message as it would a real provider error.
+// Wires llmtck does not know get Anthropic's envelope.
+func ErrorBody(wire engine.Wire, status int, message string) []byte {
+	var inner rawjson.Object
+	switch wire {
+	case engine.WireGemini:
+		inner.Int("code", status)
+		inner.String("message", message)
+		inner.String("status", googleStatus(status))
+		var o rawjson.Object
+		o.Raw("error", inner.Bytes())
+		return o.Bytes()
+	case engine.WireOpenAI, engine.WireResponses:
+		inner.String("message", message)
+		inner.String("type", "invalid_request_error") // OpenAI's type for 400 and 404 alike
+		inner.Raw("param", []byte("null"))
+		inner.Raw("code", []byte("null"))
+		var o rawjson.Object
+		o.Raw("error", inner.Bytes())
+		return o.Bytes()
+	}
+	inner.String("type", anthropicType(status))
+	inner.String("message", message)
+	var o rawjson.Object
+	o.String("type", "error")
+	o.Raw("error", inner.Bytes())
+	return o.Bytes()
+}
+
+func googleStatus(status int) string {
+	switch status {
+	case http.StatusNotFound:
+		return "NOT_FOUND"
+	case http.StatusTooManyRequests:
+		return "RESOURCE_EXHAUSTED"
+	case http.StatusForbidden:
+		return "PERMISSION_DENIED"
+	}
+	return "INVALID_ARGUMENT"
+}
+
+// anthropicType names an error status as Anthropic does.
+func anthropicType(status int) string {
+	switch status {
+	case http.StatusNotFound:
+		return "not_found_error"
+	case http.StatusTooManyRequests:
+		return "rate_limit_error"
+	}
+	return "invalid_request_error"
+}
