@@ -59,34 +59,11 @@ func (a *antHasher) json(raw json.RawMessage) {
 	// A string token has no whitespace outside itself; anything else is
 	// compacted only when it has whitespace at all.
 	if len(raw) > 0 && raw[0] != '"' && bytes.ContainsAny(raw, " \t\n\r") {
-		a.scratch = antCompactTo(a.scratch[:0], raw)
+		a.scratch = rawjson.AppendCompact(a.scratch[:0], raw)
 		raw = a.scratch
 	}
 	a.int(len(raw))
 	a.h.Write(raw)
-}
-
-// antCompactTo appends raw without whitespace outside strings to dst.
-func antCompactTo(dst, raw []byte) []byte {
-	inString, escaped := false, false
-	for _, c := range raw {
-		switch {
-		case inString:
-			if escaped {
-				escaped = false
-			} else if c == '\\' {
-				escaped = true
-			} else if c == '"' {
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			continue
-		}
-		dst = append(dst, c)
-	}
-	return dst
 }
 
 // withoutCacheControl returns raw without its top-level cache_control key
@@ -119,7 +96,7 @@ func (a *antHasher) extra(m map[string]json.RawMessage) {
 		a.sub.Reset()
 		a.sub.WriteString(k)
 		a.sub.WriteByte(0)
-		a.sub.Write(antCompactTo(a.scratch[:0], withoutCacheControl(v)))
+		a.sub.Write(rawjson.AppendCompact(a.scratch[:0], withoutCacheControl(v)))
 		sum += a.sub.Sum64()
 		n++
 	}

@@ -133,26 +133,7 @@ func (f *fingerprinter) raw(v json.RawMessage) {
 		f.tag('r')
 		return
 	}
-	inString, escaped := false, false
-	start := 0
-	for i, c := range v {
-		switch {
-		case inString:
-			if escaped {
-				escaped = false
-			} else if c == '\\' {
-				escaped = true
-			} else if c == '"' {
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			f.buf = append(f.buf, v[start:i]...)
-			start = i + 1
-		}
-	}
-	f.buf = append(f.buf, v[start:]...)
+	f.buf = rawjson.AppendCompact(f.buf, v)
 	f.tag('r')
 }
 

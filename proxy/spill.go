@@ -84,7 +84,7 @@ func writeDoubleQuoted(w io.Writer, r io.Reader) error {
 					continue
 				}
 				r, size := utf8.DecodeRune(chunk[i:])
-				if printableRune(r) {
+				if cassette.PrintableRune(r) {
 					out = append(out, chunk[i:i+size]...)
 				} else {
 					out = append(out, '\\', 'u', hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15])
@@ -110,20 +110,6 @@ func writeDoubleQuoted(w io.Writer, r io.Reader) error {
 	out = append(out, '"')
 	_, err := w.Write(out)
 	return err
-}
-
-// printableRune is YAML's c-printable above ASCII, minus the runes YAML
-// reads as line breaks and the byte-order mark.
-func printableRune(r rune) bool {
-	switch {
-	case r >= 0xa0 && r <= 0xd7ff:
-		return r != 0x2028 && r != 0x2029
-	case r >= 0xe000 && r <= 0xfffd:
-		return r != 0xfeff
-	case r >= 0x10000 && r <= 0x10ffff:
-		return true
-	}
-	return false
 }
 
 // writeBinary streams r as a YAML !!binary scalar on one line.

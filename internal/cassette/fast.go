@@ -232,7 +232,7 @@ func doubleQuoted(s string) (string, bool) {
 			i++
 		default:
 			rn, size := utf8.DecodeRuneInString(inner[i:])
-			if c < 0x80 || rn == utf8.RuneError && size == 1 || !printableRune(rn) {
+			if c < 0x80 || rn == utf8.RuneError && size == 1 || !PrintableRune(rn) {
 				return "", false
 			}
 			b.WriteString(inner[i : i+size])

@@ -146,7 +146,7 @@ func printable[T string | []byte](s T, block bool) bool {
 			return false
 		}
 		r, n := utf8.DecodeRuneInString(string(s[i:min(len(s), i+utf8.UTFMax)]))
-		if r == utf8.RuneError && n == 1 || !printableRune(r) {
+		if r == utf8.RuneError && n == 1 || !PrintableRune(r) {
 			return false
 		}
 		i += n - 1
@@ -154,9 +154,12 @@ func printable[T string | []byte](s T, block bool) bool {
 	return true
 }
 
-// printableRune follows YAML's c-printable minus the runes libyaml reads as
-// line breaks (U+0085, U+2028, U+2029) and the byte-order mark.
-func printableRune(r rune) bool {
+// PrintableRune reports whether r (above ASCII) may stand as itself in a
+// double-quoted scalar that both yaml.v3 and the fast reader read back:
+// YAML's c-printable minus the runes libyaml reads as line breaks (U+0085,
+// U+2028, U+2029) and the byte-order mark. Writers of cassette text outside
+// this package (the proxy's spill writer) must use it too.
+func PrintableRune(r rune) bool {
 	switch {
 	case r >= 0xa0 && r <= 0xd7ff:
 		return r != 0x2028 && r != 0x2029
@@ -209,7 +212,7 @@ func appendDoubleQuoted(dst []byte, s string) []byte {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if printableRune(r) {
+		if PrintableRune(r) {
 			dst = append(dst, s[i:i+n]...)
 		} else {
 			dst = append(dst, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])

@@ -386,6 +386,32 @@ func equalValues(a, b any) bool {
 	}
 }
 
+// AppendCompact appends raw to dst without the whitespace between its
+// tokens, without allocating. raw must be valid JSON (a token a codec
+// sliced out of a validated body); string contents are copied untouched.
+func AppendCompact(dst, raw []byte) []byte {
+	inString, escaped := false, false
+	start := 0
+	for i, c := range raw {
+		switch {
+		case inString:
+			if escaped {
+				escaped = false
+			} else if c == '\\' {
+				escaped = true
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			dst = append(dst, raw[start:i]...)
+			start = i + 1
+		}
+	}
+	return append(dst, raw[start:]...)
+}
+
 // Compact returns data with insignificant whitespace removed, or data itself
 // when it is not valid JSON.
 func Compact(data []byte) []byte {

@@ -158,3 +158,22 @@ func FuzzString(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAppendCompact checks the allocation-free compactor agrees with
+// encoding/json's Compact on valid JSON.
+func FuzzAppendCompact(f *testing.F) {
+	f.Add([]byte(`{ "a" : [1, "x y\"z" ], "b":{ } }`))
+	f.Add([]byte(" \"s\\\\\" \" "))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if !json.Valid(raw) {
+			return
+		}
+		var want bytes.Buffer
+		if err := json.Compact(&want, raw); err != nil {
+			return
+		}
+		if got := AppendCompact([]byte("p:"), raw); string(got) != "p:"+want.String() {
+			t.Fatalf("AppendCompact(%q) = %q, want %q", raw, got[2:], want.String())
+		}
+	})
+}
