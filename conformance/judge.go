@@ -14,6 +14,10 @@ import (
 type Traffic struct {
 	Path      string
 	Exchanges []engine.Exchange
+	// Ephemeral is content the harness was told to send once and never
+	// persist (a scenario's schema-retry feedback); HIST-005 finds it
+	// anywhere but the last message of a request.
+	Ephemeral []string
 
 	analyses sync.Map // family name → its analysis of this traffic
 }

@@ -14,6 +14,8 @@ type config struct {
 	wire       engine.Wire
 	gaps       map[string]string // check ID → reason
 	goldenFile string
+	caps       map[string]bool // Capabilities; nil means everything
+	scenarios  []string        // Scenarios globs
 	errs       []error
 }
 

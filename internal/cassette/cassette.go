@@ -35,6 +35,10 @@ type Cassette struct {
 	Path         string
 	Format       Format
 	Interactions []*Interaction
+	// Ephemeral is content the recorded harness was told to send once and
+	// never persist (a scenario's schema-retry feedback), kept under the
+	// llmtck_ephemeral key so a later check can still judge it.
+	Ephemeral []string
 }
 
 // Interaction is one request and the response it got.

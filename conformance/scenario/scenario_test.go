@@ -1,19 +1,19 @@
-package sim_test
+package scenario_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/llmtck/llmtck/conformance/sim"
+	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/fixtures"
 )
 
 func TestBundledScenarios(t *testing.T) {
 	want := []string{"anthropic/parallel-tools", "anthropic/redacted-thinking", "anthropic/thinking-tool-loop"}
-	if got := sim.Names(); strings.Join(got, " ") != strings.Join(want, " ") {
+	if got := scenario.Names(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
-	all, err := sim.All()
+	all, err := scenario.All()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,14 +22,14 @@ func TestBundledScenarios(t *testing.T) {
 			t.Errorf("%s: want a description, a tool loop and tools", sc.Name)
 		}
 	}
-	if _, err := sim.Load("anthropic/nope"); err == nil || !strings.Contains(err.Error(), "anthropic/parallel-tools") {
+	if _, err := scenario.Load("anthropic/nope"); err == nil || !strings.Contains(err.Error(), "anthropic/parallel-tools") {
 		t.Errorf("Load of an unknown name: %v", err)
 	}
 }
 
 func TestParseErrorsSayWhere(t *testing.T) {
 	const ok = `{"model":"m","prompt":"p","tools":[{"name":"t","result":"r"}],"steps":[{"content":[{"type":"tool_use","id":"toolu_1","name":"t","input":{}}]}]}`
-	if _, err := sim.Parse("anthropic/x", []byte(ok)); err != nil {
+	if _, err := scenario.Parse("anthropic/x", []byte(ok)); err != nil {
 		t.Fatalf("a minimal scenario: %v", err)
 	}
 	for _, c := range []struct{ name, data, want string }{
@@ -47,7 +47,7 @@ func TestParseErrorsSayWhere(t *testing.T) {
 		{"anthropic/x", `{"model":"m","prompt":"p","thinking":"on","steps":[]}`, "thinking: want an object with a type"},
 		{"anthropic/x", ok + ` {}`, "line 1: unexpected data after the scenario object"},
 	} {
-		_, err := sim.Parse(c.name, []byte(c.data))
+		_, err := scenario.Parse(c.name, []byte(c.data))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Parse(%s, %s) = %v, want an error containing %q", c.name, c.data, err, c.want)
 		}
@@ -57,7 +57,7 @@ func TestParseErrorsSayWhere(t *testing.T) {
 // FuzzParse: any input gives a scenario or an error, never a panic, and a
 // scenario it accepts renders and serves.
 func FuzzParse(f *testing.F) {
-	for _, n := range sim.Names() {
+	for _, n := range scenario.Names() {
 		data, err := fixtures.Scenarios.ReadFile("scenarios/" + n + ".json")
 		if err != nil {
 			f.Fatal(err)
@@ -66,7 +66,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add("anthropic/x", []byte(`{"model":"m","prompt":"p","steps":[{"content":[{"type":"text","text":"é"}]}]}`))
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
-		sc, err := sim.Parse(name, data)
+		sc, err := scenario.Parse(name, data)
 		if err != nil {
 			return
 		}

@@ -1,4 +1,4 @@
-package sim
+package scenario
 
 import (
 	"crypto/hmac"
@@ -13,28 +13,39 @@ import (
 )
 
 // A minted token is base64 of: a tag over the block's own content, a tag
-// over the history before the block, and, for redacted data, the nonce the
-// block stands for. Verifying both tags tells an altered or foreign token
+// over the history before the block, and, for hidden content (redacted
+// data, encrypted reasoning), the nonce the block stands for. Verifying both tags tells an altered or foreign token
 // (the first fails) from a genuine block moved or with its history edited
 // (only the second fails), as the real API tells them apart.
 const tagSize = 16
 
-type minter struct{ key []byte }
+// Minter mints and verifies a simulator's opaque tokens under one key.
+type Minter struct{ key []byte }
 
-// thinking mints the signature of a thinking block with text whose history
-// is req's system, tools and messages, then before, the blocks that precede
-// it in the response.
-func (m minter) thinking(req *engine.Request, before []engine.Block, text string) string {
-	return base64.StdEncoding.EncodeToString(m.tags(req, len(req.Messages), before, []byte(text)))
+// NewMinter returns a minter signing with key.
+func NewMinter(key []byte) *Minter { return &Minter{key: key} }
+
+// Nonce is a fixed pseudo-random value for label under the minter's key:
+// what a redacted block or an encrypted item stands for, the same on every
+// run.
+func (m *Minter) Nonce(label string) []byte {
+	h := hmac.New(sha256.New, m.key)
+	h.Write([]byte(label))
+	return h.Sum(nil)[:tagSize]
 }
 
-// redacted mints the data of a redacted_thinking block; nonce makes each
-// block distinct.
-func (m minter) redacted(req *engine.Request, before []engine.Block, nonce []byte) string {
-	return base64.StdEncoding.EncodeToString(append(m.tags(req, len(req.Messages), before, nonce), nonce...))
+// mint returns a token for payload in a block placed after req's first
+// upto messages and, in its own message, the blocks before it. A token
+// standing for hidden content (redacted thinking, encrypted reasoning)
+// carries that content as nonce, and its payload is the nonce itself.
+func (m *Minter) mint(req *engine.Request, upto int, before []engine.Block, payload, nonce []byte) string {
+	if nonce != nil {
+		payload = nonce
+	}
+	return base64.StdEncoding.EncodeToString(append(m.tags(req, upto, before, payload), nonce...))
 }
 
-func (m minter) tags(req *engine.Request, upto int, before []engine.Block, payload []byte) []byte {
+func (m *Minter) tags(req *engine.Request, upto int, before []engine.Block, payload []byte) []byte {
 	own := hmac.New(sha256.New, m.key)
 	writeField(own, payload)
 	bound := hmac.New(sha256.New, m.key)
@@ -43,22 +54,19 @@ func (m minter) tags(req *engine.Request, upto int, before []engine.Block, paylo
 	return append(own.Sum(nil)[:tagSize], bound.Sum(nil)[:tagSize]...)
 }
 
-// verdict is what verification found about one echoed block.
+// verdict is what verification found about one echoed token.
 type verdict int
 
 const (
 	genuine verdict = iota
-	forged          // not a token this simulator minted for this content
+	forged          // not a token this minter produced for this content
 	rebound         // a genuine token whose history changed or that moved
 )
 
-// verify checks the block at req.Messages[i].Blocks[j].
-func (m minter) verify(req *engine.Request, i, j int) verdict {
-	b := req.Messages[i].Blocks[j]
-	raw := b.Signature
-	if b.Type == engine.BlockRedacted {
-		raw = b.Data
-	}
+// check verifies raw, the JSON token echoed in the block at
+// req.Messages[i].Blocks[j], minted for payload (nil when the token carries
+// its own content, as mint's nonce).
+func (m *Minter) check(raw []byte, req *engine.Request, i, j int, payload []byte) verdict {
 	s, ok := rawjson.String(raw)
 	if !ok {
 		return forged
@@ -67,8 +75,7 @@ func (m minter) verify(req *engine.Request, i, j int) verdict {
 	if err != nil || len(tok) < 2*tagSize {
 		return forged
 	}
-	payload := []byte(b.Text)
-	if b.Type == engine.BlockRedacted {
+	if payload == nil {
 		payload = tok[2*tagSize:]
 	} else if len(tok) != 2*tagSize {
 		return forged
@@ -111,7 +118,10 @@ func writeBlocks(h hash.Hash, blocks []engine.Block) {
 		writeField(h, []byte(b.Text))
 		writeField(h, token(b.Signature))
 		writeField(h, token(b.Data))
+		writeField(h, token(b.EncryptedContent))
+		writeField(h, []byte(strconv.FormatBool(b.Thought)))
 		writeField(h, []byte(b.ID))
+		writeField(h, []byte(b.ItemID))
 		writeField(h, []byte(b.Name))
 		writeField(h, rawjson.Compact(b.Input))
 		writeField(h, []byte(b.ToolCallID))
