@@ -1,8 +1,8 @@
-# llmtck: `make demo` shows the main job, `make test` is what CI runs.
+# llmtck: `make demo` shows the whole pipeline, `make test` is what CI runs.
 GO ?= go
 PKGS := ./...
 
-.PHONY: build test bench lint demo fmt-check fuzz-seeds
+.PHONY: build test bench lint demo demo-corpus fmt-check fuzz-seeds
 
 build:
 	$(GO) build -o bin/llmtck ./cmd/llmtck
@@ -23,10 +23,16 @@ lint: fmt-check
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 
+# The whole pipeline, offline, one line per step: a simulated provider, the
+# recording proxy in front of it, the reference engine playing a scenario
+# through the proxy, the cassette written, and its check report.
+demo:
+	$(GO) run ./examples/demo
+
 # The main job on bundled real traffic, offline: decode every recording and
 # check it. The Responses cassette holds a history edit the API rejected (400);
 # the report flags it, so `check` exits 1 here by design.
-demo: build
+demo-corpus: build
 	@echo "== llmtck check fixtures/demo (real recorded traffic, 4 cassettes)"
 	@./bin/llmtck check fixtures/demo; status=$$?; \
 	echo "== llmtck check exited $$status (0: clean, 1: error-level findings, 2: unreadable input)"; \

@@ -52,6 +52,18 @@ func init() {
 		// No Anthropic recording continues after a tool result: hand-built.
 		fixtureSpec{Check: "ANT-EPH-002", Name: "handbuilt-reminder-before-tool-result", Interaction: 0, Build: buildReminderInPair},
 
+		// HIST-005 judges what a cassette declares ephemeral (llmtck_ephemeral).
+		fixtureSpec{Check: "HIST-005", Name: "real-feedback-at-tail", Pass: true, Source: srcChatMultiAgent,
+			Mutate: func(t *testing.T, c *cassette.Cassette) {
+				setJSON(t, c, 3, "messages.-1", `{"role":"user","content":"`+retryFeedback+`"}`)
+				c.Ephemeral = []string{retryFeedback}
+			}},
+		// No recording retries an answer with feedback in a user message: hand-built.
+		fixtureSpec{Check: "HIST-005", Name: "handbuilt-feedback-dropped-after-retry", Pass: true,
+			Build: func(t *testing.T) *cassette.Cassette { return buildSchemaRetry(false) }},
+		fixtureSpec{Check: "HIST-005", Name: "handbuilt-feedback-kept-after-retry", Interaction: 2,
+			Build: func(t *testing.T) *cassette.Cassette { return buildSchemaRetry(true) }},
+
 		fixtureSpec{Check: "OAI-EPH-001", Name: "real-reasoning-tool-calls", Pass: true, Source: srcResponsesToolCalls},
 		fixtureSpec{Check: "OAI-EPH-001", Name: "ephemeral-item-with-default-store", Interaction: 0, Source: srcResponsesToolCalls,
 			Mutate: func(t *testing.T, c *cassette.Cassette) {
@@ -82,6 +94,34 @@ func buildCompaction(t *testing.T) *cassette.Cassette {
 			user("Now open a pull request."),
 		), antResponse(text("Opened the pull request."))),
 	)
+}
+
+// retryFeedback is a schema-retry message: sent once, after an answer that
+// did not match the turn's output schema.
+const retryFeedback = "Your answer did not match the required JSON schema: expected an object with a files array. Reply with the JSON object only."
+
+// buildSchemaRetry: the first answer is prose, the harness retries once
+// with retryFeedback, the second answer is valid JSON, and the user goes
+// on. The next request keeps only the accepted answer or, when keep is
+// set, the rejected answer and the feedback too (persisted).
+func buildSchemaRetry(keep bool) *cassette.Cassette {
+	const sys = "You are a coding agent working in the user's repository."
+	prompt := user(`List the two largest files under src/ as JSON: {"files":[{"path":…,"bytes":…}]}.`)
+	prose := asst(text("The two largest files are src/parser.go (48 KB) and src/lexer.go (31 KB)."))
+	answer := asst(text(`{"files":[{"path":"src/parser.go","bytes":48213},{"path":"src/lexer.go","bytes":31877}]}`))
+	next := user("Thanks. Which of the two has the most functions?")
+	history := []string{prompt, answer, next}
+	if keep {
+		history = []string{prompt, prose, user(retryFeedback), answer, next}
+	}
+	c := anthropicCassette(
+		antExchange(antBody(sys, prompt), antResponse(text("The two largest files are src/parser.go (48 KB) and src/lexer.go (31 KB)."))),
+		antExchange(antBody(sys, prompt, prose, user(retryFeedback)),
+			antResponse(text(`{"files":[{"path":"src/parser.go","bytes":48213},{"path":"src/lexer.go","bytes":31877}]}`))),
+		antExchange(antBody(sys, history...), antResponse(text("src/parser.go: it defines 37 functions, against 21 in src/lexer.go."))),
+	)
+	c.Ephemeral = []string{retryFeedback}
+	return c
 }
 
 // buildReminderInPair: a reminder sent once at the start of the user

@@ -194,7 +194,7 @@ func judgeFixture(t *testing.T, name string) []Finding {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := &Traffic{Path: name, Exchanges: providers.DecodeCassette(c, "")}
+	tr := &Traffic{Path: name, Exchanges: providers.DecodeCassette(c, ""), Ephemeral: c.Ephemeral}
 	return Judge(tr, Checks())
 }
 

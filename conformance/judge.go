@@ -55,8 +55,12 @@ func (r *reporter) addSeverity(sev Severity, interaction int, location, format s
 }
 
 // Judge runs checks over the traffic and returns their findings ordered by
-// interaction, then check ID, then location.
+// interaction, then check ID, then location. Nil checks means the whole
+// catalogue.
 func Judge(tr *Traffic, checks []*Check) []Finding {
+	if checks == nil {
+		checks = Checks()
+	}
 	var all []Finding
 	for _, c := range checks {
 		if c.judge == nil || !appliesTo(c, tr) {
@@ -79,8 +83,12 @@ func Judge(tr *Traffic, checks []*Check) []Finding {
 	return all
 }
 
-// appliesTo reports whether the traffic holds any exchange of the check's wire.
+// appliesTo reports whether the traffic holds any exchange of the check's
+// wire, and whatever else the check needs to have something to judge.
 func appliesTo(c *Check, tr *Traffic) bool {
+	if c.applies != nil && !c.applies(tr) {
+		return false
+	}
 	if c.Wire == "" {
 		return true
 	}

@@ -107,7 +107,7 @@ func judgeRun(t *testing.T, sim *Simulator, checks []*Check, cfg *config, found 
 	}
 	tr := sim.Traffic()
 	byCheck := map[string][]Finding{}
-	for _, f := range mergeFindings(Judge(tr, checks), sim.Findings()) {
+	for _, f := range sim.Judge(checks) {
 		byCheck[f.Check] = append(byCheck[f.Check], f)
 	}
 	for _, c := range Applicable(tr, checks) {

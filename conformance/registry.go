@@ -31,6 +31,10 @@ type Check struct {
 	Since string
 
 	judge func(tr *Traffic, r *reporter)
+	// applies, when set, says whether the traffic gives the check anything
+	// to judge beyond holding its wire (HIST-005 needs declared ephemeral
+	// content).
+	applies func(tr *Traffic) bool
 }
 
 var registry = map[string]*Check{}

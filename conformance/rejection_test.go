@@ -1,6 +1,9 @@
 package conformance
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestFillInCompletesTheProviderText(t *testing.T) {
 	got := fillIn("messages.N.content.M: unexpected `tool_use_id` found in `tool_result` blocks: toolu_…. Each …",
@@ -19,5 +22,20 @@ func TestRejectionStatus(t *testing.T) {
 	}
 	if status, _ := Rejection(Finding{Check: "OAI-RSN-003"}); status != 404 {
 		t.Fatalf("OAI-RSN-003 answered %d, want 404", status)
+	}
+}
+
+func TestRejectionSendsOneAlternative(t *testing.T) {
+	_, msg := Rejection(Finding{Check: "GEM-SIG-003", Location: "request.contents[1].parts[0]", Message: "thoughtSignature of functionCall get_weather differs"})
+	if msg != "Corrupted thought signature." {
+		t.Errorf("GEM-SIG-003 answered %q, want the first alternative only", msg)
+	}
+	_, msg = Rejection(Finding{Check: "OAI-RSN-004", Location: "request.input[2]", Message: "encrypted_content of cmp_0a1 changed"})
+	if want := "The encrypted content for item cmp_0a1 could not be verified. Reason: Encrypted content could not be decrypted or parsed."; msg != want {
+		t.Errorf("OAI-RSN-004 answered %q, want %q (the alternative naming the item)", msg, want)
+	}
+	_, msg = Rejection(Finding{Check: "GEM-SIG-002", Location: "request.contents[3].parts[1]", Message: "functionCall get_weather opens a step of the current turn without a thoughtSignature"})
+	if !strings.Contains(msg, "function call `default_api:get_weather` , position 1.") {
+		t.Errorf("GEM-SIG-002 answered %q, want the call's name and position filled in", msg)
 	}
 }

@@ -131,14 +131,15 @@ func CheckFile(path string, checks []*Check, wire engine.Wire) FileReport {
 	return fr
 }
 
-// LoadTraffic reads a recording of any known format and decodes every call.
-// A non-empty wire forces that wire for every call.
+// LoadTraffic reads a recording of any known format and decodes every call,
+// with the content the recording declares ephemeral (llmtck_ephemeral). A
+// non-empty wire forces that wire for every call.
 func LoadTraffic(path string, wire engine.Wire) (*Traffic, error) {
 	c, err := cassette.Load(path)
 	if err != nil {
 		return nil, err
 	}
-	return &Traffic{Path: path, Exchanges: providers.DecodeCassette(c, wire)}, nil
+	return &Traffic{Path: path, Exchanges: providers.DecodeCassette(c, wire), Ephemeral: c.Ephemeral}, nil
 }
 
 // providerOf names the file's wire; a cassette mixing wires lists each known

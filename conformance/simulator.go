@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"crypto/hmac"
 	"crypto/sha256"
 	"fmt"
 	"io"
@@ -42,9 +43,9 @@ type Simulator struct {
 	// to hang up before the connection is cut; 0 means 5 s.
 	CancelWait time.Duration
 
-	sc   *scenario.Scenario
-	once sync.Once
-	mint *scenario.Minter
+	sc    *scenario.Scenario
+	once  sync.Once
+	mints map[engine.Wire]*scenario.Minter // one key per provider
 
 	mu         sync.Mutex
 	accepted   []engine.Exchange // accepted calls, responses decoded
@@ -53,6 +54,7 @@ type Simulator struct {
 	log        []*cassette.Interaction // every call, rejected ones included
 	calls      []engine.Exchange       // log, decoded
 	notes      []string                // what went wrong outside any check
+	cut        map[int]bool            // interactions whose response the user stopped mid-way
 }
 
 // SimRejection is a request the simulator refused.
@@ -84,7 +86,14 @@ func (s *Simulator) init() {
 			sum := sha256.Sum256([]byte("llmtck simulator " + s.sc.Name))
 			key = sum[:]
 		}
-		s.mint = scenario.NewMinter(key)
+		// Each provider signs with its own key, as the real ones do, so a
+		// token one mints is a forgery to another.
+		s.mints = map[engine.Wire]*scenario.Minter{}
+		for _, w := range providers.Wires() {
+			mac := hmac.New(sha256.New, key)
+			mac.Write([]byte(w))
+			s.mints[w] = scenario.NewMinter(mac.Sum(nil))
+		}
 	})
 }
 
@@ -148,6 +157,24 @@ func (s *Simulator) WriteCassette(path string) error {
 	c := s.Cassette()
 	c.Path = path
 	return cassette.Save(path, c)
+}
+
+// Judge is every finding on the traffic so far: the checks' (nil: the
+// whole catalogue) merged with the simulator's own, in interaction order.
+// A response the scenario's user stopped mid-way is partial by design, so
+// the stream checks' findings on it are left out.
+func (s *Simulator) Judge(checks []*Check) []Finding {
+	all := mergeFindings(Judge(s.Traffic(), checks), s.Findings())
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Finding
+	for _, f := range all {
+		if c := Lookup(f.Check); s.cut[f.Interaction] && c != nil && c.Scope == "S" {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // Traffic is every call so far, decoded, for the check catalogue.
@@ -238,13 +265,17 @@ func (s *Simulator) serve(w engine.Wire, rw http.ResponseWriter, r *http.Request
 		reject(rj)
 		return
 	}
-	parts, contentType, err := s.sc.Respond(s.mint, step, ex.Request, ex.Request.Stream || pathStream)
+	parts, contentType, err := s.sc.Respond(s.mints[w], step, ex.Request, ex.Request.Stream || pathStream)
 	if err != nil { // the scenario was validated when parsed
 		reject(SimRejection{Status: http.StatusInternalServerError, Message: "llmtck simulator: " + err.Error()})
 		return
 	}
 	cut := false
 	if n := s.sc.Steps[step].AbortAfter; n > 0 && n < len(parts) {
+		if s.cut == nil {
+			s.cut = map[int]bool{}
+		}
+		s.cut[ex.Index] = true
 		cut = s.abort(rw, r, in, contentType, parts[:n])
 	} else {
 		s.answer(rw, in, http.StatusOK, contentType, parts)
@@ -277,7 +308,7 @@ func (s *Simulator) judge(ex engine.Exchange) (SimRejection, bool) {
 		}
 	}
 	if first == nil {
-		if f := scenario.Verify(s.mint, ex.Wire, ex.Request); f != nil {
+		if f := scenario.Verify(s.mints[ex.Wire], ex.Wire, ex.Request); f != nil {
 			fd := Finding{Check: f.Check, Severity: SeverityError, Interaction: ex.Index, Location: f.Location, Message: f.Detail}
 			s.findings = append(s.findings, fd)
 			first = &fd

@@ -13,7 +13,7 @@ import (
 	"github.com/llmtck/llmtck/internal/corpus"
 )
 
-// demoSources are the real recordings `make demo` checks, imported
+// demoSources are the real recordings `make demo-corpus` checks, imported
 // unchanged into fixtures/demo: a clean Anthropic thinking tool loop, a
 // Gemini stream whose signature is echoed in URL-safe base64, a Chat
 // Completions multi-agent session, and the Responses history edit the API
@@ -55,7 +55,7 @@ func TestDemoFixtures(t *testing.T) {
 	}
 }
 
-// TestDemo runs what `make demo` runs: the report names the rejected
+// TestDemo runs what `make demo-corpus` runs: the report names the rejected
 // Responses request, and every other file is clean.
 func TestDemo(t *testing.T) {
 	code, out, errOut := runCLI(t, "check", filepath.Join("..", "..", "fixtures", "demo"))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -69,9 +70,9 @@ with the findings of the check catalogue. Stops cleanly on SIGINT or SIGTERM.`,
 }
 
 // serve runs h on addr until SIGINT or SIGTERM, then shuts down and closes
-// rec, which puts the cassettes in order. The first line on stdout is the
-// address, so scripts can listen on port 0.
-func serve(cmd *cobra.Command, addr string, h http.Handler, rec *proxy.Recorder) error {
+// rec (a recorder puts its cassettes in order). The first line on stdout is
+// the address, so scripts can listen on port 0.
+func serve(cmd *cobra.Command, addr string, h http.Handler, rec io.Closer) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		rec.Close()

@@ -8,12 +8,12 @@ import (
 
 func newReplayCmd() *cobra.Command {
 	var (
-		file, listen, timing string
-		check                bool
+		file, name, listen, timing string
+		check                      bool
 	)
 	cmd := &cobra.Command{
-		Use:   "replay --cassette FILE [--listen 127.0.0.1:0] [--timing instant|recorded|scale=K] [--check]",
-		Short: "Serve a cassette back as a fake provider",
+		Use:   "replay (--cassette FILE | --scenario NAME) [--listen 127.0.0.1:0] [--timing instant|recorded|scale=K] [--check]",
+		Short: "Serve a cassette, or a scenario's simulated providers, as a fake provider",
 		Long: `replay serves --cassette (any format import reads) as a provider base URL, without
 ever touching the network. A request is answered by the recorded request with
 the same method, path and JSON body (key order, whitespace and volatile fields
@@ -21,15 +21,43 @@ such as metadata.user_id ignored); identical requests get their responses in
 recorded order. Streams are served event by event, paced by --timing. A request
 that matches nothing gets a 404 naming the nearest recorded request and where
 it differs. With --check, a request that breaks a check is answered with the
-provider's own status and error body. The first line on stdout is the address:
+provider's own status and error body.
+
+replay --scenario NAME (see llmtck scenarios list) serves the scenario's
+simulated providers instead, so a harness in any language can play it: each
+step's response in turn, the signatures and encrypted reasoning minted for
+that conversation. Every request is judged by the rules, not by equality to a
+recording, so --check is always on: a violation, or a minted token altered,
+dropped or moved, is answered with the provider's own status and error body,
+and the harness may retry. One listener serves every provider the scenario
+uses, by path: /v1/messages (anthropic), /v1/chat/completions (openai; give
+openai SDKs http://127.0.0.1:PORT/v1), /v1/responses (responses) and
+/v1beta/models/MODEL:generateContent (gemini). Each request prints one line on
+stderr: the step, the status, and the check a refused request breaks. A step
+whose user presses stop mid-stream is cut off there, as a dropped connection.
+It keeps serving after the last step (further requests are refused) until
+stopped.
+
+The first line on stdout is the address:
 
   listening on http://127.0.0.1:PORT
 
 Stops cleanly on SIGINT or SIGTERM.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if file == "" {
-				return usageErr("replay: --cassette is required")
+			switch {
+			case file != "" && name != "":
+				return usageErr("replay: give --cassette or --scenario, not both")
+			case name != "":
+				if cmd.Flags().Changed("check") && !check {
+					return usageErr("replay: --scenario always checks: the simulator judges every request by the rules")
+				}
+				if cmd.Flags().Changed("timing") {
+					return usageErr("replay: --timing paces a cassette; a scenario is served at once")
+				}
+				return replayScenario(cmd, name, listen)
+			case file == "":
+				return usageErr("replay: --cassette or --scenario is required")
 			}
 			t, err := proxy.ParseTiming(timing)
 			if err != nil {
@@ -48,8 +76,9 @@ Stops cleanly on SIGINT or SIGTERM.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&file, "cassette", "", "the cassette to serve")
+	f.StringVar(&name, "scenario", "", "serve this scenario's simulated providers instead (llmtck scenarios list)")
 	f.StringVar(&listen, "listen", "127.0.0.1:0", "address to listen on (loopback by default)")
 	f.StringVar(&timing, "timing", "instant", "pacing: instant, recorded (as recorded) or scale=K (K times the recorded delays)")
-	f.BoolVar(&check, "check", false, "answer a request that breaks a check with the provider's own status and error body")
+	f.BoolVar(&check, "check", false, "answer a request that breaks a check with the provider's own status and error body (always on with --scenario)")
 	return cmd
 }

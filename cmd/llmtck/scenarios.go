@@ -3,16 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
-	"net/http"
 	"path/filepath"
-	"time"
+	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/llmtck/llmtck/conformance/sim"
-	"github.com/llmtck/llmtck/engine"
-	"github.com/llmtck/llmtck/engine/harness"
+	"github.com/llmtck/llmtck/conformance"
+	"github.com/llmtck/llmtck/conformance/reference"
+	"github.com/llmtck/llmtck/conformance/scenario"
 )
 
 func newScenariosCmd() *cobra.Command {
@@ -20,11 +18,16 @@ func newScenariosCmd() *cobra.Command {
 		Use:   "scenarios [list | export DIR]",
 		Short: "List the bundled scenarios, or export them as cassettes",
 		Long: `scenarios lists the scripted conversations the simulator serves, one per line:
-the name (<provider>/<what>), a tab, the number of steps, a tab, what it proves.
+the name (<provider>/<what>), then tab-separated the number of steps, what a
+harness must support to play it (providers and features such as cancel), and
+what it proves.
 
-scenarios export DIR runs the reference harness through each scenario against
-the simulator on a loopback port and writes what it exchanged as a cassette,
-DIR/<provider>/<what>.yaml, with the signatures the simulator minted.`,
+scenarios export DIR plays each scenario with the reference engine against the
+simulated providers on loopback ports and writes what they exchanged as a
+cassette, DIR/<provider>/<what>.yaml, with the tokens the simulator minted.
+llmtck check DIR passes on the result.
+
+llmtck replay --scenario NAME serves one for a harness in any language.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return listScenarios(cmd) },
 	}
@@ -35,10 +38,10 @@ DIR/<provider>/<what>.yaml, with the signatures the simulator minted.`,
 		RunE:  func(cmd *cobra.Command, _ []string) error { return listScenarios(cmd) },
 	}, &cobra.Command{
 		Use:   "export DIR",
-		Short: "Write each scenario, as the reference harness plays it, as a cassette under DIR",
+		Short: "Write each scenario, as the reference engine plays it, as a cassette under DIR",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			all, err := sim.All()
+			all, err := scenario.All()
 			if err != nil {
 				return &exitError{code: 1, err: err}
 			}
@@ -55,55 +58,37 @@ DIR/<provider>/<what>.yaml, with the signatures the simulator minted.`,
 	return cmd
 }
 
+// listScenarios prints name, steps, requirements and description, one
+// scenario per line.
 func listScenarios(cmd *cobra.Command) error {
-	all, err := sim.All()
+	all, err := scenario.All()
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
 	for _, sc := range all {
-		fmt.Fprintf(cmd.OutOrStdout(), "%s\t%d steps\t%s\n", sc.Name, len(sc.Steps), sc.Description)
+		fmt.Fprintf(cmd.OutOrStdout(), "%s\t%d steps\trequires %s\t%s\n", sc.Name, len(sc.Steps), strings.Join(sc.Requires(), ","), sc.Description)
 	}
 	return nil
 }
 
-// exportScenario plays sc with the reference harness against the simulator
-// over loopback HTTP and writes the traffic to path. A harness the
-// simulator rejects, or a run that stops short, writes nothing.
-func exportScenario(ctx context.Context, sc *sim.Scenario, path string) error {
-	srv := sim.New(sc, sim.Options{})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
-	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: time.Minute}
-	go hs.Serve(ln)
-	defer hs.Close()
-	h, err := harness.New(harness.Config{BaseURL: "http://" + ln.Addr().String(), Wire: sc.Wire, Model: sc.Model,
-		MaxTokens: sc.MaxTokens, Stream: true, Thinking: sc.Thinking})
-	if err != nil {
-		return err
-	}
+// exportScenario plays sc with the reference engine against the simulator
+// over loopback HTTP and writes the traffic to path. A run the simulator
+// refused, or one that stops short, writes nothing.
+func exportScenario(ctx context.Context, sc *scenario.Scenario, path string) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	run, err := h.Start(ctx, harness.Params{Messages: sc.Messages(), Tools: sc.Definitions(), MaxIterations: len(sc.Steps) + 1})
+	sim, err := conformance.Play(sc, func(s *conformance.Session) error {
+		return reference.Play(ctx, s, reference.Options{Stream: true})
+	})
 	if err != nil {
-		return err
+		return fmt.Errorf("the reference engine failed: %w", err)
 	}
-	var failed error
-	for ev := range run.Events() {
-		switch ev := ev.(type) {
-		case engine.RelayEvent:
-			ev.Respond(engine.PermissionResponse{Approved: true})
-		case engine.ErrorEvent:
-			failed = ev.Err
-		}
+	if rj := sim.Rejections(); len(rj) > 0 {
+		return fmt.Errorf("the simulator refused the reference engine: %v", rj[0])
 	}
-	if rj := srv.Rejections(); len(rj) > 0 {
-		return fmt.Errorf("the simulator rejected the reference harness: %v", rj[0])
+	if !sim.Done() {
+		return fmt.Errorf("the reference engine stopped after %d of %d steps", sim.Served(), len(sc.Steps))
 	}
-	if failed != nil || !srv.Done() {
-		return fmt.Errorf("the reference harness stopped after %d of %d steps: %v", srv.Served(), len(sc.Steps), failed)
-	}
-	return srv.WriteCassette(path)
+	return sim.WriteCassette(path)
 }

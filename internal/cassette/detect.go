@@ -16,7 +16,7 @@ func Detect(data []byte) (Format, error) {
 	if len(data) > MaxSize {
 		return "", tooBig("", int64(len(data)))
 	}
-	if _, ok := parseFast(data); ok {
+	if _, _, ok := parseFast(data); ok {
 		return FormatGoVCRv1, nil
 	}
 	f, _, err := detect("", data)

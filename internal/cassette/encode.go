@@ -12,7 +12,16 @@ import (
 
 // header is what EncodeHeader writes: the start of a go-vcr v2 cassette
 // whose interactions follow as list items.
-const header = "---\nversion: 1\ninteractions:\n"
+const header = versionLine + interactionsKey
+
+const (
+	versionLine     = "---\nversion: 1\n"
+	interactionsKey = "interactions:\n"
+	// ephemeralKey is llmtck's extra top-level key for Cassette.Ephemeral,
+	// written before `interactions` so an appender still only appends;
+	// go-vcr ignores keys it does not know.
+	ephemeralKey = "llmtck_ephemeral"
+)
 
 // EncodeHeader writes the start of a go-vcr v2 cassette (`version: 1`). An
 // appender writes it once and then one EncodeInteraction per interaction; the
@@ -33,7 +42,7 @@ func EncodeInteraction(w io.Writer, in *Interaction) error {
 // Encode writes c as a go-vcr v2 cassette (`version: 1`) that stock go-vcr
 // v2.1.0 loads. Output is deterministic: header keys are sorted.
 func (c *Cassette) Encode(w io.Writer) error {
-	if err := EncodeHeader(w); err != nil {
+	if _, err := w.Write(appendHeader(nil, c.Ephemeral)); err != nil {
 		return err
 	}
 	var buf []byte
@@ -80,6 +89,21 @@ func Save(path string, c *Cassette) (err error) {
 		return err
 	}
 	return os.Rename(f.Name(), path)
+}
+
+// appendHeader appends the cassette's start: the version, the ephemeral
+// list when there is one, then the `interactions` key.
+func appendHeader(dst []byte, ephemeral []string) []byte {
+	if len(ephemeral) == 0 {
+		return append(dst, header...)
+	}
+	dst = append(dst, versionLine+ephemeralKey+":\n"...)
+	for _, e := range ephemeral {
+		dst = append(dst, "- "...)
+		dst = appendInline(dst, e)
+		dst = append(dst, '\n')
+	}
+	return append(dst, interactionsKey...)
 }
 
 // AppendInteraction appends to dst exactly the bytes EncodeInteraction

@@ -15,20 +15,34 @@ import (
 // matters for 50 MB streamed cassettes. It reports ok=false at the first
 // byte it did not expect, and the caller falls back to yaml.v3, so on any
 // input both paths give the same result (tests hold them to it).
-func parseFast(data []byte) ([]*Interaction, bool) {
+func parseFast(data []byte) (ins []*Interaction, ephemeral []string, ok bool) {
 	r := fastReader{data: data}
-	if !r.literal(header) {
-		return nil, false
+	if !r.literal(versionLine) {
+		return nil, nil, false
 	}
-	var out []*Interaction
+	if r.literal(ephemeralKey + ":\n") {
+		for r.literal("- ") {
+			e, ok := r.inlineLine()
+			if !ok {
+				return nil, nil, false
+			}
+			ephemeral = append(ephemeral, e)
+		}
+		if len(ephemeral) == 0 {
+			return nil, nil, false // a null, which yaml.v3 reads the same, but not our layout
+		}
+	}
+	if !r.literal(interactionsKey) {
+		return nil, nil, false
+	}
 	for r.pos < len(r.data) {
 		in, ok := r.interaction()
 		if !ok {
-			return nil, false
+			return nil, nil, false
 		}
-		out = append(out, in)
+		ins = append(ins, in)
 	}
-	return out, true
+	return ins, ephemeral, true
 }
 
 type fastReader struct {

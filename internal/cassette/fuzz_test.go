@@ -33,7 +33,10 @@ func seeds(f *testing.F) [][]byte {
 	} {
 		out = append(out, []byte(s))
 	}
-	return append(out, encoded(f, genCassette(2, 400)))
+	withEph := genCassette(2, 400)
+	withEph.Ephemeral = []string{"Reply with JSON only.", "two\nlines", "'quoted' #x", "\xff"}
+	out = append(out, []byte(versionLine+ephemeralKey+": []\n"+interactionsKey), []byte("version: 1\ninteractions: []\n"+ephemeralKey+": [a, {b: c}]\n"))
+	return append(out, encoded(f, genCassette(2, 400)), encoded(f, withEph))
 }
 
 // checkParsed holds Parse's result to the package's promises: a one-line
@@ -91,11 +94,11 @@ func FuzzFastMatchesYAML(f *testing.F) {
 		f.Add(encoded(f, c))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ins, ok := parseFast(data)
+		ins, eph, ok := parseFast(data)
 		if !ok {
 			return
 		}
-		fast, err := finish("fuzz", FormatGoVCRv1, ins)
+		fast, err := finishFast("fuzz", ins, eph)
 		if err != nil {
 			return
 		}
@@ -105,6 +108,9 @@ func FuzzFastMatchesYAML(f *testing.F) {
 		}
 		if d := diffInteractions(fast.Interactions, slow.Interactions, false); d != "" {
 			t.Fatalf("fast and yaml.v3 readers differ:\n%s\n%q", d, data)
+		}
+		if !slices.Equal(fast.Ephemeral, slow.Ephemeral) {
+			t.Fatalf("fast and yaml.v3 readers differ on %s: %q vs %q\n%q", ephemeralKey, fast.Ephemeral, slow.Ephemeral, data)
 		}
 	})
 }
@@ -116,7 +122,7 @@ func FuzzEncode(f *testing.F) {
 		f.Add("POST", s, "X-"+s, s, []byte(s), 200, int64(i)*1e6, int64(i))
 	}
 	f.Fuzz(func(t *testing.T, method, url, key, value string, body []byte, status int, dur, offset int64) {
-		c := &Cassette{Interactions: []*Interaction{{
+		c := &Cassette{Ephemeral: []string{value, key}, Interactions: []*Interaction{{
 			Request: Request{
 				Method: method, URL: url,
 				Header: http.Header{http.CanonicalHeaderKey(key): {value}},

@@ -112,6 +112,32 @@ func leadingCode(status string) (int, bool) {
 	return code, err == nil
 }
 
+// ephemeral reads the root `llmtck_ephemeral` list of strings; nil when it
+// is absent, null or empty.
+func (d *yamlDoc) ephemeral() ([]string, error) {
+	fs, _, err := d.fields(d.root, "the cassette")
+	if err != nil {
+		return nil, err
+	}
+	f, ok := fs[ephemeralKey]
+	if !ok {
+		return nil, nil
+	}
+	items, err := d.items(f.value, "`"+ephemeralKey+"`")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for i, n := range items {
+		s, err := d.str(n, "`"+ephemeralKey+"` item "+strconv.Itoa(i))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
 // version reads the root `version` as text, "" when absent.
 func (d *yamlDoc) version() string {
 	fs, _, err := d.fields(d.root, "the cassette")

@@ -260,11 +260,11 @@ func roundTripInMemory(t *testing.T, c *Cassette) {
 
 func checkReaders(t *testing.T, c *Cassette, data []byte) {
 	t.Helper()
-	fast, ok := parseFast(data)
+	fast, eph, ok := parseFast(data)
 	if !ok {
 		t.Fatalf("the fast reader does not accept what Encode wrote")
 	}
-	fc, err := finish("x", FormatGoVCRv1, fast)
+	fc, err := finishFast("x", fast, eph)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,6 +280,9 @@ func checkReaders(t *testing.T, c *Cassette, data []byte) {
 	}
 	if d := diffInteractions(writtenAll(c.Interactions), fc.Interactions, true); d != "" {
 		t.Fatalf("Parse(Encode(c)) differs from c (want vs got):\n%s", d)
+	}
+	if !slices.Equal(fc.Ephemeral, slow.Ephemeral) || !slices.Equal(fc.Ephemeral, c.Ephemeral) {
+		t.Fatalf("%s: wrote %q, the fast reader read %q, yaml.v3 %q", ephemeralKey, c.Ephemeral, fc.Ephemeral, slow.Ephemeral)
 	}
 }
 

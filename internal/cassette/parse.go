@@ -76,8 +76,8 @@ func Parse(name string, data []byte) (*Cassette, error) {
 	}
 	// llmtck's own layout has a fast reader; anything it does not recognise
 	// goes the general way.
-	if ins, ok := parseFast(data); ok {
-		return finish(name, FormatGoVCRv1, ins)
+	if ins, eph, ok := parseFast(data); ok {
+		return finishFast(name, ins, eph)
 	}
 	f, doc, err := detect(name, data)
 	if err != nil {
@@ -103,8 +103,8 @@ func ParseAs(name string, data []byte, f Format) (*Cassette, error) {
 		return nil, errorf(name, 0, "unknown format %q, expected auto, govcr or one of %s", f, formatList())
 	}
 	if f == FormatGoVCRv1 || f == "govcr" {
-		if ins, ok := parseFast(data); ok {
-			return finish(name, FormatGoVCRv1, ins)
+		if ins, eph, ok := parseFast(data); ok {
+			return finishFast(name, ins, eph)
 		}
 	}
 	if err := checkText(name, data); err != nil {
@@ -157,5 +157,26 @@ func parseDetected(name string, data []byte, f Format, doc *yamlDoc) (*Cassette,
 	if err != nil {
 		return nil, err
 	}
-	return finish(name, f, ins)
+	var eph []string
+	if doc != nil {
+		if eph, err = doc.ephemeral(); err != nil {
+			return nil, err
+		}
+	}
+	c, err := finish(name, f, ins)
+	if err != nil {
+		return nil, err
+	}
+	c.Ephemeral = eph
+	return c, nil
+}
+
+// finishFast is finish for what the fast reader read.
+func finishFast(name string, ins []*Interaction, ephemeral []string) (*Cassette, error) {
+	c, err := finish(name, FormatGoVCRv1, ins)
+	if err != nil {
+		return nil, err
+	}
+	c.Ephemeral = ephemeral
+	return c, nil
 }

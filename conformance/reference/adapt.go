@@ -1,0 +1,85 @@
+package reference
+
+import (
+	"time"
+
+	"github.com/llmtck/llmtck/engine"
+)
+
+// adapt is the history as the adapter of wire w is given it. Messages
+// another wire produced are rebuilt in the model's plain terms (their
+// wire-specific fields belong to that wire), and their opaque reasoning is
+// routed by replay tag: kept for an adapter that declares the tag, inlined
+// when it is plain text, elided otherwise. Eliding changes only this
+// request: conv keeps every thought for a later adapter that can replay it.
+func adapt(conv *conversation, w engine.Wire, b breaks) []engine.Message {
+	accepts := b.replayTags(w)
+	var out []engine.Message
+	for i, m := range conv.msgs {
+		from := conv.origin[i]
+		if from == "" || from == w || m.Role != engine.RoleAssistant {
+			out = append(out, m)
+			continue
+		}
+		rebuilt := engine.Message{Role: engine.RoleAssistant}
+		for _, blk := range m.Blocks {
+			rebuilt.Blocks = append(rebuilt.Blocks, carry(blk, accepts)...)
+		}
+		if len(rebuilt.Blocks) == 0 {
+			continue
+		}
+		// Item-per-message wires (Responses) split one reply in several
+		// assistant messages; the others take it as one.
+		if n := len(out); n > 0 && w != engine.WireResponses && out[n-1].Role == engine.RoleAssistant && conv.origin[i-1] == from {
+			out[n-1].Blocks = append(append([]engine.Block(nil), out[n-1].Blocks...), rebuilt.Blocks...)
+			continue
+		}
+		out = append(out, rebuilt)
+	}
+	return out
+}
+
+// carry is what of block b, produced by another wire, goes to an adapter
+// that replays the tags in accepts.
+func carry(b engine.Block, accepts []string) []engine.Block {
+	if isReasoning(b) {
+		t, ok := engine.ThoughtFromBlock(b, engine.RawThought{ID: "thought", CreatedAt: time.Now()})
+		if !ok {
+			return nil // nothing any adapter could replay
+		}
+		d := engine.RouteThoughts([]engine.Thought{t}, accepts)
+		switch {
+		case len(d.Opaque) > 0:
+			if tb, ok := engine.ThoughtBlock(t); ok {
+				return []engine.Block{tb}
+			}
+		case len(d.Plain) > 0 && t.Content != "":
+			return []engine.Block{engine.PlainThoughtBlock(t)}
+		}
+		return nil
+	}
+	switch b.Type {
+	case engine.BlockText:
+		if b.Text == "" {
+			return nil
+		}
+		return []engine.Block{textBlock(b.Text)}
+	case engine.BlockToolCall:
+		args, err := engine.ToolArguments(b.Input)
+		if err != nil {
+			args = b.Input
+		}
+		return []engine.Block{{Type: engine.BlockToolCall, ID: b.ID, Name: b.Name, Input: args}}
+	}
+	return []engine.Block{b}
+}
+
+// isReasoning reports whether b carries reasoning: thinking, redacted
+// thinking, a Responses reasoning item, a Gemini thought part.
+func isReasoning(b engine.Block) bool {
+	switch b.Type {
+	case engine.BlockThinking, engine.BlockRedacted, engine.BlockReasoning:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,56 @@
+package reference
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/providers"
+)
+
+// client is the HTTP client for wire w: c itself, or, for a variant that
+// tampers with requests, c behind a transport that does.
+func (b breaks) client(c *http.Client, w engine.Wire) *http.Client {
+	if b.tamper == nil {
+		return c
+	}
+	if c == nil {
+		c = http.DefaultClient
+	}
+	next := c.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	out := *c
+	out.Transport = &tamperer{next: next, codec: providers.For(w), fn: b.tamper}
+	return &out
+}
+
+// tamperer decodes each request body, lets fn break it, and sends the
+// request encoded again.
+type tamperer struct {
+	next  http.RoundTripper
+	codec providers.Codec
+	fn    func(*engine.Request)
+}
+
+func (tp *tamperer) RoundTrip(r *http.Request) (*http.Response, error) {
+	body, err := io.ReadAll(r.Body)
+	r.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	req, err := tp.codec.DecodeRequest(body)
+	if err != nil {
+		return nil, fmt.Errorf("reference: tampering: %w", err)
+	}
+	tp.fn(req)
+	if body, err = tp.codec.EncodeRequest(req); err != nil {
+		return nil, fmt.Errorf("reference: tampering: %w", err)
+	}
+	r = r.Clone(r.Context())
+	r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	return tp.next.RoundTrip(r)
+}
