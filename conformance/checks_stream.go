@@ -78,12 +78,16 @@ func streamCheck(c *Check) *Check {
 			for _, is := range st.Issues {
 				if is.Check == c.ID {
 					msg := strings.TrimPrefix(is.Message, fmt.Sprintf("event %d: ", is.Event))
-					r.add(ex.Index, fmt.Sprintf("response.events[%d]", is.Event), "%s", msg)
+					sev := SeverityError
+					if is.Truncation { // a cut, not a malformed stream
+						sev = SeverityWarning
+					}
+					r.addSeverity(sev, ex.Index, fmt.Sprintf("response.events[%d]", is.Event), "%s", msg)
 					reported = true
 				}
 			}
 			if st.Truncated && !reported && terminalCheck[ex.Wire] == c.ID {
-				r.add(ex.Index, fmt.Sprintf("response.events[%d]", st.Events), "stream ended after %d events without its terminal event (truncated)", st.Events)
+				r.addSeverity(SeverityWarning, ex.Index, fmt.Sprintf("response.events[%d]", st.Events), "stream ended after %d events without its terminal event (truncated)", st.Events)
 			}
 		}
 	}

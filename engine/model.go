@@ -214,6 +214,10 @@ type StreamIssue struct {
 	Check   string `json:"check"`   // e.g. ANT-STREAM-002
 	Event   int    `json:"event"`   // 0-based event index
 	Message string `json:"message"` // what was wrong, with the event's values
+	// Truncation marks the issue "ended before its terminal event": the
+	// stream was cut (the client stopped reading, the connection dropped),
+	// which degrades the response but breaks no grammar rule on its own.
+	Truncation bool `json:"truncation,omitempty"`
 }
 
 // Fact names used in stream summaries and reports.

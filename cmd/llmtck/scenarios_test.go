@@ -60,7 +60,7 @@ func TestScenariosExport(t *testing.T) {
 	}
 	code, out, errOut = runCLI(t, "check", "--format", "json", dir)
 	var rep conformance.Report
-	if err := json.Unmarshal([]byte(out), &rep); err != nil || code > 1 {
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 {
 		t.Fatalf("check on the exported cassettes exited %d: %v\n%s", code, err, errOut)
 	}
 	if rep.Summary.Files != len(scenario.Names()) {
@@ -68,11 +68,10 @@ func TestScenariosExport(t *testing.T) {
 	}
 	for _, f := range rep.Files {
 		for _, fd := range f.Findings {
-			// A stream the scenario's user stopped is partial by design; the
-			// cassette does not yet say so, so check reports it (the lead has
-			// the follow-up: a marker the stream checks honour).
-			if strings.HasSuffix(f.Path, filepath.FromSlash("anthropic/aborted-stream.yaml")) && fd.Check == "ANT-STREAM-001" {
-				t.Logf("known: %s: %s", f.Path, fd)
+			// A stream the scenario's user stopped is partial by design: a
+			// cut stream is a warning, never an error.
+			if strings.HasSuffix(f.Path, filepath.FromSlash("anthropic/aborted-stream.yaml")) && fd.Check == "ANT-STREAM-001" && fd.Severity == conformance.SeverityWarning {
+				t.Logf("expected: %s: %s", f.Path, fd)
 				continue
 			}
 			if fd.Severity != conformance.SeverityInfo {

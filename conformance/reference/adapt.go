@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"slices"
 	"time"
 
 	"github.com/llmtck/llmtck/engine"
@@ -23,7 +24,7 @@ func adapt(conv *conversation, w engine.Wire, b breaks) []engine.Message {
 		}
 		rebuilt := engine.Message{Role: engine.RoleAssistant}
 		for _, blk := range m.Blocks {
-			rebuilt.Blocks = append(rebuilt.Blocks, carry(blk, accepts)...)
+			rebuilt.Blocks = append(rebuilt.Blocks, carry(blk, accepts, b.leakThoughts)...)
 		}
 		if len(rebuilt.Blocks) == 0 {
 			continue
@@ -40,12 +41,17 @@ func adapt(conv *conversation, w engine.Wire, b breaks) []engine.Message {
 }
 
 // carry is what of block b, produced by another wire, goes to an adapter
-// that replays the tags in accepts.
-func carry(b engine.Block, accepts []string) []engine.Block {
+// that replays the tags in accepts. leak is the broken engine that sends an
+// opaque thought the adapter did not declare, relabelled as its own.
+func carry(b engine.Block, accepts []string, leak bool) []engine.Block {
 	if isReasoning(b) {
-		t, ok := engine.ThoughtFromBlock(b, engine.RawThought{ID: "thought", CreatedAt: time.Now()})
+		now := time.Now()
+		t, ok := engine.ThoughtFromBlock(b, engine.RawThought{ID: "thought", CreatedAt: now, UpdatedAt: now})
 		if !ok {
 			return nil // nothing any adapter could replay
+		}
+		if leak && t.Opaque() && len(accepts) > 0 && !slices.Contains(accepts, t.ReplayCompatibility) {
+			t.ReplayCompatibility = accepts[0]
 		}
 		d := engine.RouteThoughts([]engine.Thought{t}, accepts)
 		switch {

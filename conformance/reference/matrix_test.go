@@ -20,6 +20,7 @@ var targets = map[reference.Variant][]string{
 	reference.VariantPersistEphemeral: {"HIST-005"},
 	reference.VariantDropCancelled:    {"ANT-TOOL-001"},
 	reference.VariantReorderReasoning: {"OAI-RSN-001"},
+	reference.VariantLeakThought:      {"ANT-THINK-003"},
 }
 
 // caught plays every scenario with variant v and returns, per check ID,

@@ -35,11 +35,16 @@ const (
 	// VariantReorderReasoning moves each Responses reasoning item after the
 	// item it produced. Targets OAI-RSN-001.
 	VariantReorderReasoning Variant = "reorder-reasoning"
+	// VariantLeakThought sends an opaque thought to an adapter that did not
+	// declare its tag, relabelled as the adapter's own (a Responses
+	// encrypted_content as an Anthropic thinking signature). Targets
+	// ANT-THINK-003.
+	VariantLeakThought Variant = "leak-thought"
 )
 
 // Variants lists the broken engines.
 var Variants = []Variant{VariantReencodeThinking, VariantDropSignature, VariantForgetToolResult,
-	VariantPersistEphemeral, VariantDropCancelled, VariantReorderReasoning}
+	VariantPersistEphemeral, VariantDropCancelled, VariantReorderReasoning, VariantLeakThought}
 
 // breaks are the engine behaviours a Variant breaks.
 type breaks struct {
@@ -63,6 +68,8 @@ func (v Variant) breaks() breaks {
 		return breaks{tamper: dropCancelledResults}
 	case VariantReorderReasoning:
 		return breaks{tamper: reorderReasoning}
+	case VariantLeakThought:
+		return breaks{leakThoughts: true}
 	}
 	return breaks{}
 }

@@ -324,6 +324,7 @@ func (r *reassembler) finish(last int) {
 			msg += "; " + open + " never stopped"
 		}
 		r.issue(checkGrammar, last, "%s", msg)
+		r.stream.Issues[len(r.stream.Issues)-1].Truncation = true
 	}
 	r.stream.Complete = r.stopped && !r.failed && !r.openAtStop
 	if !r.started && len(r.blocks) == 0 {

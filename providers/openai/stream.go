@@ -222,6 +222,7 @@ func (r *reassembly) finish(events int) {
 	default:
 		r.st.Truncated = true
 		r.issue(events, "stream ended without data: [DONE]")
+		r.st.Issues[len(r.st.Issues)-1].Truncation = true
 	}
 	keys := make([]int, 0, len(r.choices))
 	for k := range r.choices {

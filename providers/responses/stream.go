@@ -320,6 +320,7 @@ func (s *streamState) finish() {
 	if s.terminal == "" && s.errEvent == nil {
 		st.Truncated = true
 		s.issueAt(st.Events, "stream ended after %d events without response.completed, response.incomplete or response.failed", st.Events)
+		st.Issues[len(st.Issues)-1].Truncation = true
 	}
 	st.Error = s.errEvent
 	switch {
