@@ -2,7 +2,6 @@ package conformance_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/llmtck/llmtck/conformance"
+	"github.com/llmtck/llmtck/conformance/reference"
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/engine/harness"
@@ -215,17 +215,10 @@ func helperHarness(drop, retry bool) conformance.Harness {
 		if s.System != "" {
 			history = append(history, engine.Message{Role: engine.RoleSystem, Blocks: []engine.Block{{Type: engine.BlockText, Text: s.System}}})
 		}
-		var tools []engine.ToolDefinition
-		for _, tool := range s.Tools {
-			tools = append(tools, engine.ToolDefinition{Name: tool.Name, Description: tool.Description, Schema: tool.InputSchema,
-				Execute: func(ctx context.Context, args json.RawMessage, _ engine.ToolContext) (engine.ToolExecutionResult, error) {
-					out, err := tool.Call(ctx, args)
-					return engine.ToolExecutionResult{Context: out}, err
-				}})
-		}
+		tools := reference.Tools(s.Tools)
 		client := http.DefaultClient
 		if drop {
-			client = &http.Client{Transport: &tamperer{next: http.DefaultTransport, wire: engine.WireAnthropic, fn: dropSecondResult()}}
+			client = reference.Tamper(nil, engine.WireAnthropic, dropSecondResult())
 		}
 		for _, turn := range s.Turns {
 			h, err := harness.New(harness.Config{BaseURL: s.BaseURL(turn.Provider), Wire: turn.Provider, Model: turn.Model,

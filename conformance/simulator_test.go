@@ -17,10 +17,10 @@ import (
 	"time"
 
 	"github.com/llmtck/llmtck/conformance"
+	"github.com/llmtck/llmtck/conformance/reference"
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/engine/harness"
-	"github.com/llmtck/llmtck/providers"
 )
 
 // The Anthropic scenarios the simulator's own tests play: single-turn,
@@ -45,7 +45,7 @@ func runScenario(t *testing.T, sc *scenario.Scenario, stream bool, tamper func(c
 	t.Cleanup(hs.Close)
 	client := hs.Client()
 	if tamper != nil {
-		client = &http.Client{Transport: &tamperer{next: client.Transport, wire: sc.Wire, fn: tamper}}
+		client = reference.Tamper(client, sc.Wire, tamper)
 	}
 	turn := sc.Turns[0]
 	h, err := harness.New(harness.Config{BaseURL: hs.URL, Wire: turn.Wire, Model: turn.Model, MaxTokens: sc.MaxTokens,
@@ -85,35 +85,6 @@ func toolDefinitions(tools []scenario.Tool) []engine.ToolDefinition {
 			}})
 	}
 	return out
-}
-
-// tamperer is a deliberately broken client: it decodes each request the
-// harness sends, lets fn break it, and sends the re-encoded body.
-type tamperer struct {
-	next  http.RoundTripper
-	wire  engine.Wire
-	fn    func(call int, req *engine.Request)
-	calls int
-}
-
-func (tp *tamperer) RoundTrip(r *http.Request) (*http.Response, error) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		return nil, err
-	}
-	codec := providers.For(tp.wire)
-	req, err := codec.DecodeRequest(body)
-	if err != nil {
-		return nil, err
-	}
-	tp.fn(tp.calls, req)
-	tp.calls++
-	if body, err = codec.EncodeRequest(req); err != nil {
-		return nil, err
-	}
-	r = r.Clone(r.Context())
-	r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
-	return tp.next.RoundTrip(r)
 }
 
 func load(t *testing.T, name string) *scenario.Scenario {

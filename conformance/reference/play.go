@@ -70,7 +70,7 @@ func playTurn(ctx context.Context, s *conformance.Session, opts Options, b break
 	if err != nil {
 		return err
 	}
-	tools := definitions(s.Tools)
+	tools := Tools(s.Tools)
 	start := adapt(conv, turn.Provider, b)
 	added, ended, err := run(ctx, h, start, tools, b)
 	if err != nil {
@@ -135,10 +135,10 @@ func run(ctx context.Context, h *harness.Harness, msgs []engine.Message, tools [
 	return added, r.EndReason(), errors.Join(errs...)
 }
 
-// definitions registers the session's tools: each returns its canned
-// result; a call the user cancels returns ctx's error, which the harness
-// turns into a cancelled result.
-func definitions(tools []conformance.Tool) []engine.ToolDefinition {
+// Tools are the session's tools as the reference engine registers them:
+// each returns its canned result; a call the user cancels returns ctx's
+// error, which the harness turns into a cancelled result.
+func Tools(tools []conformance.Tool) []engine.ToolDefinition {
 	var out []engine.ToolDefinition
 	for _, t := range tools {
 		out = append(out, engine.ToolDefinition{

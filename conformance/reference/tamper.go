@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers"
@@ -16,6 +17,14 @@ func (b breaks) client(c *http.Client, w engine.Wire) *http.Client {
 	if b.tamper == nil {
 		return c
 	}
+	return Tamper(c, w, func(_ int, req *engine.Request) { b.tamper(req) })
+}
+
+// Tamper returns a deliberately broken client: c (nil means
+// http.DefaultClient) behind a transport that decodes each request body as
+// wire w, lets fn break it, and sends it encoded again. call counts the
+// requests from 0.
+func Tamper(c *http.Client, w engine.Wire, fn func(call int, req *engine.Request)) *http.Client {
 	if c == nil {
 		c = http.DefaultClient
 	}
@@ -24,7 +33,7 @@ func (b breaks) client(c *http.Client, w engine.Wire) *http.Client {
 		next = http.DefaultTransport
 	}
 	out := *c
-	out.Transport = &tamperer{next: next, codec: providers.For(w), fn: b.tamper}
+	out.Transport = &tamperer{next: next, codec: providers.For(w), fn: fn}
 	return &out
 }
 
@@ -33,7 +42,10 @@ func (b breaks) client(c *http.Client, w engine.Wire) *http.Client {
 type tamperer struct {
 	next  http.RoundTripper
 	codec providers.Codec
-	fn    func(*engine.Request)
+	fn    func(call int, req *engine.Request)
+
+	mu    sync.Mutex
+	calls int
 }
 
 func (tp *tamperer) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -46,7 +58,11 @@ func (tp *tamperer) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reference: tampering: %w", err)
 	}
-	tp.fn(req)
+	tp.mu.Lock()
+	call := tp.calls
+	tp.calls++
+	tp.mu.Unlock()
+	tp.fn(call, req)
 	if body, err = tp.codec.EncodeRequest(req); err != nil {
 		return nil, fmt.Errorf("reference: tampering: %w", err)
 	}

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/llmtck/llmtck/conformance"
@@ -43,7 +42,7 @@ func playGemini(t testing.TB, name string, stream bool, tamper func(call int, re
 	var out gemPlay
 	client := http.DefaultClient
 	if tamper != nil {
-		client = &http.Client{Transport: &gemTamperer{next: http.DefaultTransport, fn: tamper}}
+		client = reference.Tamper(nil, engine.WireGemini, tamper)
 	}
 	out.sim, err = conformance.Play(sc, func(s *conformance.Session) error {
 		var history []engine.Message
@@ -60,7 +59,7 @@ func playGemini(t testing.TB, name string, stream bool, tamper func(call int, re
 				cancel()
 				return err
 			}
-			run, err := h.Start(ctx, harness.Params{Messages: history, Tools: gemDefinitions(s)})
+			run, err := h.Start(ctx, harness.Params{Messages: history, Tools: reference.Tools(s.Tools)})
 			if err != nil {
 				cancel()
 				return err
@@ -91,51 +90,6 @@ func playGemini(t testing.TB, name string, stream bool, tamper func(call int, re
 		t.Fatal(err)
 	}
 	return out
-}
-
-// gemDefinitions registers the session's tools with the harness.
-func gemDefinitions(s *conformance.Session) []engine.ToolDefinition {
-	var out []engine.ToolDefinition
-	for _, tl := range s.Tools {
-		out = append(out, engine.ToolDefinition{Name: tl.Name, Description: tl.Description, Schema: tl.InputSchema,
-			Execute: func(ctx context.Context, args json.RawMessage, _ engine.ToolContext) (engine.ToolExecutionResult, error) {
-				res, err := tl.Call(ctx, args)
-				return engine.ToolExecutionResult{Context: res}, err
-			}})
-	}
-	return out
-}
-
-// gemTamperer is a deliberately broken client: it decodes each request
-// the harness sends, lets fn break it, and sends it re-encoded.
-type gemTamperer struct {
-	next  http.RoundTripper
-	fn    func(call int, req *engine.Request)
-	mu    sync.Mutex
-	calls int
-}
-
-func (tp *gemTamperer) RoundTrip(r *http.Request) (*http.Response, error) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		return nil, err
-	}
-	codec := providers.For(engine.WireGemini)
-	req, err := codec.DecodeRequest(body)
-	if err != nil {
-		return nil, err
-	}
-	tp.mu.Lock()
-	call := tp.calls
-	tp.calls++
-	tp.mu.Unlock()
-	tp.fn(call, req)
-	if body, err = codec.EncodeRequest(req); err != nil {
-		return nil, err
-	}
-	r = r.Clone(r.Context())
-	r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
-	return tp.next.RoundTrip(r)
 }
 
 // gemAnswer is the text of the scenario's last step, as served.

@@ -131,33 +131,6 @@ func TestOpenAIReferenceHarnessPasses(t *testing.T) {
 	}
 }
 
-// oaiTamperer is a deliberately broken client: it decodes each request,
-// lets fn break it, and sends the re-encoded body.
-type oaiTamperer struct {
-	next  http.RoundTripper
-	fn    func(call int, req *engine.Request)
-	calls int
-}
-
-func (tp *oaiTamperer) RoundTrip(r *http.Request) (*http.Response, error) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		return nil, err
-	}
-	req, err := chatCodec.DecodeRequest(body)
-	if err != nil {
-		return nil, err
-	}
-	tp.fn(tp.calls, req)
-	tp.calls++
-	if body, err = chatCodec.EncodeRequest(req); err != nil {
-		return nil, err
-	}
-	r = r.Clone(r.Context())
-	r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
-	return tp.next.RoundTrip(r)
-}
-
 func TestOpenAIBrokenClientsAreRejected(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -183,11 +156,11 @@ func TestOpenAIBrokenClientsAreRejected(t *testing.T) {
 		for _, stream := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/stream=%v", c.name, stream), func(t *testing.T) {
 				sim, run, errs := oaiPlay(t, "openai/parallel-tools", stream, func(next http.RoundTripper) http.RoundTripper {
-					return &oaiTamperer{next: next, fn: func(call int, req *engine.Request) {
+					return reference.Tamper(&http.Client{Transport: next}, engine.WireOpenAI, func(call int, req *engine.Request) {
 						if call == 1 {
 							c.tamper(req)
 						}
-					}}
+					}).Transport
 				})
 				rj := sim.Rejections()
 				if len(rj) != 1 || rj[0].Check != c.check || rj[0].Status != http.StatusBadRequest || rj[0].Step != 1 {

@@ -36,7 +36,7 @@ func rspPlay(t *testing.T, sc *scenario.Scenario, stream bool, tamper func(call 
 	sim, err := conformance.Play(sc, func(s *conformance.Session) error {
 		client := &http.Client{}
 		if tamper != nil {
-			client.Transport = &rspTamperer{next: http.DefaultTransport, fn: tamper}
+			client = reference.Tamper(client, engine.WireResponses, tamper)
 		}
 		turn := s.Turns[0]
 		h, err := harness.New(harness.Config{BaseURL: s.BaseURL(turn.Provider), Wire: turn.Provider, Model: turn.Model,
@@ -48,7 +48,7 @@ func rspPlay(t *testing.T, sc *scenario.Scenario, stream bool, tamper func(call 
 			{Role: engine.RoleSystem, Blocks: []engine.Block{{Type: engine.BlockText, Text: s.System}}},
 			{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: turn.Prompt}}},
 		}
-		run, err := h.Start(context.Background(), harness.Params{Messages: msgs, Tools: rspDefinitions(s.Tools)})
+		run, err := h.Start(context.Background(), harness.Params{Messages: msgs, Tools: reference.Tools(s.Tools)})
 		if err != nil {
 			return err
 		}
@@ -68,47 +68,6 @@ func rspPlay(t *testing.T, sc *scenario.Scenario, stream bool, tamper func(call 
 	}
 	out.sim = sim
 	return out
-}
-
-// rspDefinitions registers the session's tools with their canned results.
-func rspDefinitions(tools []conformance.Tool) []engine.ToolDefinition {
-	var out []engine.ToolDefinition
-	for _, t := range tools {
-		out = append(out, engine.ToolDefinition{Name: t.Name, Description: t.Description, Schema: t.InputSchema,
-			Execute: func(ctx context.Context, args json.RawMessage, _ engine.ToolContext) (engine.ToolExecutionResult, error) {
-				res, err := t.Call(ctx, args)
-				return engine.ToolExecutionResult{Context: res}, err
-			}})
-	}
-	return out
-}
-
-// rspTamperer decodes each Responses request, lets fn break it, and sends
-// the re-encoded body.
-type rspTamperer struct {
-	next  http.RoundTripper
-	fn    func(call int, req *engine.Request)
-	calls int
-}
-
-func (tp *rspTamperer) RoundTrip(r *http.Request) (*http.Response, error) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		return nil, err
-	}
-	codec := providers.For(engine.WireResponses)
-	req, err := codec.DecodeRequest(body)
-	if err != nil {
-		return nil, err
-	}
-	tp.fn(tp.calls, req)
-	tp.calls++
-	if body, err = codec.EncodeRequest(req); err != nil {
-		return nil, err
-	}
-	r = r.Clone(r.Context())
-	r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
-	return tp.next.RoundTrip(r)
 }
 
 func rspLoad(t *testing.T, name string) *scenario.Scenario {
@@ -401,7 +360,7 @@ func TestResponsesCancelledTool(t *testing.T) {
 		})
 	}
 	t.Run("output dropped", func(t *testing.T) {
-		client := &http.Client{Transport: &rspTamperer{next: http.DefaultTransport, fn: func(call int, req *engine.Request) {
+		client := reference.Tamper(nil, engine.WireResponses, func(call int, req *engine.Request) {
 			if call != 1 {
 				return
 			}
@@ -411,7 +370,7 @@ func TestResponsesCancelledTool(t *testing.T) {
 					return
 				}
 			}
-		}}}
+		})
 		sim, err := conformance.Play(sc, func(s *conformance.Session) error {
 			reference.Play(context.Background(), s, reference.Options{HTTPClient: client})
 			return nil
