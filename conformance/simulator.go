@@ -48,8 +48,8 @@ type Simulator struct {
 	mints map[engine.Wire]*scenario.Minter // one key per provider
 
 	mu         sync.Mutex
-	accepted   []engine.Exchange // accepted calls, responses decoded
-	findings   []Finding         // every finding on the requests received, faults included
+	served     int       // steps answered
+	findings   []Finding // every finding on the requests received, faults included
 	rejections []SimRejection
 	log        []*cassette.Interaction // every call, rejected ones included
 	calls      []engine.Exchange       // log, decoded
@@ -101,7 +101,7 @@ func (s *Simulator) init() {
 func (s *Simulator) Served() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.accepted)
+	return s.served
 }
 
 // Done reports whether every step has been served.
@@ -141,7 +141,13 @@ func (s *Simulator) Notes() []string {
 func (s *Simulator) Exchanges() []engine.Exchange {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]engine.Exchange(nil), s.accepted...)
+	var out []engine.Exchange
+	for _, ex := range s.calls {
+		if ex.Status == http.StatusOK {
+			out = append(out, ex)
+		}
+	}
+	return out
 }
 
 // Cassette is every call so far, rejected ones included. Credentials are
@@ -223,7 +229,7 @@ func (s *Simulator) serve(w engine.Wire, rw http.ResponseWriter, r *http.Request
 		Method: r.Method, URL: origins[w] + r.URL.RequestURI(), Header: credentialFree(r.Header), Body: body,
 	}}
 	s.log = append(s.log, in)
-	step := len(s.accepted)
+	step := s.served
 	reject := func(rj SimRejection) {
 		rj.Step = step
 		s.rejections = append(s.rejections, rj)
@@ -280,7 +286,7 @@ func (s *Simulator) serve(w engine.Wire, rw http.ResponseWriter, r *http.Request
 	} else {
 		s.answer(rw, in, http.StatusOK, contentType, parts)
 	}
-	s.accepted = append(s.accepted, providers.Decode(ex.Index, s.callOf(in, w)))
+	s.served++
 	if cut {
 		panic(http.ErrAbortHandler) // net/http closes the connection without ending the body
 	}
@@ -358,7 +364,7 @@ func (s *Simulator) abort(rw http.ResponseWriter, r *http.Request, in *cassette.
 	case <-r.Context().Done():
 		return false
 	case <-time.After(wait):
-		s.notes = append(s.notes, fmt.Sprintf("step %d: the client kept the aborted response open %v after the user pressed stop", len(s.accepted), wait))
+		s.notes = append(s.notes, fmt.Sprintf("step %d: the client kept the aborted response open %v after the user pressed stop", s.served, wait))
 		return true
 	}
 }
