@@ -44,6 +44,11 @@ func TestChildOnlyNothing(t *testing.T) {
 	conformance.CheckCassette(t, passing, conformance.Only("NOPE-*"))
 }
 
+func TestChildWrongOption(t *testing.T) {
+	child(t)
+	conformance.CheckCassette(t, passing, conformance.GoldenFile("x.golden"))
+}
+
 func TestCheckCassetteOutcomes(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -53,8 +58,9 @@ func TestCheckCassetteOutcomes(t *testing.T) {
 		{"TestChildFailing", false, []string{"--- FAIL: TestChildFailing/ANT-STREAM-002", "--- PASS: TestChildFailing/ANT-STREAM-001", "never started"}},
 		{"TestChildGap", true, []string{"known gap (our proxy renumbers blocks)", "--- PASS: TestChildGap/ANT-STREAM-002"}},
 		{"TestChildStaleGap", false, []string{"stale gap: ANT-STREAM-002 passes now", "--- FAIL: TestChildStaleGap/ANT-STREAM-002"}},
-		{"TestChildUnknownGap", false, []string{`conformance.Gap("ANT-NOPE-999"): no such check`}},
+		{"TestChildUnknownGap", false, []string{`conformance.Gap("ANT-NOPE-999", "typo"): no such check`}},
 		{"TestChildOnlyNothing", false, []string{"no check matches"}},
+		{"TestChildWrongOption", false, []string{`conformance.GoldenFile("x.golden"): conformance.CheckCassette has no use for this option (it applies to Golden)`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

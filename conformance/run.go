@@ -1,161 +1,146 @@
 package conformance
 
 import (
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
+	"testing"
 
-	"github.com/llmtck/llmtck/engine"
-	"github.com/llmtck/llmtck/internal/cassette"
-	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/checks"
+	"github.com/llmtck/llmtck/conformance/scenario"
+	"github.com/llmtck/llmtck/conformance/simulator"
 )
 
-// Options select what a check run judges.
-type Options struct {
-	// Only and Skip are check-ID globs (see Select).
-	Only, Skip []string
-	// Wire forces the wire of every call; "" detects it per call.
-	Wire engine.Wire
-}
+// Harness runs the agent under test through one session: Run calls it once
+// per scenario, with the providers simulated. It registers the session's
+// tools, sends each turn's prompt to the turn's provider and runs the agent
+// loop until the final answer, keeping the conversation from turn to turn
+// as it would for a user. Fail t for a problem of the harness itself; the
+// rules of the wire are Run's to judge.
+type Harness func(t *testing.T, s *Session)
 
-// recordingExts are the file endings a folder walk always checks; other
-// files in a walked folder (.txt fixtures among them) are checked only when
-// their content is a recording, so licences and manifests beside cassettes
-// are not errors.
-var recordingExts = map[string]bool{
-	".yaml": true, ".yml": true, ".json": true, ".har": true, ".httprr": true,
-	".jsonl": true, ".ndjson": true,
-}
-
-// CheckPaths checks every recording named by paths (files, or folders walked
-// recursively) and returns the report. It fails only on usage errors: a
-// path that does not exist, a check filter that selects nothing, a run that
-// found no recording, or one where no selected check applied to any. Files that cannot be decoded are reported in
-// their FileReport.Error and the other files are still checked.
-func CheckPaths(paths []string, opts Options) (*Report, error) {
-	checks, err := Select(opts.Only, opts.Skip)
+// Run plays every bundled scenario with the harness against simulated
+// providers and judges what it sent: each scenario is a subtest named by
+// the scenario, and each check that applies to its traffic a subtest of
+// that named by the check's ID, so
+//
+//	go test -run 'TestHarness/anthropic/.*/ANT-THINK'
+//
+// selects a family; the harness itself runs in the subtest "harness".
+// Error and warning findings fail their subtest (a
+// harness should leave nothing the provider rejects or silently degrades);
+// infos are logged. A scenario the harness does not finish, or in which it
+// sent nothing, fails.
+//
+// Options: Capabilities declares what the harness supports (scenarios
+// needing more are skipped with the reason); Gap declares a known gap,
+// which still runs, logs its findings, and fails as stale when the check
+// finds nothing in any scenario; Only, Skip and Scenarios narrow the run.
+// An unknown check ID or capability fails the test, and so does a run in
+// which no scenario ran.
+func Run(t *testing.T, h Harness, opts ...Option) {
+	t.Helper()
+	cfg, err := newConfig(entryRun, opts)
 	if err != nil {
-		return nil, err
+		t.Fatal(err)
 	}
-	files, err := collect(paths)
+	selected, err := checks.Select(cfg.only, cfg.skip)
 	if err != nil {
-		return nil, err
+		t.Fatal(err)
 	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("no recordings found under %s", strings.Join(paths, ", "))
+	all, err := scenario.All()
+	if err != nil {
+		t.Fatal(err)
 	}
-	rep := &Report{Version: 1}
-	checked := false
-	for _, f := range files {
-		fr := CheckFile(f, checks, opts.Wire)
-		checked = checked || len(fr.Checked) > 0 || fr.Error != ""
-		rep.Add(fr)
-	}
-	if !checked {
-		return nil, fmt.Errorf("none of the selected checks applies to the %d recordings found (a filter for another wire?)", len(files))
-	}
-	return rep, nil
-}
-
-// collect expands paths into the files to check, in walk order.
-func collect(paths []string) ([]string, error) {
-	var files []string
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil {
-			return nil, err
+	var scenarios []*scenario.Scenario
+	for _, sc := range all {
+		if len(cfg.scenarios) == 0 || checks.MatchAny(cfg.scenarios, sc.Name) {
+			scenarios = append(scenarios, sc)
 		}
-		if !st.IsDir() {
-			files = append(files, p)
-			continue
-		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+	}
+	if len(scenarios) == 0 {
+		t.Fatalf("conformance.Scenarios(%q) matches none of %s", cfg.scenarios, strings.Join(scenario.Names(), ", "))
+	}
+	found := map[string]int{} // gap check ID → findings, over every scenario
+	ran := 0
+	for _, sc := range scenarios {
+		t.Run(sc.Name, func(t *testing.T) {
+			if missing := cfg.missing(sc.Requires()); len(missing) > 0 {
+				t.Skipf("the harness does not declare %s (conformance.Capabilities)", strings.Join(missing, ", "))
+			}
+			ran++
+			// The harness runs in its own subtest, so one that fails itself
+			// on the simulator's error answer still gets the checks' account.
+			sim, err := simulator.Play(sc, func(s *Session) error {
+				t.Run("harness", func(t *testing.T) { h(t, s) })
+				return nil
+			})
 			if err != nil {
-				return err
+				t.Fatal(err)
 			}
-			if d.IsDir() {
-				if path != p && strings.HasPrefix(d.Name(), ".") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !d.Type().IsRegular() {
-				return nil
-			}
-			if recordingExts[strings.ToLower(filepath.Ext(path))] || looksLikeRecording(path) {
-				files = append(files, path)
-			}
-			return nil
+			judgeRun(t, sim, selected, cfg, found)
 		})
-		if err != nil {
-			return nil, err
+	}
+	if ran == 0 {
+		t.Errorf("no scenario ran: every one needs a capability the harness does not declare, so nothing was exercised")
+	}
+	for id, reason := range cfg.gaps {
+		if found[id] == 0 && ran > 0 {
+			t.Errorf("stale gap: %s found nothing in any scenario; remove conformance.Gap(%q, %q)", id, id, reason)
 		}
 	}
-	return files, nil
 }
 
-// looksLikeRecording sniffs the start of a file with an unusual name.
-func looksLikeRecording(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
+// judgeRun reports one scenario: what the simulator refused outside any
+// check, an unfinished run, then each applicable check as a subtest.
+func judgeRun(t *testing.T, sim *simulator.Simulator, selected []*check.Check, cfg *config, found map[string]int) {
+	t.Helper()
+	sc := sim.Scenario()
+	if sim.Requests() == 0 {
+		t.Fatalf("the harness sent no request: %s exercised nothing", sc.Name)
 	}
-	defer f.Close()
-	head := make([]byte, 64<<10)
-	n, _ := f.Read(head)
-	_, err = cassette.Detect(head[:n])
-	return err == nil
-}
-
-// CheckFile loads, decodes and judges one file. It never fails: a file that
-// cannot be read or decoded is reported in the FileReport's Error.
-func CheckFile(path string, checks []*Check, wire engine.Wire) FileReport {
-	fr := FileReport{Path: path}
-	tr, err := LoadTraffic(path, wire)
-	if err != nil {
-		fr.Error = err.Error()
-		return fr
-	}
-	fr.Interactions = len(tr.Exchanges)
-	fr.Provider = providerOf(tr.Exchanges)
-	for _, ex := range tr.Exchanges {
-		fr.Statuses = append(fr.Statuses, ex.Status)
-	}
-	applicable := Applicable(tr, checks)
-	for _, ch := range applicable {
-		fr.Checked = append(fr.Checked, ch.ID)
-	}
-	fr.Findings = Judge(tr, applicable)
-	return fr
-}
-
-// LoadTraffic reads a recording of any known format and decodes every call,
-// with the content the recording declares ephemeral (llmtck_ephemeral). A
-// non-empty wire forces that wire for every call.
-func LoadTraffic(path string, wire engine.Wire) (*Traffic, error) {
-	c, err := cassette.Load(path)
-	if err != nil {
-		return nil, err
-	}
-	return &Traffic{Path: path, Exchanges: providers.DecodeCassette(c, wire), Ephemeral: c.Ephemeral}, nil
-}
-
-// providerOf names the file's wire; a cassette mixing wires lists each known
-// one in order of first use, joined by commas ("responses,gemini").
-func providerOf(exs []engine.Exchange) string {
-	var wires []string
-	seen := map[engine.Wire]bool{}
-	for _, ex := range exs {
-		if ex.Wire == engine.WireUnknown || seen[ex.Wire] {
-			continue
+	for _, rj := range sim.Rejections() {
+		if rj.Check == "" {
+			t.Errorf("the simulator refused a request: %v", rj)
 		}
-		seen[ex.Wire] = true
-		wires = append(wires, string(ex.Wire))
 	}
-	if len(wires) == 0 {
-		return string(engine.WireUnknown)
+	for _, n := range sim.Notes() {
+		t.Error(n)
 	}
-	return strings.Join(wires, ",")
+	if !sim.Done() {
+		t.Errorf("the harness stopped after %d of %d steps of %s", sim.Served(), len(sc.Steps), sc.Name)
+	}
+	tr := sim.Traffic()
+	byCheck := map[string][]check.Finding{}
+	for _, f := range sim.Judge(selected) {
+		byCheck[f.Check] = append(byCheck[f.Check], f)
+	}
+	for _, c := range check.Applicable(tr, selected) {
+		if _, ok := cfg.gaps[c.ID]; ok {
+			found[c.ID] += len(byCheck[c.ID])
+		}
+		t.Run(c.ID, func(t *testing.T) {
+			t.Helper()
+			reportRun(t, byCheck[c.ID], cfg.gaps)
+		})
+	}
+}
+
+// reportRun turns one check's findings in one scenario into test results.
+func reportRun(t *testing.T, findings []Finding, gaps map[string]string) {
+	t.Helper()
+	for _, f := range findings {
+		msg := f.String()
+		if f.Diff != "" {
+			msg += "\n" + f.Diff
+		}
+		reason, isGap := gaps[f.Check]
+		switch {
+		case isGap:
+			t.Logf("known gap (%s): %s", reason, msg)
+		case f.Severity == SeverityError || f.Severity == SeverityWarning:
+			t.Error(msg)
+		default:
+			t.Log(msg)
+		}
+	}
 }

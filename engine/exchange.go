@@ -2,6 +2,8 @@ package engine
 
 import (
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 )
 
@@ -28,3 +30,15 @@ type Exchange struct {
 
 // Accepted reports whether the provider accepted the request (2xx).
 func (e *Exchange) Accepted() bool { return e.Status >= 200 && e.Status < 300 }
+
+// Host is the lower-case host of the exchange's URL, or "".
+func (e *Exchange) Host() string { return HostOf(e.URL) }
+
+// HostOf is the lower-case host of a URL, or "".
+func HostOf(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
+}

@@ -243,3 +243,9 @@ func (s *Stream) Facts() []string {
 	}
 	return f
 }
+
+// Signed reports whether the block carries a provider-signed payload: a
+// signature, redacted data or encrypted content.
+func (b *Block) Signed() bool {
+	return len(b.Signature) > 0 || len(b.Data) > 0 || len(b.EncryptedContent) > 0
+}

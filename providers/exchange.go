@@ -60,14 +60,34 @@ func Decode(index int, c Call) engine.Exchange {
 		}
 	}
 	if len(c.ResponseBody) > 0 || c.Status != 0 {
-		resp, err := codec.DecodeResponse(c.Status, c.ResponseHeader, c.ResponseBody)
-		if err != nil {
-			ex.ResponseErr = "response body: " + err.Error()
-		} else {
-			ex.Response = resp
-		}
+		decodeResponse(&ex, codec, c.ResponseBody)
 	}
 	return ex
+}
+
+// AddResponse decodes the response of a call whose request Decode already
+// decoded, so a request judged on arrival is not decoded again when its
+// answer comes. A call whose wire only the response tells is decoded whole.
+func AddResponse(ex *engine.Exchange, c Call) {
+	wire := ex.Wire
+	if wire == engine.WireUnknown || wire == "" {
+		c.Wire = ""
+		*ex = Decode(ex.Index, c)
+		return
+	}
+	ex.Status, ex.Duration, ex.ResponseHeader = c.Status, c.Duration, nonNil(c.ResponseHeader)
+	if codec := For(wire); codec != nil && (len(c.ResponseBody) > 0 || c.Status != 0) {
+		decodeResponse(ex, codec, c.ResponseBody)
+	}
+}
+
+func decodeResponse(ex *engine.Exchange, codec Codec, body []byte) {
+	resp, err := codec.DecodeResponse(ex.Status, ex.ResponseHeader, body)
+	if err != nil {
+		ex.ResponseErr = "response body: " + err.Error()
+	} else {
+		ex.Response = resp
+	}
 }
 
 // modelFromPath reads the model from a Gemini or Vertex path such as

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/llmtck/llmtck/conformance/lint"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 )
@@ -22,8 +23,10 @@ type book struct {
 	player *player // replay and auto
 	sink   *sink   // record and auto
 
-	mu      sync.Mutex
-	history []engine.Exchange
+	// lint judges each request against the calls answered before it; nil
+	// when Options.Lint is off. mu guards it: judging reads, adding writes.
+	mu   sync.RWMutex
+	lint *lint.Linter
 }
 
 // CassetteFor names the cassette of host in a cassette folder.
@@ -49,6 +52,9 @@ func (r *Recorder) book(host string) (*book, error) {
 	b := r.books[path]
 	if b == nil {
 		b = &book{path: path, name: filepath.Base(path), ready: make(chan struct{})}
+		if r.opts.Lint {
+			b.lint = lint.New(nil)
+		}
 		r.books[path] = b
 		r.mu.Unlock()
 		b.err = r.open(b)
@@ -85,10 +91,11 @@ func (r *Recorder) open(b *book) error {
 	return nil
 }
 
-func (b *book) historySnapshot() []engine.Exchange {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.history[:len(b.history):len(b.history)]
+// judge judges a request against the calls answered so far.
+func (b *book) judge(ex engine.Exchange) lint.Verdict {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.lint.Judge(ex)
 }
 
 // maxHistory bounds the calls kept for the linter per cassette, so a long
@@ -97,15 +104,12 @@ func (b *book) historySnapshot() []engine.Exchange {
 // are the ones the checks compare it with.
 const maxHistory = 256
 
+// remember adds an answered call to the linter's history.
 func (b *book) remember(ex engine.Exchange) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if len(b.history) == maxHistory {
-		b.history = append(b.history[:0:0], b.history[maxHistory/2:]...)
-		for i := range b.history {
-			b.history[i].Index = i
-		}
+	if b.lint.Len() == maxHistory {
+		b.lint.Forget(maxHistory / 2)
 	}
-	ex.Index = len(b.history)
-	b.history = append(b.history, ex)
+	b.lint.Add(ex)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/redact"
@@ -28,7 +29,10 @@ type call struct {
 	wire               engine.Wire
 	reqHeader          http.Header // redacted, hop-by-hop headers removed
 	reqBody            []byte
-	findings           []Finding
+	findings           []check.Finding
+	// ex is the call decoded: its request on arrival when it is linted,
+	// its response added once the body has ended.
+	ex *engine.Exchange
 
 	headersAt  time.Time
 	status     int
@@ -59,10 +63,7 @@ func (c *call) finished(body *bodyBuffer, clock *eventClock, cause string) {
 			Body: body.Bytes(), Duration: dur,
 		},
 	}
-	var ex *engine.Exchange
-	if c.stream || c.r.log.w != nil || c.r.opts.Linter != nil {
-		ex = c.decode(in)
-	}
+	ex := c.decode(in)
 	if c.stream {
 		in.Response.EventOffsets = append([]time.Duration{}, clock.offsets...)
 		// A body that ended cleanly can still stop short of the stream's
@@ -77,7 +78,7 @@ func (c *call) finished(body *bodyBuffer, clock *eventClock, cause string) {
 	}
 	if ex != nil {
 		c.tools = countTools(ex.Response)
-		if c.book != nil && c.r.opts.Linter != nil {
+		if c.book != nil && c.book.lint != nil {
 			c.book.remember(*ex)
 		}
 	}
@@ -159,18 +160,25 @@ func leakIn(in *cassette.Interaction, body *bodyBuffer) *redact.Leak {
 }
 
 // decode decodes the call for the log line, the linter's history and the
-// stream check; nil when the body was too large to keep in memory.
+// stream check: the response is added to the request decoded on arrival, or
+// the whole call is decoded when it was not linted. It is nil when nothing
+// needs it, or when the body was too large to keep in memory.
 func (c *call) decode(in *cassette.Interaction) *engine.Exchange {
-	if in.Response.Body == nil {
+	if in.Response.Body == nil || !c.stream && c.r.log.w == nil && c.ex == nil {
 		return nil
 	}
-	ex := providers.Decode(0, providers.Call{
+	call := providers.Call{
 		Method: in.Request.Method, URL: in.Request.URL,
 		RequestHeader: in.Request.Header, RequestBody: in.Request.Body,
 		Status: in.Response.Status, ResponseHeader: in.Response.Header,
 		ResponseBody: in.Response.Body, Duration: in.Response.Duration,
-	})
-	return &ex
+	}
+	if c.ex == nil {
+		ex := providers.Decode(0, call)
+		return &ex
+	}
+	providers.AddResponse(c.ex, call)
+	return c.ex
 }
 
 func countTools(resp *engine.Response) int {

@@ -73,10 +73,12 @@ type Options struct {
 	Upstream http.RoundTripper
 	// Redact is the credential policy; nil means redact.Default().
 	Redact *redact.Policy
-	// Linter, when set, lints every request; its findings go on the call's
-	// log line. With Check, replay answers an error finding with the
-	// provider's own status and error body instead of the recording.
-	Linter Linter
+	// Lint judges every request against the calls before it on the same
+	// cassette with the whole check catalogue (conformance/lint); its
+	// findings go on the call's log line. With Check as well, replay answers
+	// a request the provider would refuse with the provider's own status and
+	// error body instead of the recording.
+	Lint   bool
 	Check  bool
 	Timing Timing
 	// Log receives one line per call and warnings; nil discards them.

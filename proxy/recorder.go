@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/llmtck/llmtck/conformance/lint"
 	"github.com/llmtck/llmtck/internal/redact"
 	"github.com/llmtck/llmtck/providers"
 )
@@ -105,10 +106,10 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		return r.unavailable(c, err)
 	}
 	c.book = b
-	c.findings = r.lint(b, c)
+	verdict := r.lint(b, c)
 	if r.opts.Mode == ModeReplay || r.opts.Mode == ModeAuto {
-		if f := rejection(c.findings); f != nil && r.opts.Check {
-			return r.reject(c, f), nil
+		if rj := verdict.Rejection; rj != nil && r.opts.Check {
+			return r.reject(c, rj), nil
 		}
 		if e := b.player.match(c.method, target(c.url), c.wire, body); e != nil {
 			return r.replay(c, e)
@@ -158,37 +159,32 @@ func (r *Recorder) unavailable(c *call, err error) (*http.Response, error) {
 	if r.opts.Mode == ModeReplay {
 		c.status = http.StatusInternalServerError
 		c.note = "cassette unusable: " + err.Error()
-		return c.synthetic(http.StatusInternalServerError, errorBody(c.wire, http.StatusInternalServerError, "llmtck replay: "+err.Error())), nil
+		return c.synthetic(http.StatusInternalServerError, providers.ErrorBody(c.wire, http.StatusInternalServerError, "llmtck replay: "+err.Error())), nil
 	}
 	c.note = "NOT RECORDED: " + err.Error()
 	return r.forward(c, nil)
 }
 
-// lint runs the linter over the request, against the book's history.
-func (r *Recorder) lint(b *book, c *call) []Finding {
-	if r.opts.Linter == nil {
-		return nil
+// lint decodes the request once, for the linter and then the cassette's
+// history, and judges it against the calls before it on the same cassette.
+func (r *Recorder) lint(b *book, c *call) lint.Verdict {
+	if b.lint == nil {
+		return lint.Verdict{}
 	}
-	history := b.historySnapshot()
-	next := providers.Decode(len(history), providers.Call{
-		Method: c.method, URL: c.url, RequestHeader: c.reqHeader, RequestBody: c.reqBody,
+	ex := providers.Decode(0, providers.Call{
+		Method: c.method, URL: c.url, RequestHeader: c.reqHeader, RequestBody: c.reqBody, Wire: c.wire,
 	})
-	return r.opts.Linter.Lint(history, &next)
+	c.ex = &ex
+	v := b.judge(ex)
+	c.findings = v.Findings
+	return v
 }
 
 // reject answers a request the provider would refuse, as the provider would.
-func (r *Recorder) reject(c *call, f *Finding) *http.Response {
-	status := f.Status
-	if status == 0 {
-		status = http.StatusBadRequest
-	}
-	msg := f.Message
-	if msg == "" {
-		msg = f.Check + " at " + f.Location
-	}
-	c.status = status
-	c.note = "rejected by " + f.Check + " (--check)"
-	return c.synthetic(status, errorBody(c.wire, status, msg))
+func (r *Recorder) reject(c *call, rj *lint.Rejection) *http.Response {
+	c.status = rj.Status
+	c.note = "rejected by " + rj.Check + " (--check)"
+	return c.synthetic(rj.Status, rj.Body)
 }
 
 // miss answers a replayed call that no recording matches, naming the
@@ -198,5 +194,5 @@ func (r *Recorder) miss(c *call) *http.Response {
 	msg := fmt.Sprintf("llmtck replay: no recorded request in %s matches %s %s; %s", c.book.name, c.method, target(c.url), m)
 	c.status = http.StatusNotFound
 	c.note = "NO MATCH: " + m.String()
-	return c.synthetic(http.StatusNotFound, errorBody(c.wire, http.StatusNotFound, msg))
+	return c.synthetic(http.StatusNotFound, providers.ErrorBody(c.wire, http.StatusNotFound, msg))
 }

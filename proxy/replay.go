@@ -29,11 +29,12 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 	if r.log.w != nil {
 		c.tools = e.toolCalls()
 	}
-	if r.opts.Linter != nil {
-		c.book.remember(providers.Decode(e.index, providers.Call{
+	if c.ex != nil { // linted: the request was decoded on arrival
+		providers.AddResponse(c.ex, providers.Call{
 			Method: c.method, URL: c.url, RequestHeader: c.reqHeader, RequestBody: c.reqBody,
 			Status: rec.Status, ResponseHeader: rec.Header, ResponseBody: rec.Body, Duration: rec.Duration,
-		}))
+		})
+		c.book.remember(*c.ex)
 	}
 
 	chunks, at := e.pieces(c.stream)

@@ -14,7 +14,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 )
@@ -186,48 +185,13 @@ func TestReplayNeverTouchesTheNetwork(t *testing.T) {
 	}
 }
 
-// toolUseAnswered is a real rule for the test linter: Anthropic's A6, every
-// tool_use answered by a tool_result in the very next message.
-func toolUseAnswered(history []engine.Exchange, next *engine.Exchange) []Finding {
-	if next.Request == nil || next.Wire != engine.WireAnthropic {
-		return nil
-	}
-	msgs := next.Request.Messages
-	for i, m := range msgs {
-		if m.Role != engine.RoleAssistant {
-			continue
-		}
-		answered := map[string]bool{}
-		if i+1 < len(msgs) {
-			for _, b := range msgs[i+1].Blocks {
-				if b.Type == engine.BlockToolResult {
-					answered[b.ToolCallID] = true
-				}
-			}
-		}
-		var missing []string
-		for _, b := range m.Blocks {
-			if b.Type == engine.BlockToolCall && !answered[b.ID] {
-				missing = append(missing, b.ID)
-			}
-		}
-		if len(missing) > 0 {
-			return []Finding{{
-				Check: "ANT-TOOL-001", Severity: "error", Location: fmt.Sprintf("messages[%d]", i),
-				Message: fmt.Sprintf("messages.%d: `tool_use` ids were found without `tool_result` blocks immediately after: %s. Each `tool_use` block must have a corresponding `tool_result` block in the next message.", i, strings.Join(missing, ", ")),
-			}}
-		}
-	}
-	return nil
-}
-
 // With Check, a request that breaks a rule gets the provider's own 400 and
 // error body; a good one is replayed; both show the check on their log line.
 func TestReplayCheckAnswersViolationsAsTheProvider(t *testing.T) {
 	c := loadCorpus(t, antThinking)
 	file := filepath.Join(corpus.Dir(t), antThinking)
 	var logs syncBuffer
-	rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: file, Check: true, Linter: LintFunc(toolUseAnswered), Log: &logs})
+	rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: file, Check: true, Lint: true, Log: &logs})
 	back := httptest.NewServer(NewHandler(rp, nil))
 	defer back.Close()
 	for _, in := range c.Interactions {

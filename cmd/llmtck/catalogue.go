@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/llmtck/llmtck/conformance"
+	"github.com/llmtck/llmtck/conformance/checks"
 )
 
 // catalogueEntry is one check as `check --list --format json` prints it.
@@ -24,10 +24,10 @@ type catalogueEntry struct {
 
 // writeCatalogue prints the registry: a table in text, or a JSON array.
 func writeCatalogue(w io.Writer, format string) error {
-	checks := conformance.Checks()
+	all := checks.All()
 	if format == "json" {
-		entries := make([]catalogueEntry, 0, len(checks))
-		for _, c := range checks {
+		entries := make([]catalogueEntry, 0, len(all))
+		for _, c := range all {
 			entries = append(entries, catalogueEntry{c.ID, c.Title, string(c.Severity), c.Scope, string(c.Wire), c.Law, c.ProviderError, c.Troubleshoot, c.Since})
 		}
 		enc := json.NewEncoder(w)
@@ -36,14 +36,14 @@ func writeCatalogue(w io.Writer, format string) error {
 		return enc.Encode(entries)
 	}
 	var b strings.Builder
-	for _, c := range checks {
+	for _, c := range all {
 		fmt.Fprintf(&b, "%-16s %-8s %-6s %s\n", c.ID, c.Severity, c.Scope, c.Title)
 		fmt.Fprintf(&b, "    %s\n", c.Law)
 		if c.ProviderError != "" {
 			fmt.Fprintf(&b, "    provider says: %s\n", c.ProviderError)
 		}
 	}
-	fmt.Fprintf(&b, "%d checks\n", len(checks))
+	fmt.Fprintf(&b, "%d checks\n", len(all))
 	_, err := io.WriteString(w, b.String())
 	return err
 }

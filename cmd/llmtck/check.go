@@ -1,7 +1,8 @@
 package main
 
 import (
-	"github.com/llmtck/llmtck/conformance"
+	"github.com/llmtck/llmtck/conformance/checks"
+	"github.com/llmtck/llmtck/conformance/report"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/spf13/cobra"
 )
@@ -29,18 +30,22 @@ Exit codes: 0 no error-level finding, 1 at least one error-level finding,
 			if len(args) == 0 {
 				return usageErr("check: no PATH given")
 			}
-			opts := conformance.Options{Only: only, Skip: skip}
+			var wire engine.Wire
 			switch provider {
 			case "auto":
 			case "anthropic", "openai", "responses", "gemini":
-				opts.Wire = engine.Wire(provider)
+				wire = engine.Wire(provider)
 			default:
 				return usageErr("check: --provider %q: want auto, anthropic, openai, responses or gemini", provider)
 			}
 			if format != "text" && format != "json" && format != "junit" {
 				return usageErr("check: --format %q: want text, json or junit", format)
 			}
-			rep, err := conformance.CheckPaths(args, opts)
+			selected, err := checks.Select(only, skip)
+			if err != nil {
+				return usageErr("check: %v", err)
+			}
+			rep, err := report.CheckPaths(args, selected, wire)
 			if err != nil {
 				return usageErr("check: %v", err)
 			}

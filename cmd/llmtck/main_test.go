@@ -11,7 +11,7 @@ import (
 
 	govcr "github.com/dnaeon/go-vcr/v2/cassette"
 
-	"github.com/llmtck/llmtck/conformance"
+	"github.com/llmtck/llmtck/conformance/report"
 	"github.com/llmtck/llmtck/internal/corpus"
 )
 
@@ -30,7 +30,7 @@ func TestCheckCorpusJSON(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("check exited %d, want 1\nstderr: %s\nstdout: %s", code, errOut, out)
 	}
-	var rep conformance.Report
+	var rep report.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("report is not JSON: %v\n%s", err, out)
 	}
@@ -82,7 +82,7 @@ func TestCheckUnreadableFileStillChecksOthers(t *testing.T) {
 	if code != 2 {
 		t.Errorf("exit %d, want 2 for unreadable input", code)
 	}
-	var rep conformance.Report
+	var rep report.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("report is not JSON: %v", err)
 	}
@@ -160,10 +160,10 @@ func TestImportCorpus(t *testing.T) {
 	}
 }
 
-func summaryOf(t *testing.T, report string) conformance.Summary {
+func summaryOf(t *testing.T, jsonReport string) report.Summary {
 	t.Helper()
-	var rep conformance.Report
-	if err := json.Unmarshal([]byte(report), &rep); err != nil {
+	var rep report.Report
+	if err := json.Unmarshal([]byte(jsonReport), &rep); err != nil {
 		t.Fatalf("not a JSON report: %v", err)
 	}
 	return rep.Summary

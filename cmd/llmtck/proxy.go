@@ -64,9 +64,7 @@ Each call prints one line on stderr. Stops cleanly on SIGINT or SIGTERM.`,
 				return usageErr("proxy: --timing: %v", err)
 			}
 			opts := proxy.Options{Mode: m, Dir: dir, Timing: t, Check: check, Log: cmd.ErrOrStderr()}
-			if m != proxy.ModeReplay || check {
-				opts.Linter = catalogueLinter()
-			}
+			opts.Lint = m != proxy.ModeReplay || check
 			policy := redact.Default().WithHeaders(redactHeaders...)
 			opts.Redact = &policy
 			rec, err := proxy.NewRecorder(opts)

@@ -10,14 +10,11 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/llmtck/llmtck/conformance"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/redact"
 	"github.com/llmtck/llmtck/proxy"
 )
@@ -53,7 +50,7 @@ with the findings of the check catalogue. Stops cleanly on SIGINT or SIGTERM.`,
 			policy := redact.Default().WithHeaders(redactHeaders...)
 			rec, err := proxy.NewRecorder(proxy.Options{
 				Mode: proxy.ModeRecord, Cassette: file, Redact: &policy,
-				Linter: catalogueLinter(), Log: cmd.ErrOrStderr(),
+				Lint: true, Log: cmd.ErrOrStderr(),
 			})
 			if err != nil {
 				return usageErr("record: %v", err)
@@ -105,23 +102,6 @@ func serve(cmd *cobra.Command, addr string, h http.Handler, rec io.Closer) error
 	}
 	fmt.Fprintln(cmd.ErrOrStderr(), "llmtck: stopped")
 	return nil
-}
-
-// catalogueLinter lints live calls with the whole check catalogue. An error
-// finding carries the provider's own error text and status
-// (conformance.Rejection).
-func catalogueLinter() proxy.Linter {
-	return proxy.LintFunc(func(history []engine.Exchange, next *engine.Exchange) []proxy.Finding {
-		ex := *next
-		ex.Index = len(history)
-		var out []proxy.Finding
-		for _, f := range conformance.Lint(history, ex, nil) {
-			status, msg := conformance.Rejection(f)
-			loc := strings.TrimPrefix(f.Location, "request.")
-			out = append(out, proxy.Finding{Check: f.Check, Severity: string(f.Severity), Location: loc, Message: msg, Status: status})
-		}
-		return out
-	})
 }
 
 // loopback reports whether a listener is reachable from this machine only.

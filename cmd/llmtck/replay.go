@@ -64,9 +64,7 @@ Stops cleanly on SIGINT or SIGTERM.`,
 				return usageErr("replay: --timing: %v", err)
 			}
 			opts := proxy.Options{Mode: proxy.ModeReplay, Cassette: file, Timing: t, Check: check, Log: cmd.ErrOrStderr()}
-			if check {
-				opts.Linter = catalogueLinter()
-			}
+			opts.Lint = check
 			rec, err := proxy.NewRecorder(opts)
 			if err != nil {
 				return usageErr("replay: %v", err)

@@ -10,8 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/llmtck/llmtck/conformance"
+	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/scenario"
+	"github.com/llmtck/llmtck/conformance/simulator"
 	"github.com/llmtck/llmtck/engine"
 )
 
@@ -22,7 +23,7 @@ func replayScenario(cmd *cobra.Command, name, addr string) error {
 	if err != nil {
 		return usageErr("replay: --scenario: %v", err)
 	}
-	h := newScenarioHandler(conformance.NewSimulator(sc), cmd.ErrOrStderr())
+	h := newScenarioHandler(simulator.NewSimulator(sc), cmd.ErrOrStderr())
 	var eps []string
 	for _, w := range sc.Wires() {
 		eps = append(eps, string(w)+" "+endpoints[w])
@@ -60,14 +61,14 @@ func wireForPath(p string) (engine.Wire, bool) {
 // scenarioHandler serves a simulator on one listener for every provider,
 // picking the wire by the request path, and logs one line per request.
 type scenarioHandler struct {
-	sim *conformance.Simulator
+	sim *simulator.Simulator
 	log io.Writer
 
 	mu       sync.Mutex // one request at a time, as the simulator serves them
 	finished bool
 }
 
-func newScenarioHandler(sim *conformance.Simulator, log io.Writer) *scenarioHandler {
+func newScenarioHandler(sim *simulator.Simulator, log io.Writer) *scenarioHandler {
 	return &scenarioHandler{sim: sim, log: log}
 }
 
@@ -117,7 +118,7 @@ func (h *scenarioHandler) logCall(r *http.Request, sw *statusWriter, step, refus
 	} else {
 		var ids []string
 		for _, f := range h.sim.Findings()[found:] {
-			if f.Severity != conformance.SeverityInfo {
+			if f.Severity != check.SeverityInfo {
 				ids = append(ids, f.Check)
 			}
 		}

@@ -16,9 +16,9 @@ import (
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
 
-	"github.com/llmtck/llmtck/conformance"
-	"github.com/llmtck/llmtck/conformance/reference"
+	"github.com/llmtck/llmtck/reference"
 	"github.com/llmtck/llmtck/conformance/scenario"
+	"github.com/llmtck/llmtck/conformance/simulator"
 	"github.com/llmtck/llmtck/engine"
 )
 
@@ -177,12 +177,12 @@ func TestReplayScenarioServesTheReferenceEngine(t *testing.T) {
 		}
 		t.Run(sc.Name, func(t *testing.T) {
 			var log bytes.Buffer
-			srv := httptest.NewServer(newScenarioHandler(conformance.NewSimulator(sc), &log))
+			srv := httptest.NewServer(newScenarioHandler(simulator.NewSimulator(sc), &log))
 			urls := map[engine.Wire]string{}
 			for _, w := range sc.Wires() {
 				urls[w] = srv.URL
 			}
-			err := reference.Play(context.Background(), conformance.NewSession(sc, urls, nil), reference.Options{Stream: true})
+			err := reference.Play(context.Background(), simulator.NewSession(sc, urls, nil), reference.Options{Stream: true})
 			srv.Close() // waits for the handlers: the log is complete
 			if err != nil || strings.Contains(log.String(), "refused=") || !strings.Contains(log.String(), fmt.Sprintf("all %d steps served", len(sc.Steps))) {
 				t.Errorf("play: %v; log:\n%s", err, log.String())

@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/llmtck/llmtck/conformance"
-	"github.com/llmtck/llmtck/conformance/reference"
+	"github.com/llmtck/llmtck/reference"
 	"github.com/llmtck/llmtck/conformance/scenario"
+	"github.com/llmtck/llmtck/conformance/simulator"
 )
 
 func newScenariosCmd() *cobra.Command {
@@ -78,7 +78,7 @@ func exportScenario(ctx context.Context, sc *scenario.Scenario, path string) err
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	sim, err := conformance.Play(sc, func(s *conformance.Session) error {
+	sim, err := simulator.Play(sc, func(s *simulator.Session) error {
 		return reference.Play(ctx, s, reference.Options{Stream: true})
 	})
 	if err != nil {

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmtck/llmtck/conformance"
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/report"
 	"github.com/llmtck/llmtck/conformance/scenario"
 )
 
@@ -59,7 +60,7 @@ func TestScenariosExport(t *testing.T) {
 		}
 	}
 	code, out, errOut = runCLI(t, "check", "--format", "json", dir)
-	var rep conformance.Report
+	var rep report.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 {
 		t.Fatalf("check on the exported cassettes exited %d: %v\n%s", code, err, errOut)
 	}
@@ -70,11 +71,11 @@ func TestScenariosExport(t *testing.T) {
 		for _, fd := range f.Findings {
 			// A stream the scenario's user stopped is partial by design: a
 			// cut stream is a warning, never an error.
-			if strings.HasSuffix(f.Path, filepath.FromSlash("anthropic/aborted-stream.yaml")) && fd.Check == "ANT-STREAM-001" && fd.Severity == conformance.SeverityWarning {
+			if strings.HasSuffix(f.Path, filepath.FromSlash("anthropic/aborted-stream.yaml")) && fd.Check == "ANT-STREAM-001" && fd.Severity == check.SeverityWarning {
 				t.Logf("expected: %s: %s", f.Path, fd)
 				continue
 			}
-			if fd.Severity != conformance.SeverityInfo {
+			if fd.Severity != check.SeverityInfo {
 				t.Errorf("%s: %s", f.Path, fd)
 			}
 		}

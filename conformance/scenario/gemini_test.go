@@ -13,18 +13,22 @@ import (
 	"testing"
 
 	"github.com/llmtck/llmtck/conformance"
-	"github.com/llmtck/llmtck/conformance/reference"
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/checks"
+	"github.com/llmtck/llmtck/conformance/report"
 	"github.com/llmtck/llmtck/conformance/scenario"
+	"github.com/llmtck/llmtck/conformance/simulator"
 	"github.com/llmtck/llmtck/engine"
-	"github.com/llmtck/llmtck/engine/harness"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/providers"
 	"github.com/llmtck/llmtck/providers/gemini"
+	"github.com/llmtck/llmtck/reference"
+	"github.com/llmtck/llmtck/reference/harness"
 )
 
 // gemPlay is what one reference-harness play of a Gemini scenario gave.
 type gemPlay struct {
-	sim    *conformance.Simulator
+	sim    *simulator.Simulator
 	ends   []engine.EndReason // per turn
 	errors []string           // the harness's error events
 	final  string             // the text of the last assistant message
@@ -44,7 +48,7 @@ func playGemini(t testing.TB, name string, stream bool, tamper func(call int, re
 	if tamper != nil {
 		client = reference.Tamper(nil, engine.WireGemini, tamper)
 	}
-	out.sim, err = conformance.Play(sc, func(s *conformance.Session) error {
+	out.sim, err = simulator.Play(sc, func(s *conformance.Session) error {
 		var history []engine.Message
 		if s.System != "" {
 			history = append(history, engine.Message{Role: engine.RoleSystem, Blocks: []engine.Block{{Type: engine.BlockText, Text: s.System}}})
@@ -121,8 +125,8 @@ func checkClean(t *testing.T, p gemPlay) {
 	if !p.sim.Done() || len(p.errors) > 0 {
 		t.Fatalf("served %d of %d steps; turns ended %v; errors %v", p.sim.Served(), len(p.sim.Scenario().Steps), p.ends, p.errors)
 	}
-	for _, f := range append(p.sim.Findings(), conformance.Judge(p.sim.Traffic(), nil)...) {
-		if f.Severity != conformance.SeverityInfo {
+	for _, f := range append(p.sim.Findings(), checks.Judge(p.sim.Traffic())...) {
+		if f.Severity != check.SeverityInfo {
 			t.Errorf("finding on the reference harness: %v", f)
 		}
 	}
@@ -165,7 +169,7 @@ func TestGeminiReferenceHarnessPasses(t *testing.T) {
 func TestGeminiReferenceAdapterPasses(t *testing.T) {
 	for _, stream := range []bool{true, false} {
 		t.Run(map[bool]string{true: "stream", false: "json"}[stream], func(t *testing.T) {
-			conformance.Run(t, reference.Harness(reference.Options{Stream: stream}), conformance.Scenarios("gemini/*"))
+			conformance.Run(t, playReference(reference.Options{Stream: stream}), conformance.Scenarios("gemini/*"))
 		})
 	}
 }
@@ -321,7 +325,7 @@ func contains(list []string, s string) bool {
 }
 
 // lastResponse is the body of the simulator's last answer.
-func lastResponse(t *testing.T, sim *conformance.Simulator) []byte {
+func lastResponse(t *testing.T, sim *simulator.Simulator) []byte {
 	t.Helper()
 	c := sim.Cassette()
 	return c.Interactions[len(c.Interactions)-1].Response.Body
@@ -383,7 +387,7 @@ func TestGeminiEndpoint(t *testing.T) {
 	for _, c := range cases {
 		var got *http.Response
 		var data []byte
-		_, err := conformance.Play(sc, func(s *conformance.Session) error {
+		_, err := simulator.Play(sc, func(s *conformance.Session) error {
 			r, err := http.NewRequest(c.method, s.BaseURL(engine.WireGemini)+c.path, strings.NewReader(body))
 			if err != nil {
 				return err
@@ -443,12 +447,12 @@ func TestGeminiCassetteRepeatsAndPasses(t *testing.T) {
 		if err := p.sim.WriteCassette(path); err != nil {
 			t.Fatal(err)
 		}
-		tr, err := conformance.LoadTraffic(path, engine.WireGemini)
+		tr, err := report.LoadTraffic(path, engine.WireGemini)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, f := range conformance.Judge(tr, nil) {
-			if f.Severity != conformance.SeverityInfo {
+		for _, f := range checks.Judge(tr) {
+			if f.Severity != check.SeverityInfo {
 				t.Errorf("the written cassette: %v", f)
 			}
 		}

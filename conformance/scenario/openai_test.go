@@ -15,11 +15,14 @@ import (
 	"github.com/openai/openai-go/shared"
 
 	"github.com/llmtck/llmtck/conformance"
-	"github.com/llmtck/llmtck/conformance/reference"
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/scenario"
+	"github.com/llmtck/llmtck/conformance/simulator"
 	"github.com/llmtck/llmtck/engine"
-	"github.com/llmtck/llmtck/engine/harness"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/reference"
+	"github.com/llmtck/llmtck/reference/harness"
 )
 
 var chatCodec = providers.For(engine.WireOpenAI)
@@ -53,11 +56,11 @@ func oaiText(role engine.Role, s string) engine.Message {
 
 // oaiPlay plays a one-turn scenario with the reference harness over
 // loopback HTTP; wrap, when set, wraps the harness's transport.
-func oaiPlay(t *testing.T, name string, stream bool, wrap func(http.RoundTripper) http.RoundTripper) (*conformance.Simulator, *harness.Run, []string) {
+func oaiPlay(t *testing.T, name string, stream bool, wrap func(http.RoundTripper) http.RoundTripper) (*simulator.Simulator, *harness.Run, []string) {
 	t.Helper()
 	var run *harness.Run
 	var errs []string
-	sim, err := conformance.Play(oaiScenario(t, name), func(s *conformance.Session) error {
+	sim, err := simulator.Play(oaiScenario(t, name), func(s *conformance.Session) error {
 		client := &http.Client{Transport: http.DefaultTransport}
 		if wrap != nil {
 			client.Transport = wrap(client.Transport)
@@ -91,7 +94,7 @@ func oaiPlay(t *testing.T, name string, stream bool, wrap func(http.RoundTripper
 
 // oaiClean fails t on any rejection, any error or warning from the
 // simulator or the whole catalogue, or an unfinished scenario.
-func oaiClean(t *testing.T, sim *conformance.Simulator) {
+func oaiClean(t *testing.T, sim *simulator.Simulator) {
 	t.Helper()
 	if rj := sim.Rejections(); len(rj) > 0 {
 		t.Fatalf("rejected: %v", rj)
@@ -99,8 +102,8 @@ func oaiClean(t *testing.T, sim *conformance.Simulator) {
 	if !sim.Done() {
 		t.Fatalf("served %d of %d steps", sim.Served(), len(sim.Scenario().Steps))
 	}
-	for _, f := range append(sim.Findings(), conformance.Judge(sim.Traffic(), nil)...) {
-		if f.Severity == conformance.SeverityError || f.Severity == conformance.SeverityWarning {
+	for _, f := range append(sim.Findings(), checks.Judge(sim.Traffic())...) {
+		if f.Severity == check.SeverityError || f.Severity == check.SeverityWarning {
 			t.Errorf("finding: %v", f)
 		}
 	}
@@ -178,7 +181,7 @@ func TestOpenAIBrokenClientsAreRejected(t *testing.T) {
 }
 
 func TestOpenAIWrongEndpoint(t *testing.T) {
-	_, err := conformance.Play(oaiScenario(t, "openai/tool-loop"), func(s *conformance.Session) error {
+	_, err := simulator.Play(oaiScenario(t, "openai/tool-loop"), func(s *conformance.Session) error {
 		resp, err := http.Post(s.BaseURL(engine.WireOpenAI)+"/v1/completions", "application/json", strings.NewReader(`{"model":"gpt-4.1","prompt":"hi"}`))
 		if err != nil {
 			return err
@@ -215,7 +218,7 @@ func TestOpenAISDKPlaysToolLoop(t *testing.T) {
 	for _, stream := range []bool{true, false} {
 		t.Run(fmt.Sprintf("stream=%v", stream), func(t *testing.T) {
 			sc := oaiScenario(t, "openai/tool-loop")
-			sim, err := conformance.Play(sc, func(s *conformance.Session) error {
+			sim, err := simulator.Play(sc, func(s *conformance.Session) error {
 				return oaiSDKLoop(t, s, sc, stream)
 			})
 			if err != nil {
@@ -428,7 +431,7 @@ func TestOpenAIMultiTurnScenarios(t *testing.T) {
 	for _, name := range []string{"openai/cancelled-tool", "openai/schema-retry"} {
 		for _, stream := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/stream=%v", name, stream), func(t *testing.T) {
-				sim, err := conformance.Play(oaiScenario(t, name), func(s *conformance.Session) error {
+				sim, err := simulator.Play(oaiScenario(t, name), func(s *conformance.Session) error {
 					return oaiPlayTurns(context.Background(), s, stream, false, false)
 				})
 				if err != nil {
@@ -443,7 +446,7 @@ func TestOpenAIMultiTurnScenarios(t *testing.T) {
 // A client that drops the cancelled call's result is rejected on the next
 // turn's request, as OpenAI rejects it.
 func TestOpenAIDroppedCancelledResultIsRejected(t *testing.T) {
-	sim, err := conformance.Play(oaiScenario(t, "openai/cancelled-tool"), func(s *conformance.Session) error {
+	sim, err := simulator.Play(oaiScenario(t, "openai/cancelled-tool"), func(s *conformance.Session) error {
 		return oaiPlayTurns(context.Background(), s, true, true, false)
 	})
 	if err == nil || !strings.Contains(err.Error(), "turn 1: HTTP 400: An assistant message with 'tool_calls' must be followed by tool messages") ||
@@ -458,17 +461,17 @@ func TestOpenAIDroppedCancelledResultIsRejected(t *testing.T) {
 // A client that keeps the schema feedback in its history is caught by
 // HIST-005 on the next turn.
 func TestOpenAIPersistedFeedbackIsFound(t *testing.T) {
-	if conformance.Lookup("HIST-005") == nil {
+	if checks.Lookup("HIST-005") == nil {
 		t.Skip("HIST-005 is not in the catalogue yet")
 	}
-	sim, err := conformance.Play(oaiScenario(t, "openai/schema-retry"), func(s *conformance.Session) error {
+	sim, err := simulator.Play(oaiScenario(t, "openai/schema-retry"), func(s *conformance.Session) error {
 		return oaiPlayTurns(context.Background(), s, false, false, true)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var found []conformance.Finding
-	for _, f := range conformance.Judge(sim.Traffic(), nil) {
+	var found []check.Finding
+	for _, f := range checks.Judge(sim.Traffic()) {
 		if f.Check == "HIST-005" {
 			found = append(found, f)
 		}
@@ -575,7 +578,7 @@ func TestOpenAIReferencePlays(t *testing.T) {
 		}
 		for _, stream := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/stream=%v", name, stream), func(t *testing.T) {
-				sim, err := conformance.Play(oaiScenario(t, name), func(s *conformance.Session) error {
+				sim, err := simulator.Play(oaiScenario(t, name), func(s *conformance.Session) error {
 					return reference.Play(context.Background(), s, reference.Options{Stream: stream})
 				})
 				if err != nil {
@@ -590,7 +593,7 @@ func TestOpenAIReferencePlays(t *testing.T) {
 // Through conformance.Run, as a harness repo runs it: every OpenAI
 // scenario and each check that applies pass.
 func TestOpenAIConformanceRun(t *testing.T) {
-	conformance.Run(t, reference.Harness(reference.Options{Stream: true}), conformance.Scenarios("openai/*"))
+	conformance.Run(t, playReference(reference.Options{Stream: true}), conformance.Scenarios("openai/*"))
 }
 
 // Two runs serve the same bytes: ids, created times and fingerprints are

@@ -10,19 +10,22 @@ import (
 	"testing"
 
 	"github.com/llmtck/llmtck/conformance"
-	"github.com/llmtck/llmtck/conformance/reference"
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/scenario"
+	"github.com/llmtck/llmtck/conformance/simulator"
 	"github.com/llmtck/llmtck/engine"
-	"github.com/llmtck/llmtck/engine/harness"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/sse"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/reference"
+	"github.com/llmtck/llmtck/reference/harness"
 )
 
 // rspRun is what one reference-harness run of a one-turn Responses
 // scenario gave.
 type rspRun struct {
-	sim    *conformance.Simulator
+	sim    *simulator.Simulator
 	run    *harness.Run
 	errors []string // the harness's error events
 }
@@ -33,7 +36,7 @@ type rspRun struct {
 func rspPlay(t *testing.T, sc *scenario.Scenario, stream bool, tamper func(call int, req *engine.Request)) rspRun {
 	t.Helper()
 	var out rspRun
-	sim, err := conformance.Play(sc, func(s *conformance.Session) error {
+	sim, err := simulator.Play(sc, func(s *conformance.Session) error {
 		client := &http.Client{}
 		if tamper != nil {
 			client = reference.Tamper(client, engine.WireResponses, tamper)
@@ -80,7 +83,7 @@ func rspLoad(t *testing.T, name string) *scenario.Scenario {
 }
 
 // rspClean fails on any rejection or error/warning finding.
-func rspClean(t *testing.T, sim *conformance.Simulator) {
+func rspClean(t *testing.T, sim *simulator.Simulator) {
 	t.Helper()
 	if rj := sim.Rejections(); len(rj) > 0 {
 		t.Fatalf("the reference harness was rejected: %v", rj)
@@ -88,13 +91,13 @@ func rspClean(t *testing.T, sim *conformance.Simulator) {
 	if n := sim.Notes(); len(n) > 0 {
 		t.Errorf("simulator notes: %v", n)
 	}
-	for _, f := range conformance.Judge(sim.Traffic(), nil) {
-		if f.Severity != conformance.SeverityInfo {
+	for _, f := range checks.Judge(sim.Traffic()) {
+		if f.Severity != check.SeverityInfo {
 			t.Errorf("finding on the reference harness: %v", f)
 		}
 	}
 	for _, f := range sim.Findings() {
-		if f.Severity != conformance.SeverityInfo {
+		if f.Severity != check.SeverityInfo {
 			t.Errorf("simulator finding on the reference harness: %v", f)
 		}
 	}
@@ -336,7 +339,7 @@ func TestResponsesCancelledTool(t *testing.T) {
 	}
 	for _, stream := range []bool{true, false} {
 		t.Run(map[bool]string{true: "stream", false: "json"}[stream], func(t *testing.T) {
-			sim, err := conformance.Play(sc, func(s *conformance.Session) error {
+			sim, err := simulator.Play(sc, func(s *conformance.Session) error {
 				return reference.Play(context.Background(), s, reference.Options{Stream: stream})
 			})
 			if err != nil {
@@ -371,7 +374,7 @@ func TestResponsesCancelledTool(t *testing.T) {
 				}
 			}
 		})
-		sim, err := conformance.Play(sc, func(s *conformance.Session) error {
+		sim, err := simulator.Play(sc, func(s *conformance.Session) error {
 			reference.Play(context.Background(), s, reference.Options{HTTPClient: client})
 			return nil
 		})
@@ -387,7 +390,7 @@ func TestResponsesCancelledTool(t *testing.T) {
 
 func TestResponsesEndpoint(t *testing.T) {
 	sc := rspLoad(t, "responses/parallel-tools")
-	_, err := conformance.Play(sc, func(s *conformance.Session) error {
+	_, err := simulator.Play(sc, func(s *conformance.Session) error {
 		resp, err := http.Post(s.BaseURL(engine.WireResponses)+"/v1/chat/completions", "application/json", strings.NewReader(`{}`))
 		if err != nil {
 			return err

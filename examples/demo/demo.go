@@ -12,9 +12,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/llmtck/llmtck/conformance"
-	"github.com/llmtck/llmtck/conformance/reference"
+	"github.com/llmtck/llmtck/conformance/checks"
+	"github.com/llmtck/llmtck/reference"
+	"github.com/llmtck/llmtck/conformance/report"
 	"github.com/llmtck/llmtck/conformance/scenario"
+	"github.com/llmtck/llmtck/conformance/simulator"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/proxy"
 )
@@ -46,7 +48,7 @@ func run(ctx context.Context, w io.Writer, name, dir string) error {
 	}
 
 	// 1. The simulated provider: one listener per provider the scenario uses.
-	sim := conformance.NewSimulator(sc)
+	sim := simulator.NewSimulator(sc)
 	simURLs := map[engine.Wire]string{}
 	for _, wire := range sc.Wires() {
 		if simURLs[wire], err = listen(sim.Handler(wire)); err != nil {
@@ -58,7 +60,7 @@ func run(ctx context.Context, w io.Writer, name, dir string) error {
 	// 2. The base-URL recorder in front of it, writing one cassette.
 	path := filepath.Join(dir, filepath.FromSlash(sc.Name)+".yaml")
 	os.Remove(path) // a rerun starts a fresh cassette; the recorder appends
-	rec, err := proxy.NewRecorder(proxy.Options{Mode: proxy.ModeRecord, Cassette: path, Linter: linter(), Log: indent(w)})
+	rec, err := proxy.NewRecorder(proxy.Options{Mode: proxy.ModeRecord, Cassette: path, Lint: true, Log: indent(w)})
 	if err != nil {
 		return err
 	}
@@ -74,7 +76,7 @@ func run(ctx context.Context, w io.Writer, name, dir string) error {
 
 	// 3. The reference engine plays the scenario through the recorder.
 	fmt.Fprintf(w, "[3/5] reference  playing %s, streamed, through the recorder:\n", count(len(sc.Turns), "turn"))
-	session := conformance.NewSession(sc, recURLs, sim)
+	session := simulator.NewSession(sc, recURLs, sim)
 	playErr := reference.Play(ctx, session, reference.Options{Stream: true})
 	for _, s := range servers[len(simURLs):] {
 		s.Shutdown(ctx) // the recorder's listeners: every call has finished
@@ -100,7 +102,7 @@ func run(ctx context.Context, w io.Writer, name, dir string) error {
 	fmt.Fprintf(w, "[4/5] cassette   %s, %d bytes\n", path, info.Size())
 
 	// 5. The check report on it.
-	rep, err := conformance.CheckPaths([]string{path}, conformance.Options{})
+	rep, err := report.CheckPaths([]string{path}, checks.All(), "")
 	if err != nil {
 		return fmt.Errorf("check: %w", err)
 	}
@@ -117,20 +119,6 @@ func run(ctx context.Context, w io.Writer, name, dir string) error {
 	}
 	fmt.Fprintf(w, "done in %v: simulated, recorded, played, checked; offline\n", time.Since(start).Round(time.Millisecond))
 	return nil
-}
-
-// linter lints each call live with the whole catalogue, so the recorder's
-// line names what a call breaks the moment it is made.
-func linter() proxy.Linter {
-	return proxy.LintFunc(func(history []engine.Exchange, next *engine.Exchange) []proxy.Finding {
-		ex := *next
-		ex.Index = len(history)
-		var out []proxy.Finding
-		for _, f := range conformance.Lint(history, ex, nil) {
-			out = append(out, proxy.Finding{Check: f.Check, Severity: string(f.Severity), Location: f.Location, Message: f.Message})
-		}
-		return out
-	})
 }
 
 // count is "1 turn", "2 turns".

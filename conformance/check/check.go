@@ -1,0 +1,50 @@
+package check
+
+import "github.com/llmtck/llmtck/engine"
+
+// Check is one rule of the catalogue. Its ID never changes once released.
+type Check struct {
+	ID       string
+	Title    string
+	Severity Severity
+	// Scope says what the check judges: R (an outgoing request), C (a
+	// cassette or transcript across turns), S (a stream's grammar), joined
+	// with commas.
+	Scope string
+	// Wire is the wire the check applies to; "" means every wire.
+	Wire engine.Wire
+	// Law is the rule in one sentence.
+	Law string
+	// ProviderError is the provider's error text the check prevents,
+	// verbatim where known; "" when the provider degrades silently.
+	ProviderError string
+	// Troubleshoot tells a harness author what usually causes the violation
+	// and how to fix it.
+	Troubleshoot string
+	// Since is the llmtck version that introduced the check.
+	Since string
+
+	// Judge reports the check's findings on the traffic.
+	Judge func(tr *Traffic, r *Reporter)
+	// Applies, when set, says whether the traffic gives the check anything
+	// to judge beyond holding its wire (HIST-005 needs declared ephemeral
+	// content).
+	Applies func(tr *Traffic) bool
+}
+
+// AppliesTo reports whether the traffic holds any exchange of the check's
+// wire, and whatever else the check needs to have something to judge.
+func (c *Check) AppliesTo(tr *Traffic) bool {
+	if c.Judge == nil || (c.Applies != nil && !c.Applies(tr)) {
+		return false
+	}
+	if c.Wire == "" {
+		return true
+	}
+	for i := range tr.Exchanges {
+		if tr.Exchanges[i].Wire == c.Wire {
+			return true
+		}
+	}
+	return false
+}

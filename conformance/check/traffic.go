@@ -1,0 +1,31 @@
+package check
+
+import (
+	"sync"
+
+	"github.com/llmtck/llmtck/engine"
+)
+
+// Traffic is what the checks judge: every exchange of one cassette, in order.
+// Its exchanges must not change once it has been judged: the analyses the
+// check families share are kept on it.
+type Traffic struct {
+	Path      string
+	Exchanges []engine.Exchange
+	// Ephemeral is content the harness was told to send once and never
+	// persist (a scenario's schema-retry feedback); HIST-005 finds it
+	// anywhere but the last message of a request.
+	Ephemeral []string
+
+	analyses sync.Map // analysis name → its value for this traffic
+}
+
+// Analysis returns the named analysis of tr, building it on first use, so a
+// walk that several checks of one family need is paid once per traffic.
+func Analysis[T any](tr *Traffic, name string, build func(*Traffic) T) T {
+	if v, ok := tr.analyses.Load(name); ok {
+		return v.(T)
+	}
+	v, _ := tr.analyses.LoadOrStore(name, build(tr))
+	return v.(T)
+}

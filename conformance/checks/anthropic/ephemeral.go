@@ -1,0 +1,190 @@
+package anthropic
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/internal/show"
+	"github.com/llmtck/llmtck/conformance/internal/thread"
+	"github.com/llmtck/llmtck/engine"
+)
+
+// The ephemeral checks judge content sent once and then gone from the
+// history (threading finds it: see histAnalysis.eph) against what the
+// provider ties to it.
+var ephemeralChecks = []*check.Check{
+	&check.Check{
+		ID: "ANT-EPH-001", Title: "No thinking echoed after its ephemeral prefix is gone",
+		Severity: check.SeverityError, Scope: "R,C", Wire: engine.WireAnthropic, Since: "0.1.0",
+		Law:           "A signed thinking block produced by the response to a request that carried ephemeral content is not echoed once that content is gone from the history: its signature is bound to the prefix it was produced after.",
+		ProviderError: "messages.N.content.M: Invalid `signature` in `thinking` block. The block is bound to a different conversation. Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to \"drop_block\". …",
+		Troubleshoot: "On models with preserved thinking the signature binds a thinking block to system, tools and every message before it — including the ephemeral reminder, file snapshot or status line the harness appended to that request and later left out. Echoing the block without it fails (400) or, with prefix_mismatch_behavior \"drop_block\", the block is silently dropped (thinking_dropped in input_transformations). " +
+			"check.Severity is error, the default for accounts created from 2026-08-31; it is a warning when the request sets prefix_mismatch_behavior to \"drop_block\". Older models without preserved thinking do not check the prefix. " +
+			"Fix: make such content append-only — send updates as new trailing messages that stay — or put it in a place that is not part of the prefix of any block you will echo.",
+		Judge: judgeAntEph001,
+	},
+	&check.Check{
+		ID: "ANT-EPH-002", Title: "Ephemeral content stays out of tool pairs",
+		Severity: check.SeverityError, Scope: "R,C", Wire: engine.WireAnthropic, Since: "0.1.0",
+		Law:           "Ephemeral content sits after the tool_result blocks of the last user message or in a trailing message, never before tool_result blocks nor between a tool_use message and its results.",
+		ProviderError: "messages.N: Did not find 1 `tool_result` block(s) at the beginning of this message. Messages following `tool_use` blocks must begin with a matching number of `tool_result` blocks.",
+		Troubleshoot:  "Harnesses that inject a reminder, interrupt notice or file snapshot for one request often put it at the start of the user message that carries the tool results, or as a message of its own right after the assistant's tool_use. Both break the pair (A6/A8). Append it after the last tool_result block instead; the finding points at where it was.",
+		Judge:         judgeAntEph002,
+	},
+}
+
+// judgeAntEph001 looks, for each echoed thinking block, at the request whose
+// response produced it: if that request carried content of the thread's
+// ephemeral set that this request no longer carries, the block's prefix is
+// gone. Each block is reported once, where it is first echoed so.
+func judgeAntEph001(tr *check.Traffic, r *check.Reporter) {
+	a := thread.Of(tr)
+	origin := map[string]int{}
+	for i := range tr.Exchanges {
+		ex := &tr.Exchanges[i]
+		if ex.Wire != engine.WireAnthropic || ex.Response == nil {
+			continue
+		}
+		for _, m := range ex.Response.Output {
+			for k := range m.Blocks {
+				if key := thinkingKey(&m.Blocks[k]); key != "" {
+					if _, seen := origin[key]; !seen {
+						origin[key] = i
+					}
+				}
+			}
+		}
+	}
+	reported := map[string]bool{}
+	for i, hr := range a.Reqs {
+		if hr == nil || hr.Wire != engine.WireAnthropic || hr.Thread.Ephemeral == nil {
+			continue
+		}
+		var present map[uint64]bool
+		for m := range hr.Msgs {
+			if hr.Msgs[m].Role != engine.RoleAssistant {
+				continue
+			}
+			for k := range hr.Msgs[m].Blocks {
+				b := &hr.Msgs[m].Blocks[k]
+				key := thinkingKey(b)
+				j, ok := origin[key]
+				if key == "" || !ok || j >= i || reported[key] || a.Reqs[j] == nil || a.Reqs[j].Thread != hr.Thread {
+					continue
+				}
+				if present == nil {
+					present = make(map[uint64]bool, len(hr.Units))
+					for _, u := range hr.Units {
+						present[u.FP] = true
+					}
+				}
+				gone := goneEphemeral(a.Reqs[j], present)
+				if len(gone) == 0 {
+					continue
+				}
+				reported[key] = true
+				sev := check.SeverityError
+				if dropsBoundBlocks(hr.Req) {
+					sev = check.SeverityWarning
+				}
+				r.AddSeverity(sev, tr.Exchanges[i].Index, "request."+b.Path,
+					"%s was produced by interaction %d, whose request ended with ephemeral content that is gone from this request (%s): the block is bound to that prefix",
+					show.Block(hr.Wire, b), tr.Exchanges[j].Index, strings.Join(gone, "; "))
+			}
+		}
+	}
+}
+
+// thinkingKey identifies a signed Anthropic thinking block by its payload.
+func thinkingKey(b *engine.Block) string {
+	switch {
+	case b.Type == engine.BlockThinking && len(b.Signature) > 0:
+		return "s" + string(b.Signature)
+	case b.Type == engine.BlockRedacted && len(b.Data) > 0:
+		return "d" + string(b.Data)
+	}
+	return ""
+}
+
+// goneEphemeral lists the ephemeral content of req (the thread's set of
+// content dropped from a request's tail) missing from present, as
+// "path block".
+func goneEphemeral(req *thread.Request, present map[uint64]bool) []string {
+	var out []string
+	for i, u := range req.Units {
+		if u.IsStart() || present[u.FP] {
+			continue
+		}
+		if !req.Thread.Ephemeral[u.FP] {
+			continue
+		}
+		_, b := req.Message(i)
+		out = append(out, fmt.Sprintf("%s %s", b.Path, show.Block(req.Wire, b)))
+	}
+	return out
+}
+
+// dropsBoundBlocks reports whether the request asks the API to drop, not
+// reject, thinking blocks whose prefix changed.
+func dropsBoundBlocks(req *engine.Request) bool {
+	if req.Thinking == nil || len(req.Thinking.Raw) == 0 {
+		return false
+	}
+	var t struct {
+		BlockBinding struct {
+			PrefixMismatchBehavior string `json:"prefix_mismatch_behavior"`
+		} `json:"block_binding"`
+	}
+	return json.Unmarshal(req.Thinking.Raw, &t) == nil && t.BlockBinding.PrefixMismatchBehavior == "drop_block"
+}
+
+// judgeAntEph002 checks where each request's ephemeral content sat.
+func judgeAntEph002(tr *check.Traffic, r *check.Reporter) {
+	a := thread.Of(tr)
+	for i, hr := range a.Reqs {
+		if hr == nil || hr.Wire != engine.WireAnthropic {
+			continue
+		}
+		done := map[int32]bool{}
+		for _, e := range a.Eph[i] {
+			u := hr.Units[e.Unit]
+			if done[u.Msg] {
+				continue
+			}
+			if why := insideToolPair(hr, e.Unit); why != "" {
+				done[u.Msg] = true
+				_, b := hr.Message(e.Unit)
+				r.Add(tr.Exchanges[i].Index, "request."+b.Path,
+					"ephemeral content (%s, gone from the next request) sits %s", show.Block(hr.Wire, b), why)
+			}
+		}
+	}
+}
+
+// insideToolPair says where block unit i of r splits a tool pair, or "".
+func insideToolPair(r *thread.Request, i int) string {
+	u := r.Units[i]
+	m := &r.Msgs[u.Msg]
+	results := 0
+	for k, b := range m.Blocks {
+		if b.Type == engine.BlockToolResult {
+			results++
+			if k > int(u.Block) {
+				return fmt.Sprintf("before the tool_result blocks of %s", m.Path)
+			}
+		}
+	}
+	if results == 0 && u.Msg > 0 {
+		prev := &r.Msgs[u.Msg-1]
+		if prev.Role == engine.RoleAssistant {
+			for _, b := range prev.Blocks {
+				if b.Type == engine.BlockToolCall {
+					return fmt.Sprintf("between the tool_use %s in %s and its tool_result", b.ID, prev.Path)
+				}
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,410 @@
+package anthropic
+
+import (
+	"hash/maphash"
+	"strings"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/engine"
+)
+
+// antTraffic is what the Anthropic checks learn from one walk over the
+// traffic: every signed thinking block, redacted block and tool call indexed
+// by the response that produced it, and every echo of one in a later request
+// resolved to that origin, wherever in the cassette it was. The walk visits
+// each exchange once and looks origins up in maps, so the checks stay linear
+// in the size of the traffic.
+type antTraffic struct {
+	tr   *check.Traffic
+	reqs []*antReq // by exchange index; nil where there is no Anthropic request
+
+	payloads map[string]*antOrigin // decoded signature or redacted data → first block that carried it
+	texts    map[string]*antOrigin // non-empty thinking text → first block that carried it
+	calls    map[string]*antOrigin // tool_use id → first block that carried it
+	foreign  map[string]int        // opaque payloads of other wires' responses → exchange
+	full     map[uint64]int        // hash of a request's whole history → latest exchange with output
+	// accepted holds, for every message of every accepted request, the
+	// hash of its judging context: model, system, tools and the history up
+	// to and including it.
+	accepted map[uint64]bool
+	h        *antHasher
+}
+
+// antOrigin is one block of a recorded Anthropic response.
+type antOrigin struct {
+	ex    int // exchange index
+	pos   int // block index in the output message
+	block *engine.Block
+	// unfinished: the response's stream did not complete and this block
+	// was cut (no signature, or the decoder marked it Incomplete).
+	unfinished bool
+}
+
+// antMatch says how an echoed block was tied to its origin.
+type antMatch int
+
+const (
+	antUnmatched  antMatch = iota
+	antBySig               // the payload (signature or data) equals a recorded one
+	antByText              // the thinking text equals a recorded one; the payload differs
+	antByPosition          // same place in the message that echoes a recorded response
+)
+
+// antEcho is a thinking or redacted_thinking block of an assistant message.
+type antEcho struct {
+	msg, pos int // message index, block index
+	block    *engine.Block
+	origin   *antOrigin
+	match    antMatch
+}
+
+// antToolEcho is a tool_use block of an assistant message.
+type antToolEcho struct {
+	msg, pos int
+	block    *engine.Block
+	origin   *antOrigin
+}
+
+// antReq is one Anthropic request with its echoes resolved.
+type antReq struct {
+	ex      *engine.Exchange
+	req     *engine.Request
+	msgHash []uint64
+	prefix  []uint64 // prefix[k] hashes messages[:k]
+	system  uint64
+	tools   uint64
+	// producer[k] is the latest earlier exchange whose request history was
+	// exactly messages[:k] and that got a response: the call that produced
+	// message k, when the cassette holds it. -1 otherwise.
+	producer []int
+	// origin[k] is the exchange whose response assistant message k echoes,
+	// tied by a signature, thinking text, tool_use id or (with producer) a
+	// shared text block; -1 when the message is not recognisably one. Only
+	// fresh messages are resolved: origin is -1 and echoes lists nothing
+	// for the others (every message after a fresh one is fresh too).
+	origin []int
+	echoes []antEcho
+	calls  []antToolEcho // of every assistant message; origins of fresh ones only
+	// lastAssistant is the index of the last assistant message, -1 if none.
+	lastAssistant int
+	// silent is the severity of the rules providers enforce only on
+	// preserved-thinking models (antSilentSeverity).
+	silent check.Severity
+	// fresh[k] is false when an earlier accepted request sent message k in
+	// the same context (model, thinking, system, tools, every message before
+	// it). Such
+	// a message was judged there and the provider took it, so the checks of
+	// one message do not judge it again: a growing conversation is judged in
+	// time linear in its size, and one old fault is not reported every turn.
+	fresh []bool
+	ctx   []uint64 // the judging context of each message
+}
+
+// antAnalyze returns the analysis of tr, computed once per traffic: Judge
+// runs the Anthropic checks one after the other, and each needs the same walk.
+func antAnalyze(tr *check.Traffic) *antTraffic { return check.Analysis(tr, "anthropic", newAntTraffic) }
+
+func newAntTraffic(tr *check.Traffic) *antTraffic {
+	a := &antTraffic{
+		tr:       tr,
+		reqs:     make([]*antReq, len(tr.Exchanges)),
+		payloads: map[string]*antOrigin{},
+		texts:    map[string]*antOrigin{},
+		calls:    map[string]*antOrigin{},
+		foreign:  map[string]int{},
+		full:     map[uint64]int{},
+		accepted: map[uint64]bool{},
+		h:        newAntHasher(),
+	}
+	for i := range tr.Exchanges {
+		ex := &tr.Exchanges[i]
+		if ex.Wire == engine.WireAnthropic && ex.Request != nil {
+			// Resolved before this exchange's own response is indexed, so
+			// request i sees only what earlier responses produced.
+			r := a.resolve(ex)
+			a.reqs[i] = r
+			if ex.Accepted() && antOutput(ex) != nil {
+				a.full[r.prefix[len(r.prefix)-1]] = i
+			}
+			if ex.Accepted() {
+				for _, c := range r.ctx {
+					a.accepted[c] = true
+				}
+			}
+		}
+		a.index(i)
+	}
+	return a
+}
+
+// antOutput is the assistant message of an Anthropic response, or nil.
+func antOutput(ex *engine.Exchange) *engine.Message {
+	if ex.Response == nil || len(ex.Response.Output) == 0 || len(ex.Response.Output[0].Blocks) == 0 {
+		return nil
+	}
+	return &ex.Response.Output[0]
+}
+
+// output is the output message of exchange i.
+func (a *antTraffic) output(i int) *engine.Message {
+	if i < 0 || i >= len(a.tr.Exchanges) {
+		return nil
+	}
+	return antOutput(&a.tr.Exchanges[i])
+}
+
+func isThinkingBlock(b *engine.Block) bool {
+	return b.Type == engine.BlockThinking || b.Type == engine.BlockRedacted
+}
+
+// antPayload is the opaque token that identifies a thinking block: the
+// decoded signature, or the decoded data of a redacted block.
+func antPayload(b *engine.Block) string { return string(antPayloadKey(b)) }
+
+// antPayloadKey is antPayload without the allocation, for map lookups.
+func antPayloadKey(b *engine.Block) []byte {
+	switch b.Type {
+	case engine.BlockThinking:
+		return antKey(b.Signature)
+	case engine.BlockRedacted:
+		return antKey(b.Data)
+	}
+	return nil
+}
+
+// index records what exchange i's response produced.
+func (a *antTraffic) index(i int) {
+	ex := &a.tr.Exchanges[i]
+	if ex.Response == nil {
+		return
+	}
+	if ex.Wire != engine.WireAnthropic {
+		a.indexForeign(i)
+		return
+	}
+	out := antOutput(ex)
+	if out == nil {
+		return
+	}
+	partial := antPartial(ex)
+	for p := range out.Blocks {
+		b := &out.Blocks[p]
+		o := &antOrigin{ex: i, pos: p, block: b, unfinished: antUnfinished(partial, b)}
+		switch b.Type {
+		case engine.BlockThinking, engine.BlockRedacted:
+			key := antPayload(b)
+			if _, seen := a.payloads[key]; key != "" && !seen {
+				a.payloads[key] = o
+			}
+			if _, seen := a.texts[b.Text]; b.Type == engine.BlockThinking && b.Text != "" && !seen {
+				a.texts[b.Text] = o
+			}
+		case engine.BlockToolCall:
+			if _, seen := a.calls[b.ID]; b.ID != "" && !seen {
+				a.calls[b.ID] = o
+			}
+		}
+	}
+}
+
+// antPartial reports whether ex's response came from a stream that did not
+// complete (cut off, or ended by an error event).
+func antPartial(ex *engine.Exchange) bool {
+	st := ex.Response.Stream
+	return st != nil && !st.Complete
+}
+
+// antUnfinished reports whether block b of a response must not be echoed:
+// the decoder marked it Incomplete (never stopped, tool input that did not
+// parse), or the stream was cut and b is thinking without its signature,
+// which arrives last.
+func antUnfinished(partial bool, b *engine.Block) bool {
+	if !partial {
+		return false
+	}
+	return b.Incomplete || isThinkingBlock(b) && antPayload(b) == ""
+}
+
+// indexForeign records the opaque payloads other wires produced (Gemini
+// thoughtSignature, Responses encrypted_content), to recognise one echoed
+// into an Anthropic thinking block.
+func (a *antTraffic) indexForeign(i int) {
+	for _, m := range a.tr.Exchanges[i].Response.Output {
+		for p := range m.Blocks {
+			b := &m.Blocks[p]
+			for _, raw := range [][]byte{b.Signature, b.EncryptedContent} {
+				if s := antStr(raw); s != "" {
+					if _, seen := a.foreign[s]; !seen {
+						a.foreign[s] = i
+					}
+				}
+			}
+		}
+	}
+}
+
+// resolve hashes a request's history and ties each echoed block to the
+// response that produced it.
+func (a *antTraffic) resolve(ex *engine.Exchange) *antReq {
+	req := ex.Request
+	n := len(req.Messages)
+	r := &antReq{
+		ex: ex, req: req,
+		msgHash:       make([]uint64, n),
+		prefix:        make([]uint64, n+1),
+		producer:      make([]int, n),
+		origin:        make([]int, n),
+		fresh:         make([]bool, n),
+		ctx:           make([]uint64, n),
+		system:        a.h.system(req.System),
+		tools:         a.h.tools(req.Tools),
+		lastAssistant: -1,
+	}
+	var thinking []byte
+	if req.Thinking != nil {
+		thinking = req.Thinking.Raw
+	}
+	setting := a.h.ints(maphash.String(antSeed, req.Model), maphash.Bytes(antSeed, thinking), r.system, r.tools)
+	for k := range req.Messages {
+		r.msgHash[k] = a.h.message(&req.Messages[k])
+		r.prefix[k+1] = a.h.ints(r.prefix[k], r.msgHash[k])
+		r.ctx[k] = a.h.ints(setting, r.prefix[k+1])
+		r.fresh[k] = !a.accepted[r.ctx[k]]
+	}
+	for k := range req.Messages {
+		r.producer[k], r.origin[k] = -1, -1
+		if p, ok := a.full[r.prefix[k]]; ok {
+			r.producer[k] = p
+		}
+		if req.Messages[k].Role != engine.RoleAssistant {
+			continue
+		}
+		r.lastAssistant = k
+		if r.fresh[k] {
+			a.resolveMessage(r, k)
+		} else {
+			a.listCalls(r, k)
+		}
+	}
+	r.silent = antSilentSeverity(r)
+	return r
+}
+
+// listCalls records the tool calls of a message judged before, unresolved:
+// only the id checks look at them again, to find repeated ids.
+func (a *antTraffic) listCalls(r *antReq, k int) {
+	m := &r.req.Messages[k]
+	for p := range m.Blocks {
+		if b := &m.Blocks[p]; b.Type == engine.BlockToolCall {
+			r.calls = append(r.calls, antToolEcho{msg: k, pos: p, block: b})
+		}
+	}
+}
+
+// resolveMessage ties the thinking blocks and tool calls of assistant
+// message k to their origins: by payload, then by thinking text, then by
+// position within the response the message recognisably echoes.
+func (a *antTraffic) resolveMessage(r *antReq, k int) {
+	m := &r.req.Messages[k]
+	first := len(r.echoes)
+	anchor := -1
+	for p := range m.Blocks {
+		b := &m.Blocks[p]
+		switch {
+		case isThinkingBlock(b):
+			e := antEcho{msg: k, pos: p, block: b}
+			if key := antPayloadKey(b); len(key) > 0 && a.payloads[string(key)] != nil {
+				e.origin, e.match = a.payloads[string(key)], antBySig
+			} else if o := a.texts[b.Text]; o != nil && b.Type == engine.BlockThinking && b.Text != "" {
+				e.origin, e.match = o, antByText
+			}
+			if e.origin != nil && anchor < 0 {
+				anchor = e.origin.ex
+			}
+			r.echoes = append(r.echoes, e)
+		case b.Type == engine.BlockToolCall:
+			c := antToolEcho{msg: k, pos: p, block: b, origin: a.calls[b.ID]}
+			if c.origin != nil && anchor < 0 {
+				anchor = c.origin.ex
+			}
+			r.calls = append(r.calls, c)
+		}
+	}
+	if anchor < 0 && r.producer[k] >= 0 && antSharesText(m, a.output(r.producer[k])) {
+		anchor = r.producer[k]
+	}
+	r.origin[k] = anchor
+	out := a.output(anchor)
+	if out == nil {
+		return
+	}
+	// Pair the blocks still unmatched, in order, with the anchor response's
+	// thinking blocks that no echo in this message claimed.
+	claimed := map[*engine.Block]bool{}
+	for _, e := range r.echoes[first:] {
+		if e.origin != nil {
+			claimed[e.origin.block] = true
+		}
+	}
+	next := 0
+	for i := first; i < len(r.echoes); i++ {
+		e := &r.echoes[i]
+		if e.origin != nil {
+			continue
+		}
+		for next < len(out.Blocks) && (!isThinkingBlock(&out.Blocks[next]) || claimed[&out.Blocks[next]]) {
+			next++
+		}
+		if next == len(out.Blocks) {
+			break
+		}
+		ob := &out.Blocks[next]
+		e.origin = a.originOf(anchor, out, next)
+		e.match = antByPosition
+		claimed[ob] = true
+		next++
+	}
+}
+
+// originOf returns the indexed origin of block p of exchange i's output,
+// or a fresh one when the index kept an earlier carrier of the same token.
+func (a *antTraffic) originOf(i int, out *engine.Message, p int) *antOrigin {
+	b := &out.Blocks[p]
+	if o := a.payloads[string(antPayloadKey(b))]; o != nil && o.block == b {
+		return o
+	}
+	if o := a.texts[b.Text]; o != nil && o.block == b {
+		return o
+	}
+	unfinished := antUnfinished(antPartial(&a.tr.Exchanges[i]), b)
+	return &antOrigin{ex: i, pos: p, block: b, unfinished: unfinished}
+}
+
+// antSharesText reports whether m has a non-empty text block equal to one
+// of out's.
+func antSharesText(m, out *engine.Message) bool {
+	if out == nil {
+		return false
+	}
+	texts := map[string]bool{}
+	for i := range out.Blocks {
+		if b := &out.Blocks[i]; b.Type == engine.BlockText && strings.TrimSpace(b.Text) != "" {
+			texts[b.Text] = true
+		}
+	}
+	for i := range m.Blocks {
+		if b := &m.Blocks[i]; b.Type == engine.BlockText && texts[b.Text] {
+			return true
+		}
+	}
+	return false
+}
+
+// antReqs calls f for each Anthropic request in order.
+func (a *antTraffic) each(f func(i int, r *antReq)) {
+	for i, r := range a.reqs {
+		if r != nil {
+			f(i, r)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package anthropic
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/redact"
+)
+
+func judgeAntMsg001(tr *check.Traffic, r *check.Reporter) {
+	a := antAnalyze(tr)
+	a.each(func(i int, q *antReq) {
+		msgs := q.req.Messages
+		for k := range msgs {
+			m := &msgs[k]
+			if !q.fresh[k] || k == len(msgs)-1 && m.Role == engine.RoleAssistant {
+				continue // the optional final assistant message may be empty
+			}
+			if m.ContentNull || len(m.Blocks) == 0 || m.ContentString && strings.TrimSpace(m.Blocks[0].Text) == "" {
+				r.Add(i, "request."+m.Path+".content", "messages[%d] (%s) has empty content", k, m.Role)
+				continue
+			}
+			for p := range m.Blocks {
+				b := &m.Blocks[p]
+				if b.Type != engine.BlockText || strings.TrimSpace(b.Text) != "" {
+					continue
+				}
+				what := "empty"
+				if b.Text != "" {
+					what = "whitespace only"
+				}
+				r.Add(i, antLoc(b, "text"), "text block content[%d] of messages[%d] (%s) is %s", p, k, m.Role, what)
+			}
+		}
+	})
+}
+
+func judgeAntMsg002(tr *check.Traffic, r *check.Reporter) {
+	a := antAnalyze(tr)
+	a.each(func(i int, q *antReq) {
+		sev := check.SeverityInfo
+		if antPlatform(q.ex.URL) == "Amazon Bedrock" {
+			sev = check.SeverityError
+		}
+		msgs := q.req.Messages
+		for k := 1; k < len(msgs); k++ {
+			role := msgs[k].Role
+			if q.fresh[k] && role == msgs[k-1].Role && (role == engine.RoleUser || role == engine.RoleAssistant) {
+				r.AddSeverity(sev, i, "request."+msgs[k].Path+".role", "messages[%d] is a second %s message in a row", k, role)
+			}
+		}
+	})
+}
+
+// antPlaceholders are credential values that are evidently not secrets.
+var antPlaceholders = []string{"redact", "fake", "test", "dummy", "placeholder", "example", "xxx", "***", "<", "filtered", "your"}
+
+// antLiveCredential says what kind of live secret v looks like, or "".
+func antLiveCredential(v string) string {
+	lower := strings.ToLower(v)
+	for _, p := range antPlaceholders {
+		if strings.Contains(lower, p) {
+			return ""
+		}
+	}
+	if l := redact.Scan("", []byte(v)); l != nil {
+		return l.Kind + " (" + l.Prefix + "…)"
+	}
+	if strings.Contains(v, "Credential=AKIA") || strings.Contains(v, "Credential=ASIA") {
+		return "AWS credentials"
+	}
+	return ""
+}
+
+// judgeAntHdr001 reports a missing version header once per cassette (it is
+// the recorder's policy, not one request's fault) and each live-looking
+// credential value once.
+func judgeAntHdr001(tr *check.Traffic, r *check.Reporter) {
+	var noVersion []int
+	requests := 0
+	leaked := map[string]bool{}
+	for i := range tr.Exchanges {
+		ex := &tr.Exchanges[i]
+		if ex.Wire != engine.WireAnthropic || ex.Method == "" {
+			continue // response-only records have no request side
+		}
+		requests++
+		h := ex.RequestHeader
+		bodyVersion := false
+		if ex.Request != nil {
+			_, bodyVersion = ex.Request.Extra["anthropic_version"]
+		}
+		if len(h) > 0 && h.Get("Anthropic-Version") == "" && !bodyVersion && antPlatform(ex.URL) == "the Anthropic API" {
+			noVersion = append(noVersion, i)
+		}
+		for _, name := range []string{"X-Api-Key", "Authorization"} {
+			for _, v := range h.Values(name) {
+				if kind := antLiveCredential(v); kind != "" && !leaked[name+v] {
+					leaked[name+v] = true
+					r.Add(i, "request.headers."+strings.ToLower(name), "%s is not redacted: it holds what looks like %s", strings.ToLower(name), kind)
+				}
+			}
+		}
+	}
+	if len(noVersion) > 0 {
+		i := noVersion[0]
+		r.Add(i, "request.headers.anthropic-version", "%d of %d recorded requests have no anthropic-version header, this one first (recorded headers: %s)",
+			len(noVersion), requests, antHeaderNames(tr.Exchanges[i].RequestHeader))
+	}
+}
+
+func antHeaderNames(h http.Header) string {
+	return strings.ToLower(strings.Join(sortedKeys(h), ", "))
+}

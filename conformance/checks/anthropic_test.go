@@ -1,0 +1,565 @@
+package checks_test
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/checks"
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/internal/corpus"
+	"github.com/llmtck/llmtck/providers"
+)
+
+// antEx is one hand-written Anthropic call for the table tests.
+type antEx struct {
+	Req, Resp string
+	Status    int    // 200 when 0
+	URL       string // the Anthropic API when ""
+	Header    http.Header
+}
+
+const antAPI = "https://api.anthropic.com/v1/messages"
+
+// antTrafficOf decodes the calls as a cassette would be.
+func antTrafficOf(t testing.TB, exs ...antEx) *check.Traffic {
+	t.Helper()
+	tr := &check.Traffic{Path: t.Name()}
+	for i, e := range exs {
+		url, status := e.URL, e.Status
+		if url == "" {
+			url = antAPI
+		}
+		if status == 0 && e.Resp != "" {
+			status = 200 // no response at all for a live request
+		}
+		ex := providers.Decode(i, providers.Call{Method: "POST", URL: url, RequestHeader: e.Header,
+			RequestBody: []byte(e.Req), Status: status, ResponseBody: []byte(e.Resp)})
+		if ex.RequestErr != "" || ex.ResponseErr != "" {
+			t.Fatalf("call %d does not decode: %s %s", i, ex.RequestErr, ex.ResponseErr)
+		}
+		tr.Exchanges = append(tr.Exchanges, ex)
+	}
+	return tr
+}
+
+// antSig is a signature-shaped token (base64 of 48 bytes) named by letter.
+func antSig(letter string) string {
+	return base64.StdEncoding.EncodeToString([]byte(strings.Repeat(letter, 48)))
+}
+
+var (
+	atSigA, atSigB, atSigC = antSig("a"), antSig("b"), antSig("c")
+)
+
+func atThinking(text, sig string) string {
+	return fmt.Sprintf(`{"type":"thinking","thinking":%q,"signature":%q}`, text, sig)
+}
+
+func atRedacted(data string) string {
+	return fmt.Sprintf(`{"type":"redacted_thinking","data":%q}`, data)
+}
+
+func atText(s string) string { return fmt.Sprintf(`{"type":"text","text":%q}`, s) }
+
+func atToolUse(id string) string {
+	return fmt.Sprintf(`{"type":"tool_use","id":%q,"name":"get_weather","input":{"city":"Paris"}}`, id)
+}
+
+func atToolResult(id, content string) string {
+	return fmt.Sprintf(`{"type":"tool_result","tool_use_id":%q,"content":%q}`, id, content)
+}
+
+func atUser(s string) string { return fmt.Sprintf(`{"role":"user","content":%q}`, s) }
+
+func atUserBlocks(blocks ...string) string {
+	return `{"role":"user","content":[` + strings.Join(blocks, ",") + `]}`
+}
+
+func atAssistant(blocks ...string) string {
+	return `{"role":"assistant","content":[` + strings.Join(blocks, ",") + `]}`
+}
+
+// req builds a request body; extra is raw top-level fields ("" for none).
+func atReq(extra string, msgs ...string) string {
+	if extra != "" {
+		extra += ","
+	}
+	return `{"model":"claude-sonnet-4-5","max_tokens":4096,` + extra + `"messages":[` + strings.Join(msgs, ",") + `]}`
+}
+
+const atThinkOn = `"thinking":{"type":"enabled","budget_tokens":2048}`
+
+// resp builds a message response body.
+func atResp(blocks ...string) string {
+	return `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[` +
+		strings.Join(blocks, ",") + `],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`
+}
+
+// want is an expected finding: interaction, severity and a piece of its message.
+type atWant struct {
+	i   int
+	sev check.Severity
+	has string
+}
+
+func TestAnthropicChecks(t *testing.T) {
+	tests := []struct {
+		name  string
+		check string
+		exs   []antEx
+		want  []atWant // nil: the check raises nothing
+	}{
+		{
+			name: "client-authored history is not judged", check: "ANT-THINK-001",
+			exs: []antEx{{Req: atReq(atThinkOn, atUser("hi"), atAssistant(atThinking("made up", "sig-a"), atText("hello")), atUser("again")), Resp: atResp(atText("ok"))}},
+		},
+		{
+			name: "client-authored history is not synthesized", check: "ANT-THINK-003",
+			exs: []antEx{{Req: atReq(atThinkOn, atUser("hi"), atAssistant(atThinking("made up", "sig-a"), atText("hello")), atUser("again")), Resp: atResp(atText("ok"))}},
+		},
+		{
+			name: "echo compared with the response that produced it, several calls back", check: "ANT-THINK-001",
+			exs: []antEx{
+				{Req: atReq(atThinkOn, atUser("weather?")), Resp: atResp(atThinking("Need the weather.", atSigA), atToolUse("toolu_1"))},
+				{Req: atReq("", atUser("title for this chat")), Resp: atResp(atText("Weather chat"))},
+				{Req: atReq(atThinkOn, atUser("weather?"), atAssistant(atThinking("Need the weather.", atSigB), atToolUse("toolu_1")),
+					atUserBlocks(atToolResult("toolu_1", "21C"))), Resp: atResp(atText("21C"))},
+			},
+			want: []atWant{{2, check.SeverityError, "differs from the one interaction 0 (response content[0]) produced"}},
+		},
+		{
+			name: "a signature re-escaped but equal in value is unchanged", check: "ANT-THINK-001",
+			exs: []antEx{
+				{Req: atReq(atThinkOn, atUser("q")), Resp: atResp(atThinking("t", "EqQB/x"+atSigA), atText("a"))},
+				{Req: strings.Replace(atReq(atThinkOn, atUser("q"), atAssistant(atThinking("t", "EqQB/x"+atSigA), atText("a")), atUser("q2")), "EqQB/x", `EqQB\/x`, 1), Resp: atResp(atText("b"))},
+			},
+		},
+		{
+			name: "redacted data echoed as a thinking signature changes the type", check: "ANT-THINK-001",
+			exs: []antEx{
+				{Req: atReq(atThinkOn, atUser("q")), Resp: atResp(atRedacted(atSigA), atText("a"))},
+				{Req: atReq(atThinkOn, atUser("q"), atAssistant(atThinking("", atSigA), atText("a")), atUser("q2")), Resp: atResp(atText("b"))},
+			},
+			want: []atWant{{1, check.SeverityError, "the block type was changed"}},
+		},
+		{
+			name: "signature from Amazon Bedrock echoed to the Anthropic API", check: "ANT-THINK-003",
+			exs: []antEx{
+				{URL: "https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-sonnet-4-5-20250929-v1:0/invoke",
+					Req: atReq(atThinkOn, atUser("q")), Resp: atResp(atThinking("t", atSigA), atText("a"))},
+				{Req: atReq(atThinkOn, atUser("q"), atAssistant(atThinking("t", atSigA), atText("a")), atUser("q2")), Resp: atResp(atText("b"))},
+			},
+			want: []atWant{{1, check.SeverityError, "on Amazon Bedrock is echoed to the Anthropic API"}},
+		},
+		{
+			name: "another model family is a warning", check: "ANT-THINK-003",
+			exs: []antEx{
+				{Req: atReq(atThinkOn, atUser("q")), Resp: atResp(atThinking("t", atSigA), atText("a"))},
+				{Req: strings.Replace(atReq(atThinkOn, atUser("q"), atAssistant(atThinking("t", atSigA), atText("a")), atUser("q2")), "claude-sonnet-4-5", "claude-opus-4-1", 1), Resp: atResp(atText("b"))},
+			},
+			want: []atWant{{1, check.SeverityWarning, "a model drops thinking blocks of another model"}},
+		},
+		{
+			name: "the same family under a dated name", check: "ANT-THINK-003",
+			exs: []antEx{
+				{Req: atReq(atThinkOn, atUser("q")), Resp: atResp(atThinking("t", atSigA), atText("a"))},
+				{Req: strings.Replace(atReq(atThinkOn, atUser("q"), atAssistant(atThinking("t", atSigA), atText("a")), atUser("q2")), "claude-sonnet-4-5", "claude-sonnet-4-5-20250929", 1), Resp: atResp(atText("b"))},
+			},
+		},
+		{
+			name: "a Gemini thought signature from the same cassette", check: "ANT-THINK-003",
+			exs: []antEx{
+				{URL: "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-pro:generateContent",
+					Req:  `{"contents":[{"role":"user","parts":[{"text":"q"}]}]}`,
+					Resp: `{"candidates":[{"content":{"role":"model","parts":[{"text":"a","thoughtSignature":"` + atSigC + `"}]},"finishReason":"STOP"}]}`},
+				{Req: atReq(atThinkOn, atUser("q"), atAssistant(atThinking("", atSigC), atText("a")), atUser("q2")), Resp: atResp(atText("b"))},
+			},
+			want: []atWant{{1, check.SeverityError, "is the gemini payload produced by interaction 0"}},
+		},
+		{
+			name: "a synthesized block beside a recorded tool call", check: "ANT-THINK-003",
+			exs: []antEx{
+				{Req: atReq(atThinkOn, atUser("w")), Resp: atResp(atToolUse("toolu_1"))},
+				{Req: atReq(atThinkOn, atUser("w"), atAssistant(atThinking("I will call it.", atSigB), atToolUse("toolu_1")), atUserBlocks(atToolResult("toolu_1", "21C"))), Resp: atResp(atText("21C"))},
+			},
+			want: []atWant{{1, check.SeverityError, "(synthesized)"}},
+		},
+		{
+			name: "adaptive thinking: a loop opened without thinking is fine", check: "ANT-THINK-004",
+			exs: []antEx{
+				{Req: atReq(`"thinking":{"type":"adaptive"}`, atUser("w")), Resp: atResp(atToolUse("toolu_1"))},
+				{Req: atReq(`"thinking":{"type":"adaptive"}`, atUser("w"), atAssistant(atToolUse("toolu_1")), atUserBlocks(atToolResult("toolu_1", "21C"))), Resp: atResp(atText("21C"))},
+			},
+		},
+		{
+			name: "adaptive thinking: dropping the loop's thinking is not", check: "ANT-THINK-004",
+			exs: []antEx{
+				{Req: atReq(`"thinking":{"type":"adaptive"}`, atUser("w")), Resp: atResp(atThinking("t", atSigA), atToolUse("toolu_1"))},
+				{Req: atReq(`"thinking":{"type":"adaptive"}`, atUser("w"), atAssistant(atToolUse("toolu_1")), atUserBlocks(atToolResult("toolu_1", "21C"))), Resp: atResp(atText("21C"))},
+			},
+			want: []atWant{{1, check.SeverityError, "found tool_use"}},
+		},
+		{
+			name: "later steps of a loop need no thinking of their own", check: "ANT-THINK-004",
+			exs: []antEx{{Req: atReq(atThinkOn, atUser("w"),
+				atAssistant(atThinking("t", atSigA), atToolUse("toolu_1")), atUserBlocks(atToolResult("toolu_1", "21C")),
+				atAssistant(atToolUse("toolu_2")), atUserBlocks(atToolResult("toolu_2", "22C"))), Resp: atResp(atText("ok"))}},
+		},
+		{
+			name: "a prefill ending in thinking", check: "ANT-THINK-005",
+			exs:  []antEx{{Req: atReq(atThinkOn, atUser("w"), atAssistant(atThinking("t", atSigA))), Resp: atResp(atText("ok"))}},
+			want: []atWant{{0, check.SeverityError, "a prefill cannot end in thinking"}},
+		},
+		{
+			name: "cache_control markers are not part of the prefix", check: "ANT-THINK-009",
+			exs: []antEx{
+				{Req: atReq(atThinkOn+`,"system":"be brief"`, atUser("q")), Resp: atResp(atThinking("t", atSigA), atText("a"))},
+				{Req: atReq(atThinkOn+`,"system":[{"type":"text","text":"be brief","cache_control":{"type":"ephemeral"}}]`,
+					`{"role":"user","content":[{"type":"text","text":"q","cache_control":{"type":"ephemeral"}}]}`,
+					atAssistant(atThinking("t", atSigA), atText("a")), atUser("q2")), Resp: atResp(atText("b"))},
+			},
+		},
+		{
+			name: "one finding per request, counting the later blocks", check: "ANT-THINK-009",
+			exs: []antEx{
+				{Req: atReq(atThinkOn+`,"system":"v1"`, atUser("q")), Resp: atResp(atThinking("t1", atSigA), atText("a"))},
+				{Req: atReq(atThinkOn+`,"system":"v1"`, atUser("q"), atAssistant(atThinking("t1", atSigA), atText("a")), atUser("q2")), Resp: atResp(atThinking("t2", atSigB), atText("b"))},
+				{Req: atReq(atThinkOn+`,"system":"v2"`, atUser("q"), atAssistant(atThinking("t1", atSigA), atText("a")), atUser("q2"),
+					atAssistant(atThinking("t2", atSigB), atText("b")), atUser("q3")), Resp: atResp(atText("c"))},
+			},
+			want: []atWant{{2, check.SeverityWarning, "system prompt differs from the one the block was created with; 1 later echoed thinking block(s) are invalidated too"}},
+		},
+		{
+			name: "an earlier message edited (ephemeral reminder removed)", check: "ANT-THINK-009",
+			exs: []antEx{
+				{Req: atReq(atThinkOn, atUserBlocks(atText("q"), atText("<reminder>today is Monday</reminder>"))), Resp: atResp(atThinking("t1", atSigA), atText("a"))},
+				{Req: atReq(atThinkOn, atUser("q"), atAssistant(atThinking("t1", atSigA), atText("a")), atUser("q2")), Resp: atResp(atText("b"))},
+			},
+			want: []atWant{{1, check.SeverityWarning, "messages[0] differs from the one the block was created after"}},
+		},
+		{
+			name: "messages dropped before the block", check: "ANT-THINK-009",
+			exs: []antEx{
+				{Req: atReq(atThinkOn, atUser("q"), atAssistant(atText("a")), atUser("q2")), Resp: atResp(atThinking("t1", atSigA), atText("b"))},
+				{Req: atReq(atThinkOn, atUser("q2"), atAssistant(atThinking("t1", atSigA), atText("b")), atUser("q3")), Resp: atResp(atText("c"))},
+			},
+			want: []atWant{{1, check.SeverityWarning, "messages[0] differs"}},
+		},
+		{
+			name: "binding errors requested make it an error", check: "ANT-THINK-009",
+			exs: []antEx{
+				{Req: atReq(atThinkOn+`,"system":"v1"`, atUser("q")), Resp: atResp(atThinking("t1", atSigA), atText("a"))},
+				{Req: atReq(`"thinking":{"type":"enabled","budget_tokens":2048,"block_binding":{"prefix_mismatch_behavior":"error"}},"system":"v2"`,
+					atUser("q"), atAssistant(atThinking("t1", atSigA), atText("a")), atUser("q2")), Resp: atResp(atText("b"))},
+			},
+			want: []atWant{{1, check.SeverityError, "system prompt differs"}},
+		},
+		{
+			name: "a pause_turn continuation merged after its prefill", check: "ANT-THINK-009",
+			exs: []antEx{
+				{Req: atReq(atThinkOn, atUser("search")), Resp: atResp(atThinking("t1", atSigA), atText("searching"))},
+				{Req: atReq(atThinkOn, atUser("search"), atAssistant(atThinking("t1", atSigA), atText("searching"))), Resp: atResp(atThinking("t2", atSigB), atText("found"))},
+				{Req: atReq(atThinkOn, atUser("search"), atAssistant(atThinking("t1", atSigA), atText("searching"), atThinking("t2", atSigB), atText("found")), atUser("thanks")), Resp: atResp(atText("np"))},
+			},
+		},
+		{
+			name: "a pause_turn continuation merged after its prefill stays in place", check: "ANT-THINK-010",
+			exs: []antEx{
+				{Req: atReq(atThinkOn, atUser("search")), Resp: atResp(atThinking("t1", atSigA), atText("searching"))},
+				{Req: atReq(atThinkOn, atUser("search"), atAssistant(atThinking("t1", atSigA), atText("searching"))), Resp: atResp(atThinking("t2", atSigB), atText("found"))},
+				{Req: atReq(atThinkOn, atUser("search"), atAssistant(atThinking("t1", atSigA), atText("searching"), atThinking("t2", atSigB), atText("found")), atUser("thanks")), Resp: atResp(atText("np"))},
+			},
+		},
+		{
+			name: "redacted block filtered out of the latest message", check: "ANT-THINK-010",
+			exs: []antEx{
+				{Req: atReq(atThinkOn, atUser("w")), Resp: atResp(atThinking("t", atSigA), atRedacted(atSigB), atToolUse("toolu_1"))},
+				{Req: atReq(atThinkOn, atUser("w"), atAssistant(atThinking("t", atSigA), atToolUse("toolu_1")), atUserBlocks(atToolResult("toolu_1", "21C"))), Resp: atResp(atText("ok"))},
+			},
+			want: []atWant{{1, check.SeverityError, "leaves out its redacted_thinking block content[1]"}},
+		},
+		{
+			name: "empty-text block filtered out of an older message", check: "ANT-THINK-010",
+			exs: []antEx{
+				{Req: atReq(atThinkOn, atUser("q")), Resp: atResp(atThinking("t", atSigA), atThinking("", atSigB), atText("a"))},
+				{Req: atReq(atThinkOn, atUser("q"), atAssistant(atThinking("t", atSigA), atText("a")), atUser("q2"), atAssistant(atText("b")), atUser("q3")), Resp: atResp(atText("ok"))},
+			},
+			want: []atWant{{1, check.SeverityWarning, "its thinking text is empty"}},
+		},
+		{
+			name: "thinking of an older turn left out while later thinking is echoed", check: "ANT-THINK-010",
+			exs: []antEx{
+				{Req: atReq(atThinkOn, atUser("q")), Resp: atResp(atThinking("t1", atSigA), atText("a"))},
+				{Req: atReq(atThinkOn, atUser("q"), atAssistant(atThinking("t1", atSigA), atText("a")), atUser("q2")), Resp: atResp(atThinking("t2", atSigB), atText("b"))},
+				{Req: atReq(atThinkOn, atUser("q"), atAssistant(atText("a")), atUser("q2"), atAssistant(atThinking("t2", atSigB), atText("b")), atUser("q3")), Resp: atResp(atText("c"))},
+			},
+			want: []atWant{{2, check.SeverityWarning, "a block between others was left out"}},
+		},
+		{
+			name: "older-turn thinking dropped with nothing later is fine", check: "ANT-THINK-010",
+			exs: []antEx{
+				{Req: atReq(atThinkOn, atUser("q")), Resp: atResp(atThinking("t1", atSigA), atText("a"))},
+				{Req: atReq(atThinkOn, atUser("q"), atAssistant(atText("a")), atUser("q2")), Resp: atResp(atText("b"))},
+			},
+		},
+		{
+			name: "two blocks swapped", check: "ANT-THINK-010",
+			exs: []antEx{
+				{Req: atReq(atThinkOn, atUser("w")), Resp: atResp(atThinking("t", atSigA), atRedacted(atSigB), atToolUse("toolu_1"))},
+				{Req: atReq(atThinkOn, atUser("w"), atAssistant(atRedacted(atSigB), atThinking("t", atSigA), atToolUse("toolu_1")), atUserBlocks(atToolResult("toolu_1", "21C"))), Resp: atResp(atText("ok"))},
+			},
+			want: []atWant{{1, check.SeverityError, "thinking blocks were reordered"}},
+		},
+		{
+			name: "interleaved beta lets the budget exceed max_tokens", check: "ANT-THINK-011",
+			exs: []antEx{{Header: http.Header{"Anthropic-Beta": {"context-1m-2025-08-07,interleaved-thinking-2025-05-14"}},
+				Req: atReq(`"thinking":{"type":"enabled","budget_tokens":10000}`, atUser("q")), Resp: atResp(atText("a"))}},
+		},
+		{
+			name: "manual thinking on a 4.7 model", check: "ANT-THINK-011",
+			exs:  []antEx{{Req: strings.Replace(atReq(atThinkOn, atUser("q")), "claude-sonnet-4-5", "claude-opus-4-7", 1), Resp: atResp(atText("a"))}},
+			want: []atWant{{0, check.SeverityInfo, "is rejected on claude-opus-4-7"}},
+		},
+		{
+			name: "a tool_use in the final message is unanswered", check: "ANT-TOOL-001",
+			exs:  []antEx{{Req: atReq("", atUser("w"), atAssistant(atToolUse("toolu_1"))), Resp: atResp(atText("ok"))}},
+			want: []atWant{{0, check.SeverityError, "there is no next message"}},
+		},
+		{
+			name: "parallel calls: one result missing", check: "ANT-TOOL-001",
+			exs:  []antEx{{Req: atReq("", atUser("w"), atAssistant(atToolUse("toolu_1"), atToolUse("toolu_2")), atUserBlocks(atToolResult("toolu_1", "21C"))), Resp: atResp(atText("ok"))}},
+			want: []atWant{{0, check.SeverityError, "tool_use toolu_2 of messages[1] not answered"}},
+		},
+		{
+			name: "a result for a call two messages back", check: "ANT-TOOL-002",
+			exs: []antEx{{Req: atReq("", atUser("w"), atAssistant(atToolUse("toolu_1")), atUserBlocks(atToolResult("toolu_1", "21C")),
+				atAssistant(atText("more?")), atUserBlocks(atToolResult("toolu_1", "21C"))), Resp: atResp(atText("ok"))}},
+			want: []atWant{{0, check.SeverityError, "it was called in messages[1]"}},
+		},
+		{
+			name: "repeated ids are info, malformed server ids errors", check: "ANT-TOOL-004",
+			exs: []antEx{{Req: atReq("", atUser("w"), atAssistant(atToolUse("toolu_1")), atUserBlocks(atToolResult("toolu_1", "21C")),
+				atAssistant(atToolUse("toolu_1"), `{"type":"server_tool_use","id":"srv-1","name":"web_search","input":{}}`), atUserBlocks(atToolResult("toolu_1", "21C"))), Resp: atResp(atText("ok"))}},
+			want: []atWant{{0, check.SeverityInfo, "is used again"}, {0, check.SeverityError, `server_tool_use id "srv-1" does not match`}},
+		},
+		{
+			name: "key order changed in an echoed input", check: "ANT-TOOL-005",
+			exs: []antEx{
+				{Req: atReq("", atUser("w")), Resp: atResp(`{"type":"tool_use","id":"toolu_1","name":"f","input":{"b":1,"a":2}}`)},
+				{Req: atReq("", atUser("w"), atAssistant(`{"type":"tool_use","id":"toolu_1","name":"f","input":{"a":2,"b":1}}`), atUserBlocks(atToolResult("toolu_1", "ok"))), Resp: atResp(atText("ok"))},
+			},
+			want: []atWant{{1, check.SeverityInfo, "the same value re-encoded"}},
+		},
+		{
+			name: "cancellation results: explained, flagged as errors", check: "ANT-CANCEL-001",
+			exs: []antEx{{Req: atReq("", atUser("w"), atAssistant(atToolUse("toolu_1"), atToolUse("toolu_2"), atToolUse("toolu_3")),
+				atUserBlocks(`{"type":"tool_result","tool_use_id":"toolu_1","is_error":true,"content":"Cancelled by user before execution; no side effects."}`,
+					`{"type":"tool_result","tool_use_id":"toolu_2","is_error":true,"content":""}`,
+					atToolResult("toolu_3", "The user denied this tool call."), atText("[Request interrupted by user]"))), Resp: atResp(atText("ok"))}},
+			want: []atWant{{0, check.SeverityInfo, "error tool_result for toolu_2 has no explanation"}, {0, check.SeverityInfo, "toolu_3 reads as a cancellation"}},
+		},
+		{
+			name: "a cut-off thinking block echoed without signature", check: "ANT-CANCEL-002",
+			exs: []antEx{
+				{Req: atReq(atThinkOn, atUser("q")), Resp: "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":[]}}\n\n" +
+					"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\",\"signature\":\"\"}}\n\n" +
+					"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"Let me see\"}}\n\n"},
+				{Req: atReq(atThinkOn, atUser("q"), atAssistant(`{"type":"thinking","thinking":"Let me see","signature":""}`), atUser("go on")), Resp: atResp(atText("ok"))},
+			},
+			want: []atWant{{1, check.SeverityError, "whose stream was cut off before the block was finished"}},
+		},
+		{
+			name: "a tool_use cut by an error event, then echoed", check: "ANT-CANCEL-002",
+			exs: []antEx{
+				{Req: atReq("", atUser("q")), Resp: "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":[]}}\n\n" +
+					"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"f\",\"input\":{}}}\n\n" +
+					"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"city\\\": \\\"Pa\"}}\n\n" +
+					"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"},
+				{Req: atReq("", atUser("q"), atAssistant(atToolUse("toolu_1")), atUserBlocks(atToolResult("toolu_1", "21C"))), Resp: atResp(atText("ok"))},
+			},
+			want: []atWant{{1, check.SeverityError, "tool_use toolu_1 comes from"}},
+		},
+		{
+			name: "the final assistant message may be empty", check: "ANT-MSG-001",
+			exs: []antEx{{Req: atReq("", atUser("q"), `{"role":"assistant","content":""}`), Resp: atResp(atText("ok"))}},
+		},
+		{
+			name: "an empty message in the middle", check: "ANT-MSG-001",
+			exs:  []antEx{{Req: atReq("", atUser("q"), `{"role":"assistant","content":[]}`, atUser("q2")), Resp: atResp(atText("ok"))}},
+			want: []atWant{{0, check.SeverityError, "messages[1] (assistant) has empty content"}},
+		},
+		{
+			name: "a fault in history is reported where it was introduced", check: "ANT-MSG-001",
+			exs: []antEx{
+				{Req: atReq("", atUser(" ")), Resp: atResp(atText("a"))},
+				{Req: atReq("", atUser(" "), atAssistant(atText("a")), atUser("q2")), Resp: atResp(atText("b"))},
+			},
+			want: []atWant{{0, check.SeverityError, "messages[0] (user) has empty content"}},
+		},
+		{
+			name: "and again when the provider rejected it", check: "ANT-MSG-001",
+			exs: []antEx{
+				{Req: atReq("", atUser(" ")), Status: 400, Resp: `{"type":"error","error":{"type":"invalid_request_error","message":"messages: text content blocks must contain non-whitespace text"}}`},
+				{Req: atReq("", atUser(" ")), Resp: atResp(atText("b"))},
+			},
+			want: []atWant{{0, check.SeverityError, "has empty content"}, {1, check.SeverityError, "has empty content"}},
+		},
+		{
+			name: "roles repeat on Amazon Bedrock", check: "ANT-MSG-002",
+			exs: []antEx{{URL: "https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-sonnet-4-5-20250929-v1:0/invoke",
+				Req: atReq("", atUser("q"), atUser("q2")), Resp: atResp(atText("ok"))}},
+			want: []atWant{{0, check.SeverityError, "second user message in a row"}},
+		},
+		{
+			name: "a missing version header is reported once per cassette", check: "ANT-HDR-001",
+			exs: []antEx{
+				{Header: http.Header{"Content-Type": {"application/json"}}, Req: atReq("", atUser("q")), Resp: atResp(atText("a"))},
+				{Header: http.Header{"Content-Type": {"application/json"}}, Req: atReq("", atUser("q2")), Resp: atResp(atText("b"))},
+			},
+			want: []atWant{{0, check.SeverityInfo, "2 of 2 recorded requests have no anthropic-version header"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.check+"/"+tt.name, func(t *testing.T) {
+			c := checks.Lookup(tt.check)
+			if c == nil {
+				t.Fatalf("no check %s", tt.check)
+			}
+			got := check.Judge(antTrafficOf(t, tt.exs...), []*check.Check{c})
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %d findings, want %d:\n%s", len(got), len(tt.want), findingLines(got))
+			}
+			for _, w := range tt.want {
+				found := false
+				for _, f := range got {
+					found = found || f.Interaction == w.i && f.Severity == w.sev && strings.Contains(f.Message, w.has)
+				}
+				if !found {
+					t.Errorf("no %s finding at %d containing %q; got:\n%s", w.sev, w.i, w.has, findingLines(got))
+				}
+			}
+		})
+	}
+}
+
+// TestAnthropicLint judges a live request against the recorded history, as
+// the proxy does: the echo is compared with the response two calls back.
+func TestAnthropicLint(t *testing.T) {
+	tr := antTrafficOf(t,
+		antEx{Req: atReq(atThinkOn, atUser("q")), Resp: atResp(atThinking("t", atSigA), atText("a"))},
+		antEx{Req: atReq("", atUser("unrelated")), Resp: atResp(atText("x"))},
+		antEx{Req: atReq(atThinkOn, atUser("q"), atAssistant(atThinking("t!", atSigA), atText("a")), atUser("q2"))},
+	)
+	got := lintNext(tr.Exchanges[:2], tr.Exchanges[2], []*check.Check{checks.Lookup("ANT-THINK-001")})
+	if len(got) != 1 || got[0].Interaction != 2 || got[0].Diff == "" {
+		t.Fatalf("want one ANT-THINK-001 finding with a byte diff at 2, got:\n%s", findingLines(got))
+	}
+	if !strings.Contains(got[0].Diff, "first difference at byte 1") {
+		t.Errorf("diff does not point at the edit:\n%s", got[0].Diff)
+	}
+}
+
+// antGrowingConversation builds n interactions of conversations that grow
+// to turns turns each (then a new one starts): every request resends the
+// whole history, each response thinks, says something and calls a tool.
+func antGrowingConversation(tb testing.TB, n, turns int) *check.Traffic {
+	tb.Helper()
+	thought := strings.Repeat("Weighing the options step by step. ", 6)
+	var exs []antEx
+	var history []string
+	for i := 0; i < n; i++ {
+		if i%turns == 0 {
+			history = []string{atUser("Plan a trip, one tool call at a time.")}
+		}
+		id := fmt.Sprintf("toolu_%04d", i)
+		sig := base64.StdEncoding.EncodeToString([]byte(strings.Repeat(fmt.Sprintf("signature %06d ", i), 16)))
+		out := []string{atThinking(thought+id, sig), atText("Checking " + id), atToolUse(id)}
+		exs = append(exs, antEx{Req: atReq(atThinkOn, history...), Resp: atResp(out...)})
+		history = append(history, atAssistant(out...), atUserBlocks(atToolResult(id, strings.Repeat("result data ", 15))))
+	}
+	return antTrafficOf(tb, exs...)
+}
+
+// antFamily is every check of this family (ANT-EPH-* belong to the
+// history checks).
+func antFamily() []*check.Check {
+	var out []*check.Check
+	for _, c := range checks.All() {
+		if c.Wire == engine.WireAnthropic && !strings.HasPrefix(c.ID, "ANT-EPH-") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// BenchmarkAnthropicChecks judges 1,000 interactions of conversations that
+// grow to 200 turns (about 200,000 messages resent in all) with the whole
+// Anthropic family. A fresh check.Traffic each time defeats the analysis cache.
+func BenchmarkAnthropicChecks(b *testing.B) {
+	tr := antGrowingConversation(b, 1000, 200)
+	checks := antFamily()
+	b.ResetTimer()
+	for b.Loop() {
+		if fs := check.Judge(&check.Traffic{Exchanges: tr.Exchanges}, checks); len(fs) != 0 {
+			b.Fatalf("clean traffic raised:\n%s", findingLines(fs[:min(len(fs), 5)]))
+		}
+	}
+}
+
+// TestAnthropicChecksScale checks the family stays linear: four times the
+// traffic must take about four times as long, far from the sixteen times
+// of a quadratic walk (the best of five runs damps a busy machine).
+func TestAnthropicChecksScale(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing")
+	}
+	small, large := antGrowingConversation(t, 200, 25), antGrowingConversation(t, 800, 25)
+	checks := antFamily()
+	measure := func(tr *check.Traffic) time.Duration {
+		best := time.Duration(1 << 62)
+		for range 5 {
+			start := time.Now()
+			check.Judge(&check.Traffic{Exchanges: tr.Exchanges}, checks)
+			best = min(best, time.Since(start))
+		}
+		return best
+	}
+	if s, l := measure(small), measure(large); l > 8*s {
+		t.Errorf("200 interactions took %v, 800 took %v: not linear", s, l)
+	}
+}
+
+// FuzzAnthropicChecks feeds the family two calls whose bodies are anything
+// that decodes: no check may panic, whatever shape the history has.
+func FuzzAnthropicChecks(f *testing.F) {
+	for _, path := range corpus.Files(f) {
+		c, err := cassette.Load(path)
+		if err != nil || len(c.Interactions) < 2 || !strings.Contains(c.Interactions[0].Request.URL, "anthropic") {
+			continue
+		}
+		in := c.Interactions
+		f.Add(in[0].Request.Body, in[0].Response.Body, in[1].Request.Body, in[1].Response.Body)
+	}
+	f.Add([]byte(atReq(atThinkOn, atUser("w"))), []byte(atResp(atThinking("t", atSigA), atRedacted(atSigB), atToolUse("toolu_1"))),
+		[]byte(atReq(atThinkOn, atUser("w"), atAssistant(atRedacted(atSigB), atToolUse("toolu_1"), atThinking("", "")), atUserBlocks(atText(""), atToolResult("toolu_1", "")))),
+		[]byte(atResp()))
+	checks := antFamily()
+	f.Fuzz(func(t *testing.T, req0, resp0, req1, resp1 []byte) {
+		var exs []engine.Exchange
+		for i, body := range [][2][]byte{{req0, resp0}, {req1, resp1}} {
+			exs = append(exs, providers.Decode(i, providers.Call{Method: "POST", URL: antAPI, Wire: engine.WireAnthropic,
+				RequestBody: body[0], Status: 200, ResponseBody: body[1]}))
+		}
+		for _, fd := range check.Judge(&check.Traffic{Exchanges: exs}, checks) {
+			if fd.Check == "" || fd.Message == "" {
+				t.Fatalf("finding without check or message: %+v", fd)
+			}
+		}
+	})
+}

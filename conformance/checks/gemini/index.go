@@ -1,0 +1,483 @@
+package gemini
+
+import (
+	"encoding/json"
+	"hash/maphash"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/providers/gemini"
+)
+
+// gemTraffic is what the Gemini checks learn from one walk over the
+// traffic. Every signed part of a recorded response is indexed by its
+// decoded signature bytes, so an echo re-encoded in another base64 alphabet
+// still finds its origin; every request is split into model turns (runs of
+// consecutive model contents, as go-genai's chat echoes a stream one chunk
+// per content), and each run is tied to the response it echoes. The walk
+// visits each exchange once and looks origins up in maps, so the checks
+// stay linear in the size of the traffic.
+type gemTraffic struct {
+	reqs []*gemReq // by exchange index; nil where there is no decoded Gemini request
+}
+
+// gemOutput is one model content a recorded response produced.
+type gemOutput struct {
+	ex      int
+	msg     *engine.Message
+	partial bool         // the stream ended before this candidate's finishReason
+	sigs    []*gemSig    // per block: its signature, nil when it has none
+	before  []int        // per block: how many functionCall blocks precede it
+	calls   []int        // block indexes of the functionCall blocks
+	names   []string     // their names
+	text    string       // the non-thought text, joined
+	blocks  []*gemOrigin // per block, for the signature index
+}
+
+// gemOrigin is one block of a recorded response.
+type gemOrigin struct {
+	out *gemOutput
+	pos int // block index in out.msg
+}
+
+func (o *gemOrigin) block() *engine.Block { return &o.out.msg.Blocks[o.pos] }
+
+// gemSig is a thoughtSignature token and what it decodes to.
+type gemSig struct {
+	raw   json.RawMessage
+	bytes []byte // decoded; nil when the token is not base64
+	err   error  // why it did not decode
+	dummy bool   // one of the documented dummy signatures (G4)
+	// key identifies the signature in the index: its decoded bytes, or the
+	// raw token when it does not decode.
+	key string
+}
+
+// gemDummies are the signatures the thought-signature guide lets a client
+// put on calls it wrote itself or imported from another model.
+var gemDummies = []string{"context_engineering_is_the_way_to_go", "skip_thought_signature_validator"}
+
+func newGemSig(raw json.RawMessage) *gemSig {
+	s := &gemSig{raw: raw}
+	s.bytes, s.err = gemini.SignatureBytes(raw)
+	s.key = string(s.bytes)
+	if s.err != nil {
+		s.key = "\x00" + string(raw)
+	}
+	str, _ := rawjson.String(raw)
+	for _, d := range gemDummies {
+		if str == d || s.err == nil && string(s.bytes) == d {
+			s.dummy = true
+		}
+	}
+	return s
+}
+
+// gemPart is one part of a request's contents.
+type gemPart struct {
+	msg, pos int // content index, part index
+	b        *engine.Block
+	run      *gemRun    // the model turn it belongs to; nil on the user side
+	before   int        // functionCall parts before it in its run
+	sig      *gemSig    // its part-level signature; nil when it has none
+	origin   *gemOrigin // the recorded part that produced sig, when indexed
+	// counter is the index of the block of run.out this part echoes, or -1.
+	counter int
+}
+
+// gemRun is a model turn of a request: consecutive model contents.
+type gemRun struct {
+	first, last int // content indexes
+	current     bool
+	parts       []*gemPart
+	calls       []*gemPart
+	// out is the recorded response content the run echoes: the origin of
+	// one of its signatures, else the response to the latest earlier
+	// request whose contents were exactly those before the run (when they
+	// look alike). nil for a turn no recorded response produced.
+	out *gemOutput
+	// counterpart[k] is the part echoing out's block k, for its calls and
+	// signed blocks; nil where the echo has none.
+	counterpart []*gemPart
+}
+
+// gemReq is one Gemini request with its model turns resolved.
+type gemReq struct {
+	ex  *engine.Exchange
+	req *engine.Request
+	// enforcing: the model validates signatures of the current turn (G2).
+	enforcing bool
+	// turnStart is the last user content with ordinary content (not only
+	// functionResponse parts): the start of the current turn; -1 if none.
+	turnStart int
+	runs      []*gemRun
+	runOf     []int                 // per content: its run index, or -1
+	signed    []*gemPart            // every part with a part-level signature, in order
+	bySig     map[string][]*gemPart // signed parts by signature key; built by withSig
+}
+
+// withSig returns the request's parts that carry the signature key. The
+// map is built on first use: clean traffic rarely needs it.
+func (r *gemReq) withSig(key string) []*gemPart {
+	if r.bySig == nil {
+		r.bySig = make(map[string][]*gemPart, len(r.signed))
+		for _, p := range r.signed {
+			r.bySig[p.sig.key] = append(r.bySig[p.sig.key], p)
+		}
+	}
+	return r.bySig[key]
+}
+
+// gemAnalyze returns the analysis of tr, computed once per traffic: Judge
+// runs the Gemini checks one after the other over the same Traffic.
+func gemAnalyze(tr *check.Traffic) *gemTraffic { return check.Analysis(tr, "gemini", newGemTraffic) }
+
+// gemIndex is the walk's state: what earlier responses produced.
+type gemIndex struct {
+	outputs []*gemOutput          // by exchange: its candidates[0] content
+	sigs    map[string]*gemOrigin // signature key → the part that carried it
+	// full maps the hash of a request's whole contents to the latest
+	// exchange that sent them and got a model content back.
+	full map[uint64]int
+	// decoded caches each distinct token's decoding: a growing history
+	// echoes every signature again in every request.
+	decoded map[string]*gemSig
+}
+
+// sig returns the decoded signature of a raw token.
+func (x *gemIndex) sig(raw json.RawMessage) *gemSig {
+	if s, ok := x.decoded[string(raw)]; ok {
+		return s
+	}
+	s := newGemSig(raw)
+	x.decoded[string(raw)] = s
+	return s
+}
+
+var gemSeed = maphash.MakeSeed()
+
+func newGemTraffic(tr *check.Traffic) *gemTraffic {
+	g := &gemTraffic{reqs: make([]*gemReq, len(tr.Exchanges))}
+	x := &gemIndex{
+		outputs: make([]*gemOutput, len(tr.Exchanges)),
+		sigs:    map[string]*gemOrigin{},
+		full:    map[uint64]int{},
+		decoded: map[string]*gemSig{},
+	}
+	for i := range tr.Exchanges {
+		ex := &tr.Exchanges[i]
+		if ex.Wire != engine.WireGemini {
+			continue
+		}
+		var whole uint64
+		if ex.Request != nil {
+			g.reqs[i], whole = x.request(ex)
+		}
+		x.outputs[i] = x.response(ex)
+		if ex.Request != nil && x.outputs[i] != nil {
+			x.full[whole] = i
+		}
+	}
+	return g
+}
+
+// response indexes the model contents of ex's response and returns the
+// first candidate's, or nil when there is none.
+func (x *gemIndex) response(ex *engine.Exchange) *gemOutput {
+	resp := ex.Response
+	if resp == nil || len(resp.Output) == 0 {
+		return nil
+	}
+	var first *gemOutput
+	for k := range resp.Output {
+		m := &resp.Output[k]
+		o := x.newOutput(ex.Index, m)
+		if st := resp.Stream; st != nil {
+			o.partial = !st.Complete || slices.Contains(st.Partial, k)
+		}
+		for j, s := range o.sigs {
+			if s != nil && !s.dummy {
+				x.sigs[s.key] = o.blocks[j]
+			}
+		}
+		if k == 0 {
+			first = o
+		}
+	}
+	return first
+}
+
+func (x *gemIndex) newOutput(ex int, m *engine.Message) *gemOutput {
+	n := len(m.Blocks)
+	o := &gemOutput{ex: ex, msg: m, sigs: make([]*gemSig, n), before: make([]int, n), blocks: make([]*gemOrigin, n)}
+	calls := 0
+	var text strings.Builder
+	for j := range m.Blocks {
+		b := &m.Blocks[j]
+		o.before[j] = calls
+		o.blocks[j] = &gemOrigin{out: o, pos: j}
+		if b.Signature != nil {
+			o.sigs[j] = x.sig(b.Signature)
+		}
+		switch {
+		case b.Type == engine.BlockToolCall:
+			calls++
+			o.calls = append(o.calls, j)
+			o.names = append(o.names, b.Name)
+		case b.Type == engine.BlockText:
+			text.WriteString(b.Text)
+		}
+	}
+	o.text = text.String()
+	return o
+}
+
+// request analyses one request against the index and returns it with the
+// hash of its whole contents.
+func (x *gemIndex) request(ex *engine.Exchange) (*gemReq, uint64) {
+	req := ex.Request
+	r := &gemReq{ex: ex, req: req, enforcing: gemEnforcing(req.Model), turnStart: -1,
+		runOf: make([]int, len(req.Messages))}
+	prefix := make([]uint64, len(req.Messages)+1)
+	var h maphash.Hash
+	h.SetSeed(gemSeed)
+	for i := range req.Messages {
+		m := &req.Messages[i]
+		prefix[i+1] = gemMix(prefix[i], gemContentHash(&h, m))
+		if m.Role != engine.RoleAssistant && gemOrdinary(m) {
+			r.turnStart = i
+		}
+	}
+	n := 0
+	for i := range req.Messages {
+		n += len(req.Messages[i].Blocks)
+	}
+	parts := make([]gemPart, 0, n) // one allocation; pointers into it stay valid
+	var run *gemRun
+	for i := range req.Messages {
+		m := &req.Messages[i]
+		r.runOf[i] = -1
+		if m.Role != engine.RoleAssistant {
+			run = nil
+		} else {
+			if run == nil {
+				run = &gemRun{first: i, current: i > r.turnStart}
+				r.runs = append(r.runs, run)
+			}
+			run.last = i
+			r.runOf[i] = len(r.runs) - 1
+		}
+		for j := range m.Blocks {
+			b := &m.Blocks[j]
+			if run == nil && b.Signature == nil {
+				continue // an unsigned user-side part: nothing to judge
+			}
+			parts = append(parts, gemPart{msg: i, pos: j, b: b, run: run, counter: -1})
+			p := &parts[len(parts)-1]
+			if b.Signature != nil {
+				p.sig = x.sig(b.Signature)
+				if !p.sig.dummy {
+					p.origin = x.sigs[p.sig.key]
+				}
+				r.signed = append(r.signed, p)
+			}
+			if run != nil {
+				p.before = len(run.calls)
+				run.parts = append(run.parts, p)
+				if b.Type == engine.BlockToolCall {
+					run.calls = append(run.calls, p)
+				}
+			}
+		}
+	}
+	for _, run := range r.runs {
+		x.bind(run, prefix[run.first])
+	}
+	return r, prefix[len(req.Messages)]
+}
+
+// bind ties a run to the response content it echoes and pairs its parts
+// with that content's blocks.
+func (x *gemIndex) bind(run *gemRun, before uint64) {
+	for _, p := range run.parts {
+		if p.origin != nil {
+			run.out = p.origin.out
+			break
+		}
+	}
+	if run.out == nil {
+		if e, ok := x.full[before]; ok && x.outputs[e] != nil && gemAlike(run, x.outputs[e]) {
+			run.out = x.outputs[e]
+		}
+	}
+	if run.out != nil {
+		gemPair(run)
+	}
+}
+
+// gemAlike reports whether a run looks like an echo of out: a call of the
+// same name, or the same text. A client that rewrote the model's answer
+// sent something else, and its signatures are not judged as echoes.
+func gemAlike(run *gemRun, out *gemOutput) bool {
+	for _, p := range run.calls {
+		if slices.Contains(out.names, p.b.Name) {
+			return true
+		}
+	}
+	text := ""
+	for _, p := range run.parts {
+		if p.b.Type == engine.BlockText {
+			text += p.b.Text
+		}
+	}
+	return text != "" && text == out.text
+}
+
+// gemPair pairs the run's parts with the blocks of run.out: calls in order
+// by name, and each signed non-call block with the first unpaired part of
+// the same kind and text that follows as many calls.
+func gemPair(run *gemRun) {
+	out := run.out
+	run.counterpart = make([]*gemPart, len(out.msg.Blocks))
+	cursor := 0
+	for _, k := range out.calls {
+		name := out.msg.Blocks[k].Name
+		for c := cursor; c < len(run.calls); c++ {
+			if run.calls[c].b.Name == name {
+				run.counterpart[k], run.calls[c].counter = run.calls[c], k
+				cursor = c + 1
+				break
+			}
+		}
+	}
+	for k := range out.msg.Blocks {
+		b := &out.msg.Blocks[k]
+		if out.sigs[k] == nil || b.Type == engine.BlockToolCall {
+			continue
+		}
+		for _, p := range run.parts {
+			if p.counter < 0 && p.before == out.before[k] && gemSamePart(b, p.b) {
+				run.counterpart[k], p.counter = p, k
+				break
+			}
+		}
+	}
+}
+
+// gemKind classes a part for comparisons.
+type gemKind int
+
+const (
+	gemKindOther gemKind = iota
+	gemKindCall
+	gemKindResult
+	gemKindText
+	gemKindThought
+	gemKindEmpty // a text or thought part with empty text, or a signature-only part
+)
+
+func gemKindOf(b *engine.Block) gemKind {
+	switch b.Type {
+	case engine.BlockToolCall:
+		return gemKindCall
+	case engine.BlockToolResult:
+		return gemKindResult
+	case engine.BlockText, engine.BlockThinking:
+		switch {
+		case b.Text == "":
+			return gemKindEmpty
+		case b.Type == engine.BlockThinking:
+			return gemKindThought
+		}
+		return gemKindText
+	}
+	return gemKindOther
+}
+
+// gemSamePart reports whether an echoed non-call part stands for the
+// recorded one: same kind and same text.
+func gemSamePart(rec, echo *engine.Block) bool {
+	k := gemKindOf(rec)
+	if k != gemKindOf(echo) {
+		return false
+	}
+	if k == gemKindOther {
+		return rec.Type == echo.Type && rec.WireType == echo.WireType
+	}
+	return rec.Text == echo.Text
+}
+
+// gemOrdinary reports whether a user-side content carries something other
+// than function responses: it then opens a new turn (G2).
+func gemOrdinary(m *engine.Message) bool {
+	for i := range m.Blocks {
+		if m.Blocks[i].Type != engine.BlockToolResult {
+			return true
+		}
+	}
+	return false
+}
+
+// gemContentHash fingerprints a content for prefix matching: role and
+// parts, without signatures (a corrupted signature must not hide which
+// response a later turn echoes) and without paths.
+func gemContentHash(h *maphash.Hash, m *engine.Message) uint64 {
+	h.Reset()
+	h.WriteString(string(m.Role))
+	for i := range m.Blocks {
+		b := &m.Blocks[i]
+		h.WriteByte(0)
+		h.WriteString(string(b.Type))
+		h.WriteByte(1)
+		h.WriteString(b.Text)
+		h.WriteByte(2)
+		h.WriteString(b.Name)
+		h.WriteByte(3)
+		h.WriteString(b.ID)
+		h.WriteByte(4)
+		h.Write(b.Input)
+		h.WriteByte(5)
+		h.WriteString(b.ToolCallID)
+		h.WriteByte(6)
+		h.Write(b.ResultRaw)
+		h.WriteByte(7)
+		h.Write(b.Source)
+		h.WriteByte(8)
+		h.Write(b.Raw)
+		if b.Thought {
+			h.WriteByte(9)
+		}
+	}
+	return h.Sum64()
+}
+
+func gemMix(acc, v uint64) uint64 {
+	return (acc^v)*1099511628211 + 0x9e3779b97f4a7c15
+}
+
+// gemEnforcing reports whether the model validates the signatures of the
+// current turn. Gemini 3 does (G2); 2.5 and older, Gemma, and Gemini 3 Pro
+// Image do not, so there a missing or wrong signature degrades answers
+// instead of failing the request. The moving "-latest" aliases point at
+// current models and count as enforcing; a name that says nothing (no
+// model in the URL) does not, to raise no error that the model may not.
+func gemEnforcing(model string) bool {
+	m := model[strings.LastIndexByte(model, '/')+1:]
+	rest, ok := strings.CutPrefix(m, "gemini-")
+	if !ok || strings.Contains(m, "-image") {
+		return false
+	}
+	n := 0
+	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+		n++
+	}
+	if n == 0 {
+		return strings.HasSuffix(rest, "-latest")
+	}
+	major, _ := strconv.Atoi(rest[:n])
+	return major >= 3
+}

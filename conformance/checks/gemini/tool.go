@@ -1,0 +1,192 @@
+package gemini
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/internal/show"
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// judgeGemTool001 reports function call turns that open the history and
+// function response turns that do not follow a function call turn.
+func judgeGemTool001(tr *check.Traffic, r *check.Reporter) {
+	for _, q := range gemAnalyze(tr).reqs {
+		if q == nil {
+			continue
+		}
+		msgs := q.req.Messages
+		for _, run := range q.runs {
+			if run.first == 0 && len(run.calls) > 0 {
+				r.Add(q.ex.Index, "request."+msgs[run.calls[0].msg].Path,
+					"the history opens with a function call turn (%s); it must come right after a user turn or a function response turn", gemDescribe(run.calls[0].b))
+			}
+		}
+		for i := range msgs {
+			m := &msgs[i]
+			if m.Role == engine.RoleAssistant || !gemHasResult(m) {
+				continue
+			}
+			switch {
+			case i == 0:
+				r.Add(q.ex.Index, "request."+m.Path, "the history opens with a function response turn; it must come right after the function call turn it answers")
+			case msgs[i-1].Role != engine.RoleAssistant:
+				r.Add(q.ex.Index, "request."+m.Path, "function response turn follows a user content (%s), not a function call turn", msgs[i-1].Path)
+			case len(q.runs[q.runOf[i-1]].calls) == 0:
+				r.Add(q.ex.Index, "request."+m.Path, "function response turn follows a model turn without functionCall parts (%s)", msgs[i-1].Path)
+			}
+		}
+	}
+}
+
+// judgeGemTool002 compares each function call turn with the content after
+// it: as many responses as calls (error), names and ids matching (info).
+func judgeGemTool002(tr *check.Traffic, r *check.Reporter) {
+	for _, q := range gemAnalyze(tr).reqs {
+		if q == nil {
+			continue
+		}
+		msgs := q.req.Messages
+		for _, run := range q.runs {
+			next := run.last + 1
+			if len(run.calls) == 0 || next >= len(msgs) {
+				continue // a call turn at the tail has no response turn yet
+			}
+			m := &msgs[next]
+			results := 0
+			for j := range m.Blocks {
+				if m.Blocks[j].Type == engine.BlockToolResult {
+					results++
+				}
+			}
+			if results != len(run.calls) {
+				r.Add(q.ex.Index, "request."+m.Path, "the function call turn at contents[%d] has %d functionCall part(s) (%s), but the next content has %d functionResponse part(s)",
+					run.first, len(run.calls), strings.Join(gemCallNames(run), ", "), results)
+				continue
+			}
+			gemMatchResults(r, q, run, m)
+		}
+	}
+}
+
+// gemMatchResults reports responses named after no call of the turn, and
+// ids matching none of the calls' ids.
+func gemMatchResults(r *check.Reporter, q *gemReq, run *gemRun, m *engine.Message) {
+	used := make([]bool, len(run.calls))
+	for j := range m.Blocks {
+		b := &m.Blocks[j]
+		if b.Type != engine.BlockToolResult {
+			continue
+		}
+		named, idKnown, anyID := false, false, false
+		for c, p := range run.calls {
+			if !named && !used[c] && p.b.Name == b.Name {
+				named, used[c] = true, true
+			}
+			anyID = anyID || p.b.ID != ""
+			idKnown = idKnown || p.b.ID == b.ToolCallID
+		}
+		if !named {
+			r.AddSeverity(check.SeverityInfo, q.ex.Index, "request."+b.Path+"."+b.WireType+".name",
+				"functionResponse is named %q, but the calls of contents[%d] are named %s", b.Name, run.first, strings.Join(gemCallNames(run), ", "))
+		}
+		if b.ToolCallID != "" && anyID && !idKnown {
+			r.AddSeverity(check.SeverityInfo, q.ex.Index, "request."+b.Path+"."+b.WireType+".id",
+				"functionResponse id %q matches no functionCall id of contents[%d]", b.ToolCallID, run.first)
+		}
+	}
+}
+
+func gemCallNames(run *gemRun) []string {
+	names := make([]string, len(run.calls))
+	for c, p := range run.calls {
+		names[c] = p.b.Name
+	}
+	return names
+}
+
+// gemCancelWords are what a tool result that reports a cancellation says.
+var gemCancelWords = [][]byte{[]byte("cancel"), []byte("abort"), []byte("interrupt"), []byte("denied"), []byte("declined")}
+
+// judgeGemCancel001 reports cancellations answered as results, empty
+// responses, and echoes of model content from streams cut short.
+func judgeGemCancel001(tr *check.Traffic, r *check.Reporter) {
+	reported := map[*gemOutput]bool{}
+	for _, q := range gemAnalyze(tr).reqs {
+		if q == nil {
+			continue
+		}
+		for _, run := range q.runs {
+			if run.out != nil && run.out.partial && !reported[run.out] {
+				reported[run.out] = true
+				r.Add(q.ex.Index, "request."+q.req.Messages[run.first].Path,
+					"model turn echoes interaction %d's response, whose stream ended without a finishReason: partial content from a cut stream should be discarded, not sent back", run.out.ex)
+			}
+		}
+		for i := range q.req.Messages {
+			m := &q.req.Messages[i]
+			if m.Role == engine.RoleAssistant {
+				continue
+			}
+			for j := range m.Blocks {
+				b := &m.Blocks[j]
+				if b.Type != engine.BlockToolResult {
+					continue
+				}
+				loc := "request." + b.Path + "." + b.WireType + ".response"
+				if msg := gemCancelProblem(b.ResultRaw); msg != "" {
+					r.Add(q.ex.Index, loc, "functionResponse %s %s", b.Name, msg)
+				}
+			}
+		}
+	}
+}
+
+// gemCancelProblem says what is wrong with a functionResponse.response, or
+// returns "".
+func gemCancelProblem(resp []byte) string {
+	if bytes.IndexByte(resp, ':') >= 0 && gemMentionsCancel(resp) == "" {
+		return "" // the common case, a non-empty result, decided without parsing
+	}
+	fields, err := rawjson.Fields(resp)
+	if len(resp) == 0 || rawjson.Kind(resp) == "null" || err == nil && len(fields) == 0 {
+		return "has an empty response: it reads as a call that returned nothing; say what happened, under \"error\" when the call did not run"
+	}
+	if err != nil {
+		return ""
+	}
+	for _, f := range fields {
+		if f.Key == "error" {
+			return ""
+		}
+	}
+	if w := gemMentionsCancel(resp); w != "" {
+		return fmt.Sprintf("says %q outside \"error\" (%s): a cancellation written as a result reads as a successful call", w, show.Clip(string(rawjson.Compact(resp)), 60))
+	}
+	return ""
+}
+
+func gemHasResult(m *engine.Message) bool {
+	for i := range m.Blocks {
+		if m.Blocks[i].Type == engine.BlockToolResult {
+			return true
+		}
+	}
+	return false
+}
+
+// gemMentionsCancel returns the first cancellation word in b, ignoring
+// ASCII case, or "".
+func gemMentionsCancel(b []byte) string {
+	for _, w := range gemCancelWords {
+		for i := 0; i+len(w) <= len(b); i++ {
+			if b[i]|0x20 == w[0] && bytes.EqualFold(b[i:i+len(w)], w) {
+				return string(w)
+			}
+		}
+	}
+	return ""
+}

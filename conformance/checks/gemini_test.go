@@ -1,0 +1,415 @@
+package checks_test
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/checks"
+	"github.com/llmtck/llmtck/conformance/report"
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/internal/corpus"
+	"github.com/llmtck/llmtck/providers"
+)
+
+// Hand-built Gemini traffic for the rules the corpus has no shape for:
+// parts are written out as JSON, responses are generateContent documents.
+
+func gemSigOf(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+
+func gemUser(text string) string {
+	return fmt.Sprintf(`{"role":"user","parts":[{"text":%q}]}`, text)
+}
+
+func gemModel(parts ...string) string {
+	return `{"role":"model","parts":[` + strings.Join(parts, ",") + `]}`
+}
+
+func gemResults(names ...string) string {
+	var parts []string
+	for _, n := range names {
+		parts = append(parts, fmt.Sprintf(`{"functionResponse":{"name":%q,"response":{"output":"ok"}}}`, n))
+	}
+	return `{"role":"user","parts":[` + strings.Join(parts, ",") + `]}`
+}
+
+// gemCall is a functionCall part; sig "" leaves the signature out.
+func gemCall(name, sig string) string {
+	if sig == "" {
+		return fmt.Sprintf(`{"functionCall":{"name":%q,"args":{}}}`, name)
+	}
+	return fmt.Sprintf(`{"functionCall":{"name":%q,"args":{}},"thoughtSignature":%q}`, name, sig)
+}
+
+func gemText(text, sig string) string {
+	if sig == "" {
+		return fmt.Sprintf(`{"text":%q}`, text)
+	}
+	return fmt.Sprintf(`{"text":%q,"thoughtSignature":%q}`, text, sig)
+}
+
+func gemResponse(parts ...string) string {
+	return `{"candidates":[{"content":` + gemModel(parts...) + `,"finishReason":"STOP","index":0}]}`
+}
+
+// gemTraffic builds traffic from request and response bodies, in pairs, for
+// the model.
+func gemTrafficOf(t testing.TB, model string, bodies ...string) *check.Traffic {
+	t.Helper()
+	tr := &check.Traffic{}
+	for i := 0; i+1 < len(bodies); i += 2 {
+		if !json.Valid([]byte(bodies[i])) {
+			t.Fatalf("not JSON: %s", bodies[i])
+		}
+		ex := providers.Decode(len(tr.Exchanges), providers.Call{
+			Method: "POST", URL: "https://generativelanguage.googleapis.com/v1beta/models/" + model + ":generateContent",
+			RequestBody: []byte(bodies[i]), Status: 200, ResponseBody: []byte(bodies[i+1]),
+		})
+		if ex.RequestErr != "" || ex.ResponseErr != "" || ex.Wire != engine.WireGemini {
+			t.Fatalf("exchange %d: %s %s %s", ex.Index, ex.Wire, ex.RequestErr, ex.ResponseErr)
+		}
+		tr.Exchanges = append(tr.Exchanges, ex)
+	}
+	return tr
+}
+
+func gemRequest(contents ...string) string {
+	return `{"contents":[` + strings.Join(contents, ",") + `]}`
+}
+
+// gemFindings runs the Gemini family and renders each finding as
+// "[i] severity CHECK location".
+func gemFindings(tr *check.Traffic) []string {
+	checks, _ := checks.Select([]string{"GEM-*"}, nil)
+	var out []string
+	for _, f := range check.Judge(tr, checks) {
+		out = append(out, fmt.Sprintf("[%d] %s %s %s", f.Interaction, f.Severity, f.Check, f.Location))
+	}
+	return out
+}
+
+func TestGemSignatureRules(t *testing.T) {
+	a, b, c, text := gemSigOf("sig-a"), gemSigOf("sig-b"), gemSigOf("sig-c"), gemSigOf("sig-text")
+	q1, q2 := gemUser("What is in the repo?"), gemUser("And the tests?")
+	cases := []struct {
+		name   string
+		model  string
+		bodies []string
+		want   []string
+	}{
+		{
+			// go-genai's chat echoes a stream one chunk per content: one
+			// model turn, signatures on the parts they came on.
+			name: "stream echoed one chunk per content", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1),
+				`data: {"candidates":[{"content":{"role":"model","parts":[{"text":"Let me look.","thought":true}]}}]}` + "\r\n\r\n" +
+					`data: {"candidates":[{"content":{"role":"model","parts":[` + gemCall("ls", a) + `]}}]}` + "\r\n\r\n" +
+					`data: {"candidates":[{"content":{"role":"model","parts":[{"text":"","thoughtSignature":"` + b + `"}]},"finishReason":"STOP"}]}` + "\r\n\r\n",
+				gemRequest(q1, gemModel(`{"text":"Let me look.","thought":true}`), gemModel(gemCall("ls", a)), gemModel(gemText("", b)), gemResults("ls")),
+				gemResponse(gemText("Two files.", "")),
+			},
+		},
+		{
+			name: "parallel calls: only the first is signed", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemCall("ls", a), gemCall("cat", "")),
+				gemRequest(q1, gemModel(gemCall("ls", a), gemCall("cat", "")), gemResults("ls", "cat")), gemResponse(gemText("Done.", "")),
+			},
+		},
+		{
+			name: "signature copied onto the second parallel call", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemCall("ls", a), gemCall("cat", "")),
+				gemRequest(q1, gemModel(gemCall("ls", a), gemCall("cat", a)), gemResults("ls", "cat")), gemResponse(gemText("Done.", "")),
+			},
+			want: []string{"[1] error GEM-SIG-003 request.contents[1].parts[1].thoughtSignature"},
+		},
+		{
+			name: "signature moved to the second parallel call", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemCall("ls", a), gemCall("cat", "")),
+				gemRequest(q1, gemModel(gemCall("ls", ""), gemCall("cat", a)), gemResults("ls", "cat")), gemResponse(gemText("Done.", "")),
+			},
+			want: []string{
+				"[1] error GEM-SIG-002 request.contents[1].parts[0]",
+				"[1] error GEM-SIG-003 request.contents[1].parts[1].thoughtSignature",
+			},
+		},
+		{
+			// Every step of the current turn is validated, not only the last.
+			name: "earlier step of the current turn dropped", model: "gemini-3-flash-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemCall("ls", a)),
+				gemRequest(q1, gemModel(gemCall("ls", a)), gemResults("ls")), gemResponse(gemCall("cat", b)),
+				gemRequest(q1, gemModel(gemCall("ls", "")), gemResults("ls"), gemModel(gemCall("cat", b)), gemResults("cat")), gemResponse(gemText("Done.", "")),
+			},
+			want: []string{"[2] error GEM-SIG-002 request.contents[1].parts[0]"},
+		},
+		{
+			// Older turns are not validated: the same drop only degrades,
+			// and is reported once, not again in every later request.
+			name: "older turn dropped", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemCall("ls", a)),
+				gemRequest(q1, gemModel(gemCall("ls", a)), gemResults("ls")), gemResponse(gemText("Two files.", "")),
+				gemRequest(q1, gemModel(gemCall("ls", "")), gemResults("ls"), gemModel(gemText("Two files.", "")), q2), gemResponse(gemCall("ls", c)),
+				gemRequest(q1, gemModel(gemCall("ls", "")), gemResults("ls"), gemModel(gemText("Two files.", "")), q2, gemModel(gemCall("ls", c)), gemResults("ls")), gemResponse(gemText("None.", "")),
+			},
+			want: []string{"[2] warning GEM-SIG-002 request.contents[1].parts[0]"},
+		},
+		{
+			// A user text after function responses opens a new turn (§4.6).
+			name: "ephemeral user text moves the turn boundary", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemCall("ls", a)),
+				gemRequest(q1, gemModel(gemCall("ls", "")), gemResults("ls"), gemUser("(note: be brief)")), gemResponse(gemText("Two.", "")),
+			},
+			want: []string{"[1] warning GEM-SIG-002 request.contents[1].parts[0]"},
+		},
+		{
+			name: "older model does not validate", model: "gemini-2.5-flash",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemCall("ls", a)),
+				gemRequest(q1, gemModel(gemCall("ls", "")), gemResults("ls")), gemResponse(gemText("Two files.", "")),
+			},
+			want: []string{"[1] warning GEM-SIG-002 request.contents[1].parts[0]"},
+		},
+		{
+			name: "client-authored call on an older model", model: "gemini-2.5-pro",
+			bodies: []string{
+				gemRequest(q1, gemModel(gemCall("ls", "")), gemResults("ls")), gemResponse(gemText("Two files.", "")),
+			},
+		},
+		{
+			name: "dummy in raw form on an imported call", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1, gemModel(gemCall("ls", "context_engineering_is_the_way_to_go")), gemResults("ls")), gemResponse(gemText("Two files.", "")),
+			},
+		},
+		{
+			name: "signature that is not base64", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemCall("ls", a)),
+				gemRequest(q1, gemModel(gemCall("ls", "sig a!")), gemResults("ls")), gemResponse(gemText("Done.", "")),
+			},
+			want: []string{"[1] error GEM-SIG-003 request.contents[1].parts[0].thoughtSignature"},
+		},
+		{
+			// A signature from another conversation, on a call the response
+			// produced unsigned.
+			name: "foreign signature on an unsigned call", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemCall("ls", a), gemCall("cat", "")),
+				gemRequest(q1, gemModel(gemCall("ls", a), gemCall("cat", c)), gemResults("ls", "cat")), gemResponse(gemText("Done.", "")),
+			},
+			want: []string{"[1] error GEM-SIG-003 request.contents[1].parts[1].thoughtSignature"},
+		},
+		{
+			name: "text parts merged around a signed text part", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemText("Two ", ""), gemText("files.", text)),
+				gemRequest(q1, gemModel(gemText("Two files.", text)), q2), gemResponse(gemText("None.", "")),
+			},
+			want: []string{"[1] warning GEM-SIG-003 request.contents[1].parts[0].thoughtSignature"},
+		},
+		{
+			// A client that rewrote the answer sent something else: its
+			// missing signatures are not judged as dropped echoes.
+			name: "rewritten answer is not an echo", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemText("Two files.", text)),
+				gemRequest(q1, gemModel(gemText("There are two files in the repo.", "")), q2), gemResponse(gemText("None.", "")),
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := gemFindings(gemTrafficOf(t, tc.model, tc.bodies...))
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("findings (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestGemTurnRules(t *testing.T) {
+	q := gemUser("List and read.")
+	cases := []struct {
+		name     string
+		contents []string
+		want     []string
+	}{
+		{"two calls, two responses", []string{q, gemModel(gemCall("ls", ""), gemCall("cat", "")), gemResults("cat", "ls")}, nil},
+		{"call turn at the tail is not judged", []string{q, gemModel(gemCall("ls", ""))}, nil},
+		{"one response for two calls", []string{q, gemModel(gemCall("ls", ""), gemCall("cat", "")), gemResults("ls")},
+			[]string{"[0] error GEM-TOOL-002 request.contents[2]"}},
+		{"responses split over two contents", []string{q, gemModel(gemCall("ls", ""), gemCall("cat", "")), gemResults("ls"), gemResults("cat")},
+			[]string{"[0] error GEM-TOOL-001 request.contents[3]", "[0] error GEM-TOOL-002 request.contents[2]"}},
+		{"user text instead of a response", []string{q, gemModel(gemCall("ls", "")), gemUser("stop")},
+			[]string{"[0] error GEM-TOOL-002 request.contents[2]"}},
+		{"response named after another call", []string{q, gemModel(gemCall("ls", "")), gemResults("cat")},
+			[]string{"[0] info GEM-TOOL-002 request.contents[2].parts[0].functionResponse.name"}},
+		{"history opens with a response", []string{gemResults("ls"), q},
+			[]string{"[0] error GEM-TOOL-001 request.contents[0]"}},
+		{"response after a model text", []string{q, gemModel(gemText("Sure.", "")), gemResults("ls")},
+			[]string{"[0] error GEM-TOOL-001 request.contents[2]"}},
+		{"call in the second content of a model turn", []string{q, gemModel(gemText("Looking.", "")), gemModel(gemCall("ls", "")), gemResults("ls")}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := gemTrafficOf(t, "gemini-2.5-flash", gemRequest(tc.contents...), gemResponse(gemText("ok", "")))
+			if d := cmp.Diff(tc.want, gemFindings(tr)); d != "" {
+				t.Errorf("findings (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// gemGrowingConversation builds `threads` Gemini 3 conversations growing to
+// `turns` steps each: every response is a signed functionCall (and a
+// trailing signature-only part every other step), and every next request
+// echoes the whole history in URL-safe base64 with the functionResponse
+// appended — the shape that makes a naive cross-turn checker quadratic.
+func gemGrowingConversation(tb testing.TB, threads, turns int) *check.Traffic {
+	tr := &check.Traffic{}
+	for th := 0; th < threads; th++ {
+		contents := []string{gemUser(fmt.Sprintf("conversation %d: walk the tree", th))}
+		for turn := 0; turn < turns; turn++ {
+			raw := []byte(fmt.Sprintf("thread %d step %d %s", th, turn, strings.Repeat("\xfb\xff", 150)))
+			std, url := base64.StdEncoding.EncodeToString(raw), base64.URLEncoding.EncodeToString(raw)
+			name := fmt.Sprintf("step_%d", turn)
+			parts := []string{gemCall(name, std)}
+			echo := []string{gemCall(name, url)}
+			if turn%2 == 1 {
+				tail := base64.StdEncoding.EncodeToString(append(raw, '!'))
+				parts = append(parts, gemText("", tail))
+				echo = append(echo, gemText("", tail))
+			}
+			req := gemRequest(contents...)
+			ex := providers.Decode(len(tr.Exchanges), providers.Call{
+				Method: "POST", URL: "https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro-preview:generateContent",
+				RequestBody: []byte(req), Status: 200, ResponseBody: []byte(gemResponse(parts...)),
+			})
+			tr.Exchanges = append(tr.Exchanges, ex)
+			contents = append(contents, gemModel(echo...), gemResults(name))
+		}
+	}
+	return tr
+}
+
+// TestGemGrowingConversationIsClean keeps the benchmark honest: the
+// generated traffic breaks no Gemini rule.
+func TestGemGrowingConversationIsClean(t *testing.T) {
+	if got := gemFindings(gemGrowingConversation(t, 2, 8)); len(got) > 0 {
+		t.Errorf("findings on clean traffic:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// BenchmarkJudgeGeminiGrowingConversation: the whole catalogue over 1,000
+// Gemini interactions (5 conversations growing to 200 steps); the bar is
+// under 1 s per op on one core (go test -bench JudgeGemini -cpu 1).
+func BenchmarkJudgeGeminiGrowingConversation(b *testing.B) {
+	tr := gemGrowingConversation(b, 5, 200)
+	checks := checks.All()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		check.Judge(&check.Traffic{Exchanges: tr.Exchanges}, checks)
+	}
+}
+
+// TestGemRealTraffic pins what the family says about the real Gemini
+// recordings: a URL-safe echo is a re-encoding note, not a signature
+// error; a dummy signature on calls imported from another model and a
+// trailing empty-text signature part are legal; cagent's responses named
+// after the call id are an info finding.
+func TestGemRealTraffic(t *testing.T) {
+	checks, _ := checks.Select([]string{"GEM-*", "XP-RAW-*"}, nil)
+	for src, want := range map[string][]string{
+		srcGemSigStream:  {"[1] info XP-RAW-001 request.contents[1].parts[0].thoughtSignature"},
+		srcGemRetry:      {"[1] info XP-RAW-001 request.contents[1].parts[0].thoughtSignature", "[2] info XP-RAW-001 request.contents[3].parts[0].thoughtSignature"},
+		srcGemOtherModel: nil,
+		srcGemCagentTool: {"[1] info GEM-TOOL-002 request.contents[4].parts[0].functionResponse.name"},
+		srcGemTitle:      nil,
+		srcGemLangchain:  nil,
+		"vercel__ai/packages__google__src____fixtures____google-reasoning-gemini3.chunks.txt": nil,
+	} {
+		tr, err := report.LoadTraffic(filepath.Join(corpus.Dir(t), filepath.FromSlash(src)), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range check.Judge(tr, checks) {
+			got = append(got, fmt.Sprintf("[%d] %s %s %s", f.Interaction, f.Severity, f.Check, f.Location))
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("%s (-want +got):\n%s", src, d)
+		}
+	}
+}
+
+// TestGemLinear: five times the steps may not cost much more than the
+// quadratic growth of the traffic itself (each request carries the whole
+// history), so the family is linear in the size of what it reads.
+func TestGemLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing")
+	}
+	checks, _ := checks.Select([]string{"GEM-*", "XP-RAW-*"}, nil)
+	measure := func(tr *check.Traffic) time.Duration {
+		best := time.Duration(1 << 62)
+		for range 3 {
+			start := time.Now()
+			check.Judge(&check.Traffic{Exchanges: tr.Exchanges}, checks)
+			best = min(best, time.Since(start))
+		}
+		return best
+	}
+	small, large := gemGrowingConversation(t, 1, 40), gemGrowingConversation(t, 1, 200)
+	if s, l := measure(small), measure(large); l > 25*3*s {
+		t.Errorf("40 steps took %v, 200 took %v: worse than linear in the traffic (25×)", s, l)
+	}
+}
+
+// FuzzGeminiChecks feeds the family two calls whose bodies are anything
+// that decodes: no check may panic, whatever shape the history has.
+func FuzzGeminiChecks(f *testing.F) {
+	for _, path := range corpus.Files(f) {
+		c, err := cassette.Load(path)
+		if err != nil {
+			continue
+		}
+		for i := 1; i < len(c.Interactions); i++ {
+			in := c.Interactions
+			if strings.Contains(in[i].Request.URL, "generateContent") {
+				f.Add(in[i-1].Request.Body, in[i-1].Response.Body, in[i].Request.Body, in[i].Response.Body)
+			}
+		}
+	}
+	a := gemSigOf("sig-a")
+	f.Add([]byte(gemRequest(gemUser("q"))), []byte(gemResponse(gemCall("f", a), gemText("", a), gemText("t", a))),
+		[]byte(gemRequest(gemResults("f"), gemModel(gemText("t", a)), gemModel(gemCall("f", a), `{"functionCall":{"name":"g","thoughtSignature":"x"}}`), gemResults())),
+		[]byte(gemResponse()))
+	checks, _ := checks.Select([]string{"GEM-*", "XP-RAW-*"}, nil)
+	f.Fuzz(func(t *testing.T, req0, resp0, req1, resp1 []byte) {
+		var exs []engine.Exchange
+		for i, body := range [][2][]byte{{req0, resp0}, {req1, resp1}} {
+			exs = append(exs, providers.Decode(i, providers.Call{Method: "POST", Wire: engine.WireGemini,
+				URL:         "https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro-preview:generateContent?key=REDACTED",
+				RequestBody: body[0], Status: 200, ResponseBody: body[1]}))
+		}
+		for _, fd := range check.Judge(&check.Traffic{Exchanges: exs}, checks) {
+			if fd.Check == "" || fd.Message == "" || fd.Location == "" || fd.Interaction < 0 || fd.Interaction > 1 {
+				t.Fatalf("malformed finding: %+v", fd)
+			}
+		}
+	})
+}

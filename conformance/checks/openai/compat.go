@@ -1,0 +1,72 @@
+package openai
+
+import (
+	"strings"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/engine"
+)
+
+// judgeChatCompat (OAI-COMPAT-001): on DeepSeek and Moonshot, an assistant
+// tool-call message of the current tool loop (after the last user message)
+// carries back the reasoning_content its recorded response produced. Calls
+// with no recorded origin, or whose response had no reasoning_content, are
+// not judged: nothing says thinking mode was on.
+func judgeChatCompat(tr *check.Traffic, r *check.Reporter) {
+	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, origins map[string]*chatOrigin) {
+		host := chatReasoningHost(ex.URL, req.Model)
+		if host == "" {
+			return
+		}
+		msgs := req.Messages
+		start := 0
+		for i := range msgs {
+			if msgs[i].Role == engine.RoleUser {
+				start = i + 1
+			}
+		}
+		for i := start; i < len(msgs); i++ {
+			m := &msgs[i]
+			if m.Role != engine.RoleAssistant || chatReasoning(m) != nil {
+				continue
+			}
+			for _, c := range chatCalls(m) {
+				o := origins[c.ID]
+				if o == nil {
+					continue
+				}
+				rb := chatReasoning(o.message)
+				if rb == nil {
+					continue
+				}
+				r.Add(ex.Index, "request."+m.Path, "assistant message %s (tool call %s) has no reasoning_content, but interaction %d produced it with %d bytes of reasoning_content, which %s requires back in thinking mode",
+					m.Path, c.ID, o.exchange, len(rb.Text), host)
+				break
+			}
+		}
+	})
+}
+
+// chatReasoningHost names the OpenAI-compatible host that requires
+// reasoning_content back — by URL host, or by model name when the URL is a
+// gateway or proxy — or returns "". A router's vendor/model name
+// ("deepseek/deepseek-r1") is left to the router, which does not require it.
+func chatReasoningHost(rawURL, model string) string {
+	host := engine.HostOf(rawURL)
+	switch {
+	case strings.Contains(host, "deepseek"):
+		return "DeepSeek"
+	case strings.Contains(host, "moonshot"):
+		return "Moonshot"
+	case strings.Contains(model, "/"):
+		return ""
+	}
+	m := strings.ToLower(model)
+	switch {
+	case strings.HasPrefix(m, "deepseek"):
+		return "DeepSeek"
+	case strings.HasPrefix(m, "kimi"), strings.HasPrefix(m, "moonshot"):
+		return "Moonshot"
+	}
+	return ""
+}

@@ -1,0 +1,113 @@
+package openai
+
+import (
+	"strings"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// chatOrigin is one tool call a recorded chat response produced.
+type chatOrigin struct {
+	exchange int
+	call     *engine.Block
+	message  *engine.Message // the assistant message that carried it
+	// unfinished is true when the response was a stream that never reached
+	// its terminal chunk, so the call's arguments may be incomplete.
+	unfinished bool
+}
+
+// chatWalk calls judge for every decoded chat request in cassette order,
+// with the tool calls every earlier response produced, by call id; the
+// exchange's own response is indexed after its request is judged. Call ids
+// are unique per response, so one map serves every interleaved conversation;
+// client-authored calls (no earlier response) are simply not in it.
+func chatWalk(tr *check.Traffic, judge func(ex *engine.Exchange, req *engine.Request, origins map[string]*chatOrigin)) {
+	origins := map[string]*chatOrigin{}
+	for i := range tr.Exchanges {
+		ex := &tr.Exchanges[i]
+		if ex.Wire != engine.WireOpenAI {
+			continue
+		}
+		if ex.Request != nil {
+			judge(ex, ex.Request, origins)
+		}
+		resp := ex.Response
+		if resp == nil {
+			continue
+		}
+		unfinished := resp.Stream != nil && !resp.Stream.Complete
+		for k := range resp.Output {
+			m := &resp.Output[k]
+			for j := range m.Blocks {
+				if b := &m.Blocks[j]; b.Type == engine.BlockToolCall && b.ID != "" {
+					origins[b.ID] = &chatOrigin{exchange: ex.Index, call: b, message: m, unfinished: unfinished}
+				}
+			}
+		}
+	}
+}
+
+// chatCalls returns the tool-call blocks of a message.
+func chatCalls(m *engine.Message) []*engine.Block {
+	var out []*engine.Block
+	for j := range m.Blocks {
+		if m.Blocks[j].Type == engine.BlockToolCall {
+			out = append(out, &m.Blocks[j])
+		}
+	}
+	return out
+}
+
+// chatResult returns the tool-result block of a tool message, or nil.
+func chatResult(m *engine.Message) *engine.Block {
+	if m.Role != engine.RoleTool {
+		return nil
+	}
+	for j := range m.Blocks {
+		if m.Blocks[j].Type == engine.BlockToolResult {
+			return &m.Blocks[j]
+		}
+	}
+	return nil
+}
+
+// chatReasoning returns the reasoning_content block of a message, or nil.
+func chatReasoning(m *engine.Message) *engine.Block {
+	for j := range m.Blocks {
+		if b := &m.Blocks[j]; b.Type == engine.BlockThinking && b.WireType == "reasoning_content" {
+			return b
+		}
+	}
+	return nil
+}
+
+// chatResultText is what a tool message tells the model: its string
+// content, or its text parts joined.
+func chatResultText(b *engine.Block) string {
+	if b.Text != "" {
+		return b.Text
+	}
+	var parts []string
+	for _, p := range b.Content {
+		if p.Type == engine.BlockText {
+			parts = append(parts, p.Text)
+		}
+	}
+	return strings.Join(parts, "")
+}
+
+// chatArguments decodes a tool call's arguments token to the string the
+// model wrote; a token that is not a JSON string is compared as it is.
+func chatArguments(raw []byte) string {
+	if s, ok := rawjson.String(raw); ok {
+		return s
+	}
+	return string(raw)
+}
+
+// chatRoleOf names a message for findings: "user message messages[4]".
+func chatRoleOf(m *engine.Message) string {
+	return string(m.Role) + " message " + m.Path
+}

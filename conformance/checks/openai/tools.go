@@ -1,0 +1,155 @@
+package openai
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/internal/diff"
+	"github.com/llmtck/llmtck/conformance/internal/show"
+	"github.com/llmtck/llmtck/engine"
+)
+
+// judgeChatCallsAnswered (OAI-TOOL-001): the tool messages right after an
+// assistant message with tool_calls answer every one of its call ids.
+func judgeChatCallsAnswered(tr *check.Traffic, r *check.Reporter) {
+	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, _ map[string]*chatOrigin) {
+		msgs := req.Messages
+		for i := range msgs {
+			calls := chatCalls(&msgs[i])
+			if msgs[i].Role != engine.RoleAssistant || len(calls) == 0 {
+				continue
+			}
+			answered := map[string]bool{}
+			j := i + 1
+			for ; j < len(msgs) && msgs[j].Role == engine.RoleTool; j++ {
+				if b := chatResult(&msgs[j]); b != nil {
+					answered[b.ToolCallID] = true
+				}
+			}
+			stop := "the request ends there"
+			if j < len(msgs) {
+				stop = "the " + chatRoleOf(&msgs[j]) + " comes first"
+			}
+			for _, c := range calls {
+				if !answered[c.ID] {
+					r.Add(ex.Index, "request."+c.Path, "tool call %s (%s) of the assistant message %s has no tool message after it: %s",
+						c.ID, c.Name, msgs[i].Path, stop)
+				}
+			}
+		}
+	})
+}
+
+// judgeChatResultsMatched (OAI-TOOL-002): a tool message follows (across
+// other tool messages only) an assistant message that made its call.
+func judgeChatResultsMatched(tr *check.Traffic, r *check.Reporter) {
+	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, _ map[string]*chatOrigin) {
+		msgs := req.Messages
+		owner := -1 // the assistant message the current run of tool messages follows
+		for j := range msgs {
+			m := &msgs[j]
+			if m.Role != engine.RoleTool {
+				owner = j
+				continue
+			}
+			b := chatResult(m)
+			if b == nil {
+				continue
+			}
+			if owner < 0 || msgs[owner].Role != engine.RoleAssistant || len(chatCalls(&msgs[owner])) == 0 {
+				before := "it is the first message"
+				if owner >= 0 {
+					before = "it follows the " + chatRoleOf(&msgs[owner])
+				}
+				r.Add(ex.Index, "request."+m.Path, "tool message %s (tool_call_id %s) does not follow an assistant message with tool_calls: %s",
+					m.Path, b.ToolCallID, before)
+				continue
+			}
+			var ids []string
+			found := false
+			for _, c := range chatCalls(&msgs[owner]) {
+				ids = append(ids, c.ID)
+				found = found || c.ID == b.ToolCallID
+			}
+			if !found {
+				r.Add(ex.Index, "request."+m.Path, "tool message %s answers tool_call_id %s, which is not among the tool_calls of %s (%s)",
+					m.Path, b.ToolCallID, msgs[owner].Path, strings.Join(ids, ", "))
+			}
+		}
+	})
+}
+
+// judgeChatArguments (OAI-TOOL-003, info): an echoed call's arguments equal
+// the string the response produced. Providers decode the JSON string, so
+// the decoded strings are compared. Each call is reported once.
+func judgeChatArguments(tr *check.Traffic, r *check.Reporter) {
+	reported := map[string]bool{}
+	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, origins map[string]*chatOrigin) {
+		for i := range req.Messages {
+			if req.Messages[i].Role != engine.RoleAssistant {
+				continue
+			}
+			for _, c := range chatCalls(&req.Messages[i]) {
+				o := origins[c.ID]
+				if o == nil || reported[c.ID] {
+					continue
+				}
+				if bytes.Equal(o.call.Input, c.Input) {
+					continue
+				}
+				want, got := chatArguments(o.call.Input), chatArguments(c.Input)
+				if want == got {
+					continue
+				}
+				reported[c.ID] = true
+				f := r.Add(ex.Index, "request."+c.Path, "arguments of tool call %s (%s) differ from the string interaction %d produced",
+					c.ID, c.Name, o.exchange)
+				f.Diff = diff.Bytes([]byte(want), []byte(got))
+			}
+		}
+	})
+}
+
+// chatCancelWords are what a tool message for a cut-off call should say.
+var chatCancelWords = []string{"cancel", "abort", "interrupt", "denied", "not run"}
+
+// judgeChatCancel (OAI-TOOL-004, info): a tool message is never empty, and
+// a call from a stream that never finished is answered as cancelled. Each
+// call is reported once, where first seen.
+func judgeChatCancel(tr *check.Traffic, r *check.Reporter) {
+	reported := map[string]bool{}
+	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, origins map[string]*chatOrigin) {
+		for i := range req.Messages {
+			m := &req.Messages[i]
+			b := chatResult(m)
+			if b == nil || reported[b.ToolCallID] {
+				continue
+			}
+			text := chatResultText(b)
+			if strings.TrimSpace(text) == "" {
+				reported[b.ToolCallID] = true
+				r.Add(ex.Index, "request."+m.Path, "tool message %s for call %s is empty; a cancelled, denied or failed call should say what happened",
+					m.Path, b.ToolCallID)
+				continue
+			}
+			o := origins[b.ToolCallID]
+			if o == nil || !o.unfinished || chatSaysCancelled(text) {
+				continue
+			}
+			reported[b.ToolCallID] = true
+			r.Add(ex.Index, "request."+m.Path, "tool call %s came from interaction %d, whose stream never finished, yet tool message %s does not say it was cancelled (%q)",
+				b.ToolCallID, o.exchange, m.Path, show.Clip(text, 40))
+		}
+	})
+}
+
+func chatSaysCancelled(text string) bool {
+	low := strings.ToLower(text)
+	for _, w := range chatCancelWords {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,185 @@
+package responses
+
+import (
+	"bytes"
+	"slices"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/internal/diff"
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// judgeRSNFollower (OAI-RSN-001): a reasoning item the cassette produced must
+// be followed by the very item that followed it in the output, recognised
+// by its item id, as the API does. A reasoning item of unknown origin
+// (client-authored history, another recording) is judged by shape only: it
+// must be followed by something the model produced, not by the end of the
+// input or by a user, system, developer or tool item.
+func judgeRSNFollower(tr *check.Traffic, r *check.Reporter) {
+	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx *rspIndex) {
+		in := req.Messages
+		for i := range in {
+			rb := rspReasoning(&in[i])
+			if rb == nil {
+				continue
+			}
+			var next *engine.Message
+			if i+1 < len(in) {
+				next = &in[i+1]
+			}
+			origin := idx.items[rb.ItemID]
+			if rb.ItemID == "" || origin == nil || origin.next == nil {
+				switch {
+				case next == nil:
+					r.Add(ex.Index, "request."+in[i].Path, "reasoning item %s at %s is the last input item; it must be followed by the message or call it produced",
+						rb.ItemID, in[i].Path)
+				case next.Role != engine.RoleAssistant && next.Role != "":
+					r.Add(ex.Index, "request."+in[i].Path, "reasoning item %s at %s is followed by %s at %s, not by the message or call it produced",
+						rb.ItemID, in[i].Path, rspDescribe(next), next.Path)
+				}
+				continue
+			}
+			want := origin.next
+			wantID := rspItemID(want)
+			if next != nil && rspItemID(next) == wantID {
+				continue
+			}
+			if next == nil {
+				r.Add(ex.Index, "request."+in[i].Path, "reasoning item %s at %s is the last input item, but interaction %d produced it followed by %s (%s)",
+					rb.ItemID, in[i].Path, origin.exchange, rspDescribe(want), want.Path)
+				continue
+			}
+			f := r.Add(ex.Index, "request."+in[i].Path, "reasoning item %s at %s is followed by %s at %s instead of %s that interaction %d produced right after it (%s)",
+				rb.ItemID, in[i].Path, rspDescribe(next), next.Path, rspDescribe(want), origin.exchange, want.Path)
+			f.Diff = diff.Struct(rspViewOf(want), rspViewOf(next))
+		}
+	})
+}
+
+// judgeRSNAccompanied (OAI-RSN-002): a function_call echoed with the fc_ id
+// of a call the cassette produced after a reasoning item needs that
+// reasoning item in the same input. Requests chained with
+// previous_response_id are skipped: the server has the reasoning.
+func judgeRSNAccompanied(tr *check.Traffic, r *check.Reporter) {
+	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx *rspIndex) {
+		if req.PreviousResponseID != "" {
+			return
+		}
+		present := map[string]bool{} // reasoning ids sent whole or by reference
+		for i := range req.Messages {
+			if m := &req.Messages[i]; m.WireType == "reasoning" || m.WireType == "item_reference" {
+				present[rspItemID(m)] = true
+			}
+		}
+		for i := range req.Messages {
+			m := &req.Messages[i]
+			b := rspCall(m)
+			if b == nil || b.ItemID == "" {
+				continue
+			}
+			origin := idx.items[b.ItemID]
+			if origin == nil || origin.reasoning == "" || present[origin.reasoning] {
+				continue
+			}
+			r.Add(ex.Index, "request."+m.Path, "function_call %s (call_id %s) at %s is sent without reasoning item %s, which interaction %d produced before it; send %s before the call or drop the call's id",
+				b.ItemID, b.ID, m.Path, origin.reasoning, origin.exchange, origin.reasoning)
+		}
+	})
+}
+
+// rspIncludeEncrypted is the include value that asks for reasoning payloads.
+const rspIncludeEncrypted = "reasoning.encrypted_content"
+
+// judgeRSNStateless (OAI-RSN-003): with store:false the server keeps
+// nothing, so reasoning travels whole; a missing include is a warning.
+func judgeRSNStateless(tr *check.Traffic, r *check.Reporter) {
+	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, _ *rspIndex) {
+		if req.Store == nil || *req.Store {
+			return
+		}
+		usesReasoning := req.Thinking != nil
+		for i := range req.Messages {
+			m := &req.Messages[i]
+			rb := rspReasoning(m)
+			if rb == nil {
+				continue
+			}
+			usesReasoning = true
+			if ec := rb.EncryptedContent; len(ec) == 0 || string(ec) == `""` || string(ec) == "null" {
+				r.Add(ex.Index, "request."+m.Path, "reasoning item %s at %s has no encrypted_content, but the request sets store:false, so the server has nothing to look the id up in",
+					rb.ItemID, m.Path)
+			}
+		}
+		if ex.Response != nil {
+			for k := range ex.Response.Output {
+				usesReasoning = usesReasoning || rspReasoning(&ex.Response.Output[k]) != nil
+			}
+		}
+		if usesReasoning && !slices.Contains(req.Include, rspIncludeEncrypted) {
+			r.AddSeverity(check.SeverityWarning, ex.Index, "request.include", "store:false with reasoning but include does not ask for %q; reasoning items may come back without the payload the next stateless turn must replay",
+				rspIncludeEncrypted)
+		}
+	})
+}
+
+// judgeRSNEncrypted (OAI-RSN-004): echoed encrypted_content is compared
+// with the item that produced it, wherever in the cassette that was.
+// Providers decode the JSON string, so equal bytes are equal and differing
+// bytes are compared decoded; the diff shows the first differing byte.
+func judgeRSNEncrypted(tr *check.Traffic, r *check.Reporter) {
+	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx *rspIndex) {
+		sent := rspRouteOf(ex)
+		for i := range req.Messages {
+			m := &req.Messages[i]
+			rb := rspReasoning(m)
+			if rb == nil || len(rb.EncryptedContent) == 0 {
+				continue
+			}
+			origin := idx.items[rb.ItemID]
+			if rb.ItemID == "" || origin == nil {
+				continue // not produced in this cassette: nothing to compare with
+			}
+			ob := rspReasoning(origin.item)
+			if ob == nil {
+				continue
+			}
+			loc := "request." + m.Path + ".encrypted_content"
+			switch {
+			case origin.partial:
+				r.Add(ex.Index, loc, "reasoning item %s echoes an item whose stream in interaction %d never sent response.output_item.done; its encrypted_content is incomplete",
+					rb.ItemID, origin.exchange)
+			case len(ob.EncryptedContent) == 0:
+				r.Add(ex.Index, loc, "reasoning item %s carries encrypted_content (%d bytes), but interaction %d produced it without one (%s); the payload was not issued with this item",
+					rb.ItemID, len(rb.EncryptedContent), origin.exchange, origin.item.Path)
+			case !bytes.Equal(rb.EncryptedContent, ob.EncryptedContent) && !rspSameString(rb.EncryptedContent, ob.EncryptedContent):
+				want, _ := rawjson.String(ob.EncryptedContent)
+				got, _ := rawjson.String(rb.EncryptedContent)
+				f := r.Add(ex.Index, loc, "encrypted_content of reasoning item %s differs from the one interaction %d produced (response %s)",
+					rb.ItemID, origin.exchange, origin.item.Path)
+				f.Diff = diff.Bytes([]byte(want), []byte(got))
+			case origin.route.org != "" && sent.org != "" && origin.route.org != sent.org:
+				r.Add(ex.Index, loc, "encrypted_content of reasoning item %s was issued to organization %q (interaction %d) but is sent to organization %q",
+					rb.ItemID, origin.route.org, origin.exchange, sent.org)
+			case origin.route.host != "" && sent.host != "" && origin.route.host != sent.host:
+				r.Add(ex.Index, loc, "encrypted_content of reasoning item %s was issued by %s (interaction %d) but is sent to %s",
+					rb.ItemID, origin.route.host, origin.exchange, sent.host)
+			}
+		}
+	})
+}
+
+// rspSameString reports whether two JSON string tokens decode equal.
+func rspSameString(a, b []byte) bool {
+	x, okA := rawjson.String(a)
+	y, okB := rawjson.String(b)
+	return okA && okB && x == y
+}
+
+// rspRoute is where a call went: the organization the response names and
+// the URL's host. An encrypted payload is only valid where it was issued.
+type rspRoute struct{ org, host string }
+
+func rspRouteOf(ex *engine.Exchange) rspRoute {
+	return rspRoute{org: ex.ResponseHeader.Get("Openai-Organization"), host: ex.Host()}
+}

@@ -1,0 +1,176 @@
+package xp
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/internal/diff"
+	"github.com/llmtck/llmtck/conformance/internal/show"
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// XP-RAW-001 looks at every wire at once: an opaque payload is echoed as
+// the exact JSON string it came as. Providers compare decoded values, so a
+// re-encoded echo passes — which is why it is only a note — but it shows a
+// store or proxy that round-trips payloads through another representation,
+// the step that loses padding, alphabet or bytes on the next change.
+var checks = []*check.Check{
+	&check.Check{
+		ID: "XP-DECODE-001", Title: "Bodies decode as their wire", Severity: check.SeverityError, Scope: "C",
+		Law:          "Every request and response body of a provider call decodes as the wire its URL and shape name.",
+		Troubleshoot: "A body that does not decode is either not what the provider sent (a scrubber or recorder rewrote it) or a wire llmtck does not know yet; the message says which field broke.",
+		Since:        "0.1.0",
+		Judge:        judgeDecode,
+	},
+	&check.Check{
+		ID: "XP-RAW-001", Title: "Opaque payloads kept as received", Severity: check.SeverityInfo, Scope: "C",
+		Law:           "Opaque payloads (Anthropic signature and redacted data, OpenAI encrypted_content, Gemini thoughtSignature) are stored and echoed as the JSON strings received: not re-encoded into another base64 alphabet or padding, not re-escaped, and never as another JSON type.",
+		ProviderError: "",
+		Troubleshoot: "A re-encoded echo is equal to the original after decoding but not byte for byte. pydantic-ai echoes Gemini signatures in URL-safe base64 (Python's urlsafe_b64encode of the bytes it kept), go-genai models thoughtSignature as []byte and writes standard base64 back, and some JSON encoders write \\/ for /. " +
+			"Providers decode before comparing, so the request passes; but the payload went through a decode/encode round trip, and any later change to that path (a different alphabet, trimmed padding, a text re-encoding) breaks the signature. " +
+			"Keep the payload as the raw JSON string you received (json.RawMessage, not []byte or a decoded string) and write it back unchanged. A payload stored as a number, object or array is not a string any provider accepts.",
+		Since: "0.1.0",
+		Judge: judgeXPRaw001,
+	},
+}
+
+// xpOrigin is an opaque payload a recorded response carried.
+type xpOrigin struct {
+	ex  int
+	raw json.RawMessage
+	loc string
+}
+
+func judgeXPRaw001(tr *check.Traffic, r *check.Reporter) {
+	exact := map[string]bool{}     // raw tokens responses carried
+	seen := map[string]*xpOrigin{} // the same, by decoded value
+	reported := map[string]bool{}
+	// judged holds the echoed tokens already judged: a growing history
+	// sends each again in every request, and the verdict does not change.
+	judged := map[string]bool{}
+	for i := range tr.Exchanges {
+		ex := &tr.Exchanges[i]
+		if ex.Request != nil {
+			for m := range ex.Request.Messages {
+				xpPayloads(&ex.Request.Messages[m], ex.Wire, func(b *engine.Block, field string, raw json.RawMessage) {
+					loc := "request." + b.Path + "." + field
+					if raw == nil {
+						xpNotString(r, reported, ex.Index, loc, b.Extra[field])
+						return
+					}
+					if exact[string(raw)] || judged[string(raw)] {
+						return
+					}
+					judged[string(raw)] = true
+					o := seen[xpValue(raw)]
+					switch {
+					case o != nil:
+						how := "base64 decoding"
+						if a, _ := rawjson.String(o.raw); a == xpUnquoted(raw) {
+							how = "JSON unescaping"
+						}
+						f := r.Add(ex.Index, loc, "%s is the one interaction %d's response carried (%s), re-encoded: equal after %s, not byte for byte", field, o.ex, o.loc, how)
+						f.Diff = diff.Bytes(o.raw, raw)
+					case bytes.IndexByte(raw, '\\') >= 0:
+						r.Add(ex.Index, loc, "%s holds JSON escape sequences, which no provider writes in an opaque payload: it was re-encoded on the way", field)
+					}
+				})
+			}
+		}
+		if ex.Response == nil {
+			continue
+		}
+		for m := range ex.Response.Output {
+			xpPayloads(&ex.Response.Output[m], ex.Wire, func(b *engine.Block, field string, raw json.RawMessage) {
+				loc := "response." + b.Path + "." + field
+				if raw == nil {
+					xpNotString(r, reported, ex.Index, loc, b.Extra[field])
+					return
+				}
+				exact[string(raw)] = true
+				if key := xpValue(raw); seen[key] == nil {
+					seen[key] = &xpOrigin{ex: ex.Index, raw: raw, loc: loc}
+				}
+			})
+		}
+	}
+}
+
+// xpPayloads calls fn for every opaque payload of a message's blocks, with
+// the wire's name for the field. A Gemini signature that is not a JSON
+// string is kept by the codec in Extra only; fn gets it with raw == nil.
+func xpPayloads(m *engine.Message, wire engine.Wire, fn func(b *engine.Block, field string, raw json.RawMessage)) {
+	sigField := "signature"
+	if wire == engine.WireGemini {
+		sigField = "thoughtSignature"
+	}
+	for i := range m.Blocks {
+		b := &m.Blocks[i]
+		if b.Signature != nil {
+			fn(b, sigField, b.Signature)
+		}
+		if b.Data != nil {
+			fn(b, "data", b.Data)
+		}
+		if b.EncryptedContent != nil {
+			fn(b, "encrypted_content", b.EncryptedContent)
+		}
+		if wire != engine.WireGemini {
+			continue
+		}
+		for _, k := range []string{"thoughtSignature", "thought_signature"} {
+			if v, ok := b.Extra[k]; ok && rawjson.Kind(v) != "string" {
+				fn(b, k, nil)
+			}
+		}
+	}
+}
+
+func xpNotString(r *check.Reporter, reported map[string]bool, ex int, loc string, v json.RawMessage) {
+	key := "\x01" + loc + string(v)
+	if reported[key] {
+		return
+	}
+	reported[key] = true
+	r.Add(ex, loc, "the payload is stored as a JSON %s (%s), not as the string it was sent as", rawjson.Kind(v), show.Clip(string(rawjson.Compact(v)), 40))
+}
+
+// xpValue returns the value an opaque token stands for, as a map key: the
+// bytes it decodes to when it is base64 in either alphabet, with or
+// without padding, else the unescaped string.
+func xpValue(raw json.RawMessage) string {
+	s, ok := rawjson.String(raw)
+	if !ok {
+		return "\x00" + string(raw)
+	}
+	t := strings.NewReplacer("-", "+", "_", "/").Replace(strings.TrimRight(s, "="))
+	if b, err := base64.RawStdEncoding.DecodeString(t); err == nil {
+		return "b" + string(b)
+	}
+	return "s" + s
+}
+
+func xpUnquoted(raw json.RawMessage) string {
+	s, _ := rawjson.String(raw)
+	return s
+}
+
+func judgeDecode(tr *check.Traffic, r *check.Reporter) {
+	for i := range tr.Exchanges {
+		ex := &tr.Exchanges[i]
+		if ex.RequestErr != "" {
+			r.Add(ex.Index, "request", "%s does not decode as %s: %s", "request", ex.Wire, ex.RequestErr)
+		}
+		if ex.ResponseErr != "" {
+			r.Add(ex.Index, "response", "%s does not decode as %s: %s", "response", ex.Wire, ex.ResponseErr)
+		}
+	}
+}
+
+// Checks returns the family's checks, in the order they are declared.
+func Checks() []*check.Check { return slices.Clone(checks) }

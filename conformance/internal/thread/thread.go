@@ -1,0 +1,307 @@
+package thread
+
+import (
+	"slices"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/engine"
+)
+
+// Thread is one conversation of a cassette: the exchanges whose requests
+// carry the same growing history.
+type Thread struct {
+	Wire engine.Wire
+	// Exchanges are indexes into Traffic.Exchanges, in order.
+	Exchanges []int
+}
+
+// Threads splits the traffic into conversations, so that cross-turn checks
+// judge each request against the earlier requests and responses of its own
+// conversation. A cassette interleaves several: sub-agents, title
+// generation, retries, independent test calls.
+//
+// A request's head is its wire plus its system prompt: the top-level system
+// (Anthropic system, Responses instructions, Gemini systemInstruction) and
+// the system or developer messages that open the history. The rest is its
+// history. Requests join threads in cassette order; a request joins
+//
+//  1. the thread of the response its previous_response_id names (Responses);
+//  2. else the thread, of the same head, whose latest request's history is
+//     the longest prefix of its own: an append-only step, or a retry when
+//     the histories are equal;
+//  3. else the thread, of the same head, whose latest request it continues
+//     with edits best (most blocks kept, the most recent on a tie): it keeps
+//     at least one content block of that history, and no more blocks were
+//     removed than kept — counting neither user content dropped from the
+//     tail (ephemeral content) nor a prefix replaced by a summary or dropped
+//     (compaction: at least two messages, or one without a summary in its
+//     place, with the rest kept);
+//  4. else it starts a new thread.
+//
+// Histories are compared through fingerprints of messages and blocks (role
+// and canonical content, without paths or cache_control), so threading is
+// linear in the size of the traffic. Exchanges without a decoded request
+// (response-only recordings, unknown wires, bodies that did not decode)
+// belong to no thread.
+func Threads(tr *check.Traffic) []Thread {
+	a := Of(tr)
+	out := make([]Thread, len(a.threads))
+	for i, th := range a.threads {
+		out[i] = Thread{Wire: th.Wire, Exchanges: slices.Clone(th.exchanges())}
+	}
+	return out
+}
+
+// Request is one request seen as head plus history.
+type Request struct {
+	ex   int // position in Traffic.Exchanges
+	Wire engine.Wire
+	Req  *engine.Request
+	head uint64 // wire + system prompt
+	// msgs is the history: the request's messages after the leading
+	// system/developer ones, which belong to the head.
+	Msgs  []engine.Message
+	Units []Unit
+	// starts[m] is the index in units of message m's own unit.
+	starts []int
+	mfps   []uint64 // one fingerprint per message, folded from its units
+	// rejected is true when the provider answered 4xx or 5xx: that history
+	// never became conversation state.
+	rejected bool
+	Chained  bool   // previous_response_id set: the server holds the history
+	RespID   string // the response's id, when it has one
+	Thread   *histThread
+}
+
+// Unit is a message's own unit (block < 0) or one of its blocks.
+type Unit struct {
+	FP    uint64
+	Msg   int32
+	Block int32
+}
+
+func (u Unit) IsStart() bool { return u.Block < 0 }
+
+// newRequest fingerprints the request of ex, found at position pos of
+// the traffic.
+func newRequest(ex *engine.Exchange, pos int) *Request {
+	req := ex.Request
+	f := newFingerprinter(ex.Wire)
+	r := &Request{ex: pos, Wire: ex.Wire, Req: req, rejected: ex.Status >= 400}
+	r.Chained = req.PreviousResponseID != ""
+	if ex.Response != nil {
+		r.RespID = ex.Response.ID
+	}
+	f.reset()
+	f.str(string(ex.Wire))
+	head := f.sum()
+	for i := range req.System {
+		head = mix(head, f.blockFP(&req.System[i]))
+	}
+	lead := 0
+	for lead < len(req.Messages) && isSystemRole(req.Messages[lead].Role) {
+		m := &req.Messages[lead]
+		head = mix(head, f.startFP(m))
+		for i := range m.Blocks {
+			head = mix(head, f.blockFP(&m.Blocks[i]))
+		}
+		lead++
+	}
+	r.head = head
+	r.Msgs = req.Messages[lead:]
+	r.starts = make([]int, len(r.Msgs))
+	r.mfps = make([]uint64, len(r.Msgs))
+	n := len(r.Msgs)
+	for i := range r.Msgs {
+		n += len(r.Msgs[i].Blocks)
+	}
+	r.Units = make([]Unit, 0, n)
+	for i := range r.Msgs {
+		m := &r.Msgs[i]
+		r.starts[i] = len(r.Units)
+		fp := f.startFP(m)
+		r.Units = append(r.Units, Unit{FP: fp, Msg: int32(i), Block: -1})
+		mfp := fp
+		for j := range m.Blocks {
+			bfp := f.blockFP(&m.Blocks[j])
+			r.Units = append(r.Units, Unit{FP: bfp, Msg: int32(i), Block: int32(j)})
+			mfp = mix(mfp, bfp)
+		}
+		r.mfps[i] = mfp
+	}
+	return r
+}
+
+func isSystemRole(r engine.Role) bool { return r == engine.RoleSystem || r == engine.RoleDeveloper }
+
+// message returns the message of unit i and its block (nil for a message's
+// own unit).
+func (r *Request) Message(i int) (*engine.Message, *engine.Block) {
+	u := r.Units[i]
+	m := &r.Msgs[u.Msg]
+	if u.IsStart() {
+		return m, nil
+	}
+	return m, &m.Blocks[u.Block]
+}
+
+// msgHead is the fingerprint threads are indexed by: a message's own unit
+// and its first block, so a message that only gained or lost trailing
+// blocks still finds its thread.
+func (r *Request) msgHead(m int) uint64 {
+	s := r.starts[m]
+	h := mix(r.head, r.Units[s].FP)
+	if s+1 < len(r.Units) && int(r.Units[s+1].Msg) == m {
+		h = mix(h, r.Units[s+1].FP)
+	}
+	return h
+}
+
+// prefixKeys returns k[i] = the fingerprint of head + the first i messages.
+func (r *Request) prefixKeys() []uint64 {
+	k := make([]uint64, len(r.mfps)+1)
+	k[0] = r.head
+	for i, fp := range r.mfps {
+		k[i+1] = mix(k[i], fp)
+	}
+	return k
+}
+
+// extends reports whether r's history starts with all of base's.
+func (r *Request) extends(base *Request) bool {
+	return len(base.mfps) <= len(r.mfps) && slices.Equal(base.mfps, r.mfps[:len(base.mfps)])
+}
+
+// histThread is a thread under construction.
+type histThread struct {
+	Wire   engine.Wire
+	Reqs   []*Request
+	latest *Request // the latest request not chained by previous_response_id
+	key    uint64   // prefix key of latest's whole history
+	// ephemeral holds, by fingerprint, the content units some request of
+	// the thread sent at its tail and its successor dropped.
+	Ephemeral map[uint64]bool
+}
+
+func (t *histThread) exchanges() []int {
+	out := make([]int, len(t.Reqs))
+	for i, r := range t.Reqs {
+		out[i] = r.ex
+	}
+	return out
+}
+
+// maxCandidates bounds how many threads an edited request is compared with,
+// so threading stays linear however many conversations share an opening.
+const maxCandidates = 8
+
+// threader assigns requests to threads (the rule is in Threads' comment).
+type threader struct {
+	threads []*histThread
+	byKey   map[uint64]*histThread   // prefix key of a thread's latest history
+	byHead  map[uint64][]*histThread // message head → threads whose latest holds it, most recent last
+	byResp  map[string]*histThread
+}
+
+func newThreader() *threader {
+	return &threader{
+		byKey:  map[uint64]*histThread{},
+		byHead: map[uint64][]*histThread{},
+		byResp: map[string]*histThread{},
+	}
+}
+
+// add places r in a thread and returns it.
+func (t *threader) add(r *Request) *histThread {
+	th := t.find(r)
+	if th == nil {
+		th = &histThread{Wire: r.Wire}
+		t.threads = append(t.threads, th)
+	}
+	th.Reqs = append(th.Reqs, r)
+	r.Thread = th
+	if r.RespID != "" {
+		t.byResp[r.RespID] = th
+	}
+	if !r.Chained {
+		t.setLatest(th, r)
+	}
+	return th
+}
+
+func (t *threader) find(r *Request) *histThread {
+	if r.Chained {
+		if th := t.byResp[r.Req.PreviousResponseID]; th != nil && th.Wire == r.Wire {
+			return th
+		}
+	}
+	keys := r.prefixKeys()
+	for i := len(keys) - 1; i >= 0; i-- {
+		if i == 0 && len(keys) > 1 {
+			break // sharing only the head is no evidence of one conversation
+		}
+		if th := t.byKey[keys[i]]; th != nil {
+			return th
+		}
+	}
+	return t.continued(r)
+}
+
+// continued returns the thread whose latest request r continues best with
+// edits, ephemeral content dropped or a compaction: most blocks kept, the
+// most recent thread on a tie.
+func (t *threader) continued(r *Request) *histThread {
+	var cands []*histThread
+	for m := range r.Msgs {
+		for _, th := range t.byHead[r.msgHead(m)] {
+			if !slices.Contains(cands, th) {
+				cands = append(cands, th)
+			}
+		}
+	}
+	slices.SortFunc(cands, func(a, b *histThread) int { return b.latest.ex - a.latest.ex })
+	if len(cands) > maxCandidates {
+		cands = cands[:maxCandidates]
+	}
+	var best *histThread
+	bestKept := 0
+	for _, th := range cands {
+		d := diffHistory(th.latest, r)
+		if d.continues() && d.kept > bestKept {
+			best, bestKept = th, d.kept
+		}
+	}
+	return best
+}
+
+func (t *threader) setLatest(th *histThread, r *Request) {
+	from := 0 // messages already indexed for th
+	if th.latest != nil {
+		if t.byKey[th.key] == th {
+			delete(t.byKey, th.key)
+		}
+		if r.extends(th.latest) {
+			from = len(th.latest.Msgs)
+		}
+	}
+	keys := r.prefixKeys()
+	th.latest, th.key = r, keys[len(keys)-1]
+	t.byKey[th.key] = th
+	for m := from; m < len(r.Msgs); m++ {
+		h := r.msgHead(m)
+		list := t.byHead[h]
+		if i := slices.Index(list, th); i >= 0 {
+			list = slices.Delete(list, i, i+1)
+		}
+		list = append(list, th)
+		if len(list) > maxCandidates {
+			list = list[len(list)-maxCandidates:]
+		}
+		t.byHead[h] = list
+	}
+}
+
+// Of returns the threading analysis of tr, computed once per
+// traffic: the HIST, EPH and other cross-turn families all need the threads,
+// so the fingerprinting is paid once instead of once per check.
+func Of(tr *check.Traffic) *Analysis { return check.Analysis(tr, "history", analyseHistory) }

@@ -1,0 +1,83 @@
+package lint
+
+import (
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/checks"
+	"github.com/llmtck/llmtck/engine"
+)
+
+// Linter judges the requests of one conversation (a cassette being
+// recorded or replayed, a simulated scenario) as they arrive, each against
+// the calls answered before it. It is not safe for concurrent use.
+type Linter struct {
+	checks  []*check.Check
+	history []engine.Exchange
+	// Ephemeral is content the harness was told to send once and never
+	// persist; HIST-005 judges it.
+	Ephemeral []string
+}
+
+// New returns a Linter running checks; nil means the whole catalogue.
+func New(cs []*check.Check) *Linter {
+	if cs == nil {
+		cs = checks.All()
+	}
+	return &Linter{checks: cs}
+}
+
+// Verdict is the judgement of one request.
+type Verdict struct {
+	// Findings are the findings about the request, in catalogue order.
+	Findings []check.Finding
+	// Rejection is the provider's answer to the request's first
+	// error-level finding; nil when the provider would accept it.
+	Rejection *Rejection
+}
+
+// Judge judges next, whose request is decoded and whose response has not
+// come yet, against the history so far. next.Index is set to its place in
+// the conversation. Judge does not add next to the history: Add does, once
+// it is answered.
+func (l *Linter) Judge(next engine.Exchange) Verdict {
+	next.Index = len(l.history)
+	exs := make([]engine.Exchange, 0, len(l.history)+1)
+	exs = append(append(exs, l.history...), next)
+	var v Verdict
+	for _, f := range check.Judge(&check.Traffic{Exchanges: exs, Ephemeral: l.Ephemeral}, l.checks) {
+		if f.Interaction != next.Index {
+			continue
+		}
+		v.Findings = append(v.Findings, f)
+		if f.Severity == check.SeverityError && v.Rejection == nil {
+			v.Rejection = Reject(next.Wire, f)
+		}
+	}
+	return v
+}
+
+// Add appends an answered call (rejected ones too) to the history; its
+// Index is set to its place in the conversation.
+func (l *Linter) Add(ex engine.Exchange) {
+	ex.Index = len(l.history)
+	l.history = append(l.history, ex)
+}
+
+// Len is the number of calls in the history.
+func (l *Linter) Len() int { return len(l.history) }
+
+// Forget drops the oldest calls, keeping the last keep, so a long session
+// neither grows without end nor lints ever more slowly. A request carries
+// its whole conversation; the calls that produced its latest turns are the
+// ones the checks compare it with.
+func (l *Linter) Forget(keep int) {
+	if len(l.history) <= keep {
+		return
+	}
+	l.history = append(l.history[:0:0], l.history[len(l.history)-keep:]...)
+	for i := range l.history {
+		l.history[i].Index = i
+	}
+}
+
+// History is a copy of the calls judged so far, in order.
+func (l *Linter) History() []engine.Exchange { return append([]engine.Exchange(nil), l.history...) }

@@ -1,0 +1,151 @@
+package report
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/providers"
+)
+
+// recordingExts are the file endings a folder walk always checks; other
+// files in a walked folder (.txt fixtures among them) are checked only when
+// their content is a recording, so licences and manifests beside cassettes
+// are not errors.
+var recordingExts = map[string]bool{
+	".yaml": true, ".yml": true, ".json": true, ".har": true, ".httprr": true,
+	".jsonl": true, ".ndjson": true,
+}
+
+// CheckPaths judges every recording named by paths (files, or folders walked
+// recursively) with checks and returns the report; a non-empty wire forces
+// that wire for every call. It fails only on usage errors: a path that does
+// not exist, a run that found no recording, or one where none of the checks
+// applied to any. Files that cannot be decoded are reported in their
+// FileReport.Error and the other files are still checked.
+func CheckPaths(paths []string, checks []*check.Check, wire engine.Wire) (*Report, error) {
+	files, err := collect(paths)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no recordings found under %s", strings.Join(paths, ", "))
+	}
+	rep := &Report{Version: 1}
+	checked := false
+	for _, f := range files {
+		fr := checkFile(f, checks, wire)
+		checked = checked || len(fr.Checked) > 0 || fr.Error != ""
+		rep.Add(fr)
+	}
+	if !checked {
+		return nil, fmt.Errorf("none of the selected checks applies to the %d recordings found (a filter for another wire?)", len(files))
+	}
+	return rep, nil
+}
+
+// collect expands paths into the files to check, in walk order.
+func collect(paths []string) ([]string, error) {
+	var files []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if path != p && strings.HasPrefix(d.Name(), ".") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() {
+				return nil
+			}
+			if recordingExts[strings.ToLower(filepath.Ext(path))] || looksLikeRecording(path) {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+// looksLikeRecording sniffs the start of a file with an unusual name.
+func looksLikeRecording(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 64<<10)
+	n, _ := f.Read(head)
+	_, err = cassette.Detect(head[:n])
+	return err == nil
+}
+
+// checkFile loads, decodes and judges one file. It never fails: a file that
+// cannot be read or decoded is reported in the FileReport's Error.
+func checkFile(path string, checks []*check.Check, wire engine.Wire) FileReport {
+	fr := FileReport{Path: path}
+	tr, err := LoadTraffic(path, wire)
+	if err != nil {
+		fr.Error = err.Error()
+		return fr
+	}
+	fr.Interactions = len(tr.Exchanges)
+	fr.Provider = ProviderOf(tr.Exchanges)
+	for _, ex := range tr.Exchanges {
+		fr.Statuses = append(fr.Statuses, ex.Status)
+	}
+	applicable := check.Applicable(tr, checks)
+	for _, ch := range applicable {
+		fr.Checked = append(fr.Checked, ch.ID)
+	}
+	fr.Findings = check.Judge(tr, applicable)
+	return fr
+}
+
+// LoadTraffic reads a recording of any known format and decodes every call,
+// with the content the recording declares ephemeral (llmtck_ephemeral). A
+// non-empty wire forces that wire for every call.
+func LoadTraffic(path string, wire engine.Wire) (*check.Traffic, error) {
+	c, err := cassette.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return &check.Traffic{Path: path, Exchanges: providers.DecodeCassette(c, wire), Ephemeral: c.Ephemeral}, nil
+}
+
+// ProviderOf names the file's wire; a cassette mixing wires lists each known
+// one in order of first use, joined by commas ("responses,gemini").
+func ProviderOf(exs []engine.Exchange) string {
+	var wires []string
+	seen := map[engine.Wire]bool{}
+	for _, ex := range exs {
+		if ex.Wire == engine.WireUnknown || seen[ex.Wire] {
+			continue
+		}
+		seen[ex.Wire] = true
+		wires = append(wires, string(ex.Wire))
+	}
+	if len(wires) == 0 {
+		return string(engine.WireUnknown)
+	}
+	return strings.Join(wires, ",")
+}

@@ -1,0 +1,268 @@
+package conformance_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/llmtck/llmtck/conformance"
+	"github.com/llmtck/llmtck/conformance/scenario"
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/reference"
+	"github.com/llmtck/llmtck/reference/harness"
+)
+
+// runCaseEnv names the case TestHelperRun plays when the test binary runs
+// itself: conformance.Run fails and skips tests, which a test can only
+// watch from outside, in a child process.
+const runCaseEnv = "LLMTCK_RUN_CASE"
+
+// runCases are conformance.Run calls whose outcome TestRunBehaviour checks.
+var runCases = map[string]func(t *testing.T){
+	"capabilities": func(t *testing.T) {
+		conformance.Run(t, helperHarness(false, false), conformance.Capabilities("anthropic"), conformance.Scenarios(skipGlobs()...))
+	},
+	"unknown-capability": func(t *testing.T) {
+		conformance.Run(t, helperHarness(false, false), conformance.Capabilities("anthropic", "telepathy"))
+	},
+	"unknown-gap": func(t *testing.T) {
+		conformance.Run(t, helperHarness(false, false), conformance.Gap("ANT-NOPE-999", "not a check"))
+	},
+	"sends-nothing": func(t *testing.T) {
+		conformance.Run(t, func(*testing.T, *conformance.Session) {}, conformance.Scenarios("anthropic/parallel-tools"))
+	},
+	"nothing-runs": func(t *testing.T) {
+		conformance.Run(t, helperHarness(false, false), conformance.Capabilities("gemini"), conformance.Scenarios("anthropic/*"))
+	},
+	"stale-gap": func(t *testing.T) {
+		conformance.Run(t, helperHarness(false, false), conformance.Scenarios("anthropic/parallel-tools"),
+			conformance.Gap("ANT-TOOL-001", "we resend after a 400"))
+	},
+	"broken": func(t *testing.T) {
+		conformance.Run(t, helperHarness(true, true), conformance.Scenarios("anthropic/parallel-tools"))
+	},
+	"broken-with-gap": func(t *testing.T) {
+		conformance.Run(t, helperHarness(true, true), conformance.Scenarios("anthropic/parallel-tools"),
+			conformance.Gap("ANT-TOOL-001", "we resend after a 400"))
+	},
+}
+
+// TestHelperRun is the child process's test: it plays the case named by
+// LLMTCK_RUN_CASE and is skipped otherwise.
+func TestHelperRun(t *testing.T) {
+	name := os.Getenv(runCaseEnv)
+	if name == "" {
+		t.Skip("run by TestRunBehaviour in a child process")
+	}
+	runCases[name](t)
+}
+
+// runChild runs TestHelperRun with case name and returns its verbose output
+// and whether it passed.
+func runChild(t *testing.T, name string) (string, bool) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperRun$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), runCaseEnv+"="+name)
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatalf("running the test binary: %v", err)
+	}
+	return string(out), err == nil
+}
+
+func TestRunBehaviour(t *testing.T) {
+	if os.Getenv(runCaseEnv) != "" {
+		t.Skip("in the child process")
+	}
+	cases := []struct {
+		name   string
+		pass   bool
+		want   []string // lines or fragments the output must hold
+		refuse []string // and must not
+	}{
+		{name: "capabilities", pass: true, want: capabilityLines(t)},
+		{name: "unknown-capability", want: []string{`conformance.Capabilities("anthropic", "telepathy"): "telepathy" is not a provider (anthropic, openai, responses, gemini) or a feature (cancel, stream, ephemeral, compaction)`},
+			refuse: []string{"=== RUN   TestHelperRun/anthropic/"}},
+		{name: "unknown-gap", want: []string{`conformance.Gap("ANT-NOPE-999", "not a check"): no such check`},
+			refuse: []string{"=== RUN   TestHelperRun/anthropic/"}},
+		{name: "sends-nothing", want: []string{
+			"the harness sent no request: anthropic/parallel-tools exercised nothing",
+			"--- FAIL: TestHelperRun/anthropic/parallel-tools ",
+		}},
+		{name: "nothing-runs", want: []string{
+			"--- SKIP: TestHelperRun/anthropic/parallel-tools ",
+			"the harness does not declare anthropic (conformance.Capabilities)",
+			"no scenario ran: every one needs a capability the harness does not declare, so nothing was exercised",
+		}},
+		{name: "stale-gap", want: []string{
+			`stale gap: ANT-TOOL-001 found nothing in any scenario; remove conformance.Gap("ANT-TOOL-001", "we resend after a 400")`,
+			"--- PASS: TestHelperRun/anthropic/parallel-tools/ANT-TOOL-001 ",
+		}},
+		{name: "broken", want: []string{
+			"--- PASS: TestHelperRun/anthropic/parallel-tools/harness ",
+			"--- FAIL: TestHelperRun/anthropic/parallel-tools/ANT-TOOL-001 ",
+			"error ANT-TOOL-001 request.messages[1].content[2].id: ",
+			"--- PASS: TestHelperRun/anthropic/parallel-tools/ANT-THINK-001 ",
+			"--- PASS: TestHelperRun/anthropic/parallel-tools/HIST-002 ",
+		}},
+		{name: "broken-with-gap", pass: true, want: []string{
+			"known gap (we resend after a 400): [1] error ANT-TOOL-001 request.messages[1].content[2].id: ",
+			"--- PASS: TestHelperRun/anthropic/parallel-tools/ANT-TOOL-001 ",
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			out, passed := runChild(t, c.name)
+			if passed != c.pass {
+				t.Errorf("passed = %v, want %v", passed, c.pass)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q", w)
+				}
+			}
+			for _, r := range c.refuse {
+				if strings.Contains(out, r) {
+					t.Errorf("output holds %q", r)
+				}
+			}
+			if t.Failed() {
+				t.Logf("output:\n%s", out)
+			}
+		})
+	}
+	// In the broken run only ANT-TOOL-001 fails among the checks.
+	out, _ := runChild(t, "broken")
+	failed := regexp.MustCompile(`--- FAIL: TestHelperRun/anthropic/parallel-tools/([A-Z]+-[A-Z-]*[0-9]+) `).FindAllStringSubmatch(out, -1)
+	if len(failed) != 1 {
+		t.Errorf("failing check subtests %v, want ANT-TOOL-001 alone", failed)
+	}
+}
+
+// skipGlobs are the scenarios the capabilities case plays: the Anthropic
+// ones, and one of another provider when any is bundled.
+func skipGlobs() []string {
+	globs := []string{"anthropic/*"}
+	for _, n := range scenario.Names() {
+		if !strings.HasPrefix(n, "anthropic/") {
+			return append(globs, n)
+		}
+	}
+	return globs
+}
+
+// capabilityLines is what the capabilities case must print: a pass for
+// each scenario that needs only Anthropic, with its check subtests, and a
+// skip naming what is missing for every other.
+func capabilityLines(t *testing.T) []string {
+	t.Helper()
+	all, err := scenario.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	skipped := 0
+	for _, sc := range all {
+		if !matchesAny(skipGlobs(), sc.Name) {
+			continue
+		}
+		var missing []string
+		for _, r := range sc.Requires() {
+			if r != "anthropic" {
+				missing = append(missing, r)
+			}
+		}
+		if len(missing) == 0 {
+			lines = append(lines, "--- PASS: TestHelperRun/"+sc.Name+" ", "--- PASS: TestHelperRun/"+sc.Name+"/ANT-THINK-001 ")
+			continue
+		}
+		skipped++
+		lines = append(lines, "--- SKIP: TestHelperRun/"+sc.Name+" ",
+			"the harness does not declare "+strings.Join(missing, ", ")+" (conformance.Capabilities)")
+	}
+	if skipped == 0 {
+		t.Fatal("every bundled scenario needs only Anthropic: nothing to skip")
+	}
+	return lines
+}
+
+func matchesAny(globs []string, name string) bool {
+	for _, g := range globs {
+		if g == name || strings.HasSuffix(g, "/*") && strings.HasPrefix(name, strings.TrimSuffix(g, "*")) {
+			return true
+		}
+	}
+	return false
+}
+
+// helperHarness is a small agent on the reference loop (reference/harness),
+// streaming: it keeps the conversation from turn to turn and registers the
+// session's tools. With drop it is broken: the first request that answers
+// two tool calls leaves out the second result. With retry it sends a
+// request the provider refused once more, from its transcript, as some
+// agents do.
+func helperHarness(drop, retry bool) conformance.Harness {
+	return func(t *testing.T, s *conformance.Session) {
+		var history []engine.Message
+		if s.System != "" {
+			history = append(history, engine.Message{Role: engine.RoleSystem, Blocks: []engine.Block{{Type: engine.BlockText, Text: s.System}}})
+		}
+		tools := reference.Tools(s.Tools)
+		client := http.DefaultClient
+		if drop {
+			client = reference.Tamper(nil, engine.WireAnthropic, dropSecondResult())
+		}
+		for _, turn := range s.Turns {
+			h, err := harness.New(harness.Config{BaseURL: s.BaseURL(turn.Provider), Wire: turn.Provider, Model: turn.Model,
+				MaxTokens: s.MaxTokens, Stream: true, Thinking: s.Thinking, HTTPClient: client})
+			if err != nil {
+				t.Fatal(err)
+			}
+			msgs := append(history, engine.Message{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: turn.Prompt}}})
+			for attempt := 0; ; attempt++ {
+				ctx, cancel := context.WithCancel(context.Background())
+				s.OnCancel(cancel)
+				run, err := h.Start(ctx, harness.Params{Messages: msgs, Tools: tools})
+				if err != nil {
+					cancel()
+					t.Fatal(err)
+				}
+				for ev := range run.Events() {
+					switch ev := ev.(type) {
+					case engine.RelayEvent:
+						ev.Respond(engine.PermissionResponse{Approved: true})
+					case engine.ErrorEvent:
+						t.Logf("the provider answered: %v", ev.Err)
+					}
+				}
+				cancel()
+				msgs = run.Transcript().Messages()
+				if run.EndReason() != engine.EndError || !retry || attempt > 0 {
+					break
+				}
+			}
+			history = msgs
+		}
+	}
+}
+
+// dropSecondResult breaks the first request whose last message answers two
+// tool calls: the second tool_result is left out.
+func dropSecondResult() func(int, *engine.Request) {
+	var once sync.Once
+	return func(_ int, req *engine.Request) {
+		last := &req.Messages[len(req.Messages)-1]
+		if len(last.Blocks) < 2 || last.Blocks[1].Type != engine.BlockToolResult {
+			return
+		}
+		once.Do(func() { last.Blocks = last.Blocks[:1] })
+	}
+}

@@ -1,0 +1,13 @@
+package memstore_test
+
+import (
+	"testing"
+
+	"github.com/llmtck/llmtck/engine/store"
+	"github.com/llmtck/llmtck/engine/store/storetest"
+	"github.com/llmtck/llmtck/reference/store/memstore"
+)
+
+func TestContract(t *testing.T) {
+	storetest.TestMessageStore(t, func(*testing.T) store.MessageStore { return memstore.New() })
+}
