@@ -16,10 +16,10 @@ import (
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
 
-	"github.com/llmtck/llmtck/reference"
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/conformance/simulator"
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/reference"
 )
 
 // replay --scenario serves a real SDK client driven by hand: three calls

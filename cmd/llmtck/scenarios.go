@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/llmtck/llmtck/reference"
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/conformance/simulator"
+	"github.com/llmtck/llmtck/reference"
 )
 
 func newScenariosCmd() *cobra.Command {

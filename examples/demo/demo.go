@@ -13,12 +13,12 @@ import (
 	"time"
 
 	"github.com/llmtck/llmtck/conformance/checks"
-	"github.com/llmtck/llmtck/reference"
 	"github.com/llmtck/llmtck/conformance/report"
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/conformance/simulator"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/proxy"
+	"github.com/llmtck/llmtck/reference"
 )
 
 // run plays the scenario called name through the pipeline, writing the

@@ -9,11 +9,11 @@ import (
 	"testing"
 
 	"github.com/llmtck/llmtck/engine"
-	"github.com/llmtck/llmtck/reference/harness"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/reference/harness"
 )
 
 // replayCorpus serves the recorded responses of a corpus cassette in order,

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/llmtck/llmtck/engine"
-	"github.com/llmtck/llmtck/reference/harness"
 	"github.com/llmtck/llmtck/providers/responses"
+	"github.com/llmtck/llmtck/reference/harness"
 )
 
 // corpusRun replays a real recording through the loop: the server answers

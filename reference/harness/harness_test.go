@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/llmtck/llmtck/engine"
-	"github.com/llmtck/llmtck/reference/harness"
 	"github.com/llmtck/llmtck/engine/store"
+	"github.com/llmtck/llmtck/reference/harness"
 	"github.com/llmtck/llmtck/reference/store/memstore"
 	"github.com/llmtck/llmtck/reference/store/sqlstore"
 )

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/llmtck/llmtck/engine"
-	"github.com/llmtck/llmtck/reference/harness"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/reference/harness"
 )
 
 // The same loop drives the Chat Completions wire: the system prompt leads

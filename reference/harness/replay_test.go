@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/llmtck/llmtck/engine"
-	"github.com/llmtck/llmtck/reference/harness"
 	"github.com/llmtck/llmtck/proxy"
+	"github.com/llmtck/llmtck/reference/harness"
 )
 
 // The loop runs through llmtck's own recorder and then, offline, against

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/llmtck/llmtck/engine"
-	"github.com/llmtck/llmtck/reference/harness"
 	"github.com/llmtck/llmtck/providers/responses"
+	"github.com/llmtck/llmtck/reference/harness"
 )
 
 func newResponsesHarness(t *testing.T, p *provider, stream bool) *harness.Harness {
