@@ -1,10 +1,10 @@
 package anthropic
 
 import (
-	"hash/maphash"
 	"strings"
 
 	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/internal/thread"
 	"github.com/llmtck/llmtck/engine"
 )
 
@@ -27,7 +27,7 @@ type antTraffic struct {
 	// hash of its judging context: model, system, tools and the history up
 	// to and including it.
 	accepted map[uint64]bool
-	h        *antHasher
+	h        *thread.Hasher
 }
 
 // antOrigin is one block of a recorded Anthropic response.
@@ -114,7 +114,7 @@ func newAntTraffic(tr *check.Traffic) *antTraffic {
 		foreign:  map[string]int{},
 		full:     map[uint64]int{},
 		accepted: map[uint64]bool{},
-		h:        newAntHasher(),
+		h:        thread.NewHasher(engine.WireAnthropic),
 	}
 	for i := range tr.Exchanges {
 		ex := &tr.Exchanges[i]
@@ -256,19 +256,19 @@ func (a *antTraffic) resolve(ex *engine.Exchange) *antReq {
 		origin:        make([]int, n),
 		fresh:         make([]bool, n),
 		ctx:           make([]uint64, n),
-		system:        a.h.system(req.System),
-		tools:         a.h.tools(req.Tools),
+		system:        a.h.Blocks(req.System),
+		tools:         a.h.Tools(req.Tools),
 		lastAssistant: -1,
 	}
 	var thinking []byte
 	if req.Thinking != nil {
 		thinking = req.Thinking.Raw
 	}
-	setting := a.h.ints(maphash.String(antSeed, req.Model), maphash.Bytes(antSeed, thinking), r.system, r.tools)
+	setting := thread.Mix(thread.Mix(thread.Mix(a.h.String(req.Model), a.h.String(string(thinking))), r.system), r.tools)
 	for k := range req.Messages {
-		r.msgHash[k] = a.h.message(&req.Messages[k])
-		r.prefix[k+1] = a.h.ints(r.prefix[k], r.msgHash[k])
-		r.ctx[k] = a.h.ints(setting, r.prefix[k+1])
+		r.msgHash[k] = a.h.Message(&req.Messages[k])
+		r.prefix[k+1] = thread.Mix(r.prefix[k], r.msgHash[k])
+		r.ctx[k] = thread.Mix(setting, r.prefix[k+1])
 		r.fresh[k] = !a.accepted[r.ctx[k]]
 	}
 	for k := range req.Messages {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/diff"
+	"github.com/llmtck/llmtck/conformance/internal/thread"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 )
@@ -533,7 +534,7 @@ func judgeAntThink009(tr *check.Traffic, r *check.Reporter) {
 // must be q's first k (or, for a continued prefill, q's first k and the
 // start of message k). It says what differs, with a diff, or "" when equal.
 func antPrefixDiff(p, q *antReq, k int) (why, detail string) {
-	h := newAntHasher()
+	h := thread.NewHasher(engine.WireAnthropic)
 	if p.system != q.system {
 		return "the system prompt differs from the one the block was created with",
 			diff.Struct(antViewBlocks(p.req.System), antViewBlocks(q.req.System))
@@ -552,7 +553,7 @@ func antPrefixDiff(p, q *antReq, k int) (why, detail string) {
 		// A continued prefill: the message starts with the blocks sent.
 		ok := len(pm[k].Blocks) <= len(qm[k].Blocks)
 		for j := 0; ok && j < len(pm[k].Blocks); j++ {
-			ok = h.oneBlock(&pm[k].Blocks[j]) == h.oneBlock(&qm[k].Blocks[j])
+			ok = h.Block(&pm[k].Blocks[j]) == h.Block(&qm[k].Blocks[j])
 		}
 		if ok {
 			return "", ""

@@ -2,12 +2,12 @@ package gemini
 
 import (
 	"encoding/json"
-	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/internal/thread"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/providers/gemini"
@@ -158,8 +158,6 @@ func (x *gemIndex) sig(raw json.RawMessage) *gemSig {
 	return s
 }
 
-var gemSeed = maphash.MakeSeed()
-
 func newGemTraffic(tr *check.Traffic) *gemTraffic {
 	g := &gemTraffic{reqs: make([]*gemReq, len(tr.Exchanges))}
 	x := &gemIndex{
@@ -243,11 +241,10 @@ func (x *gemIndex) request(ex *engine.Exchange) (*gemReq, uint64) {
 	r := &gemReq{ex: ex, req: req, enforcing: gemEnforcing(req.Model), turnStart: -1,
 		runOf: make([]int, len(req.Messages))}
 	prefix := make([]uint64, len(req.Messages)+1)
-	var h maphash.Hash
-	h.SetSeed(gemSeed)
+	h := thread.NewHasher(engine.WireGemini).WithoutPayloads()
 	for i := range req.Messages {
 		m := &req.Messages[i]
-		prefix[i+1] = gemMix(prefix[i], gemContentHash(&h, m))
+		prefix[i+1] = thread.Mix(prefix[i], h.Message(m))
 		if m.Role != engine.RoleAssistant && gemOrdinary(m) {
 			r.turnStart = i
 		}
@@ -420,43 +417,6 @@ func gemOrdinary(m *engine.Message) bool {
 		}
 	}
 	return false
-}
-
-// gemContentHash fingerprints a content for prefix matching: role and
-// parts, without signatures (a corrupted signature must not hide which
-// response a later turn echoes) and without paths.
-func gemContentHash(h *maphash.Hash, m *engine.Message) uint64 {
-	h.Reset()
-	h.WriteString(string(m.Role))
-	for i := range m.Blocks {
-		b := &m.Blocks[i]
-		h.WriteByte(0)
-		h.WriteString(string(b.Type))
-		h.WriteByte(1)
-		h.WriteString(b.Text)
-		h.WriteByte(2)
-		h.WriteString(b.Name)
-		h.WriteByte(3)
-		h.WriteString(b.ID)
-		h.WriteByte(4)
-		h.Write(b.Input)
-		h.WriteByte(5)
-		h.WriteString(b.ToolCallID)
-		h.WriteByte(6)
-		h.Write(b.ResultRaw)
-		h.WriteByte(7)
-		h.Write(b.Source)
-		h.WriteByte(8)
-		h.Write(b.Raw)
-		if b.Thought {
-			h.WriteByte(9)
-		}
-	}
-	return h.Sum64()
-}
-
-func gemMix(acc, v uint64) uint64 {
-	return (acc^v)*1099511628211 + 0x9e3779b97f4a7c15
 }
 
 // gemEnforcing reports whether the model validates the signatures of the

@@ -86,7 +86,7 @@ func (u Unit) IsStart() bool { return u.Block < 0 }
 // the traffic.
 func newRequest(ex *engine.Exchange, pos int) *Request {
 	req := ex.Request
-	f := newFingerprinter(ex.Wire)
+	f := NewHasher(ex.Wire)
 	r := &Request{ex: pos, Wire: ex.Wire, Req: req, rejected: ex.Status >= 400}
 	r.Chained = req.PreviousResponseID != ""
 	if ex.Response != nil {
@@ -96,14 +96,14 @@ func newRequest(ex *engine.Exchange, pos int) *Request {
 	f.str(string(ex.Wire))
 	head := f.sum()
 	for i := range req.System {
-		head = mix(head, f.blockFP(&req.System[i]))
+		head = Mix(head, f.Block(&req.System[i]))
 	}
 	lead := 0
 	for lead < len(req.Messages) && isSystemRole(req.Messages[lead].Role) {
 		m := &req.Messages[lead]
-		head = mix(head, f.startFP(m))
+		head = Mix(head, f.Start(m))
 		for i := range m.Blocks {
-			head = mix(head, f.blockFP(&m.Blocks[i]))
+			head = Mix(head, f.Block(&m.Blocks[i]))
 		}
 		lead++
 	}
@@ -119,13 +119,13 @@ func newRequest(ex *engine.Exchange, pos int) *Request {
 	for i := range r.Msgs {
 		m := &r.Msgs[i]
 		r.starts[i] = len(r.Units)
-		fp := f.startFP(m)
+		fp := f.Start(m)
 		r.Units = append(r.Units, Unit{FP: fp, Msg: int32(i), Block: -1})
 		mfp := fp
 		for j := range m.Blocks {
-			bfp := f.blockFP(&m.Blocks[j])
+			bfp := f.Block(&m.Blocks[j])
 			r.Units = append(r.Units, Unit{FP: bfp, Msg: int32(i), Block: int32(j)})
-			mfp = mix(mfp, bfp)
+			mfp = Mix(mfp, bfp)
 		}
 		r.mfps[i] = mfp
 	}
@@ -150,9 +150,9 @@ func (r *Request) Message(i int) (*engine.Message, *engine.Block) {
 // blocks still finds its thread.
 func (r *Request) msgHead(m int) uint64 {
 	s := r.starts[m]
-	h := mix(r.head, r.Units[s].FP)
+	h := Mix(r.head, r.Units[s].FP)
 	if s+1 < len(r.Units) && int(r.Units[s+1].Msg) == m {
-		h = mix(h, r.Units[s+1].FP)
+		h = Mix(h, r.Units[s+1].FP)
 	}
 	return h
 }
@@ -162,7 +162,7 @@ func (r *Request) prefixKeys() []uint64 {
 	k := make([]uint64, len(r.mfps)+1)
 	k[0] = r.head
 	for i, fp := range r.mfps {
-		k[i+1] = mix(k[i], fp)
+		k[i+1] = Mix(k[i], fp)
 	}
 	return k
 }

@@ -1,0 +1,255 @@
+package thread
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"hash/maphash"
+	"slices"
+	"strings"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// Hasher is the one history hasher every check family uses: it fingerprints
+// messages, blocks, system prompts and tool lists so histories compare in
+// linear time. Two values hash alike when the provider reads them alike:
+//   - without Path (the same block sits at another index in the next request);
+//   - without cache_control, on a message, a block or at the top of a JSON
+//     value (harnesses move the marker every turn, and the provider ignores
+//     it when comparing prefixes);
+//   - raw JSON values without insignificant whitespace (the same client may
+//     re-serialise with other spacing, as openllmetry's cassettes show);
+//   - opaque payloads (signature, redacted data, encrypted content) by their
+//     decoded string value, and on Gemini thoughtSignature in one base64
+//     alphabet (clients re-encode signatures URL-safe, see the corpus);
+//   - content as a string or as a one-text list alike (ContentString).
+//
+// Fingerprints are only compared within one process, so the hash is seeded
+// per process. A Hasher is not safe for concurrent use.
+type Hasher struct {
+	buf      []byte
+	scratch  []byte
+	gemini   bool
+	payloads bool
+}
+
+var seed = maphash.MakeSeed()
+
+// CacheControl is the key providers leave out of prefix comparisons.
+// CacheControl is the key providers leave out of prefix comparisons.
+const CacheControl = "cache_control"
+
+// NewHasher returns a hasher for wire w's history.
+func NewHasher(w engine.Wire) *Hasher {
+	return &Hasher{gemini: w == engine.WireGemini, payloads: true}
+}
+
+// WithoutPayloads returns a hasher that leaves opaque payloads out, to
+// recognise a history whatever its client did to the signatures in it.
+func (f *Hasher) WithoutPayloads() *Hasher {
+	g := *f
+	g.buf, g.scratch, g.payloads = nil, nil, false
+	return &g
+}
+
+func (f *Hasher) reset() { f.buf = f.buf[:0] }
+
+func (f *Hasher) sum() uint64 { return maphash.Bytes(seed, f.buf) }
+
+// Start is the fingerprint of a message's own unit: role, item type, author
+// name and message-level fields.
+func (f *Hasher) Start(m *engine.Message) uint64 {
+	f.reset()
+	f.tag('M')
+	f.str(string(m.Role))
+	f.field('W', m.WireType)
+	f.field('n', m.Name)
+	f.extra(m.Extra)
+	return f.sum()
+}
+
+// Block is the fingerprint of one content block.
+func (f *Hasher) Block(b *engine.Block) uint64 {
+	f.reset()
+	f.block(b)
+	return f.sum()
+}
+
+// Message is the fingerprint of a whole message: its own unit and its
+// blocks, in order.
+func (f *Hasher) Message(m *engine.Message) uint64 {
+	h := f.Start(m)
+	for i := range m.Blocks {
+		h = Mix(h, f.Block(&m.Blocks[i]))
+	}
+	return h
+}
+
+// Blocks is the fingerprint of a list of blocks (a system prompt).
+func (f *Hasher) Blocks(bs []engine.Block) uint64 {
+	h := Mix(0, uint64(len(bs)))
+	for i := range bs {
+		h = Mix(h, f.Block(&bs[i]))
+	}
+	return h
+}
+
+// Tools is the fingerprint of a request's tool definitions.
+func (f *Hasher) Tools(tools []engine.Tool) uint64 {
+	f.reset()
+	f.tag('L')
+	for _, t := range tools {
+		f.raw(t.Raw)
+	}
+	return f.sum()
+}
+
+// String is the fingerprint of a plain string (a model name, a thinking
+// configuration).
+func (f *Hasher) String(s string) uint64 {
+	f.reset()
+	f.tag('S')
+	f.str(s)
+	return f.sum()
+}
+
+func (f *Hasher) block(b *engine.Block) {
+	f.tag('B')
+	f.field('T', string(b.Type))
+	if b.Type != engine.BlockText {
+		// text, input_text and output_text are the same content.
+		f.field('W', b.WireType)
+	}
+	f.field('x', b.Text)
+	if b.Thought {
+		f.tag('t')
+	}
+	if f.payloads {
+		f.payload('g', b.Signature, f.gemini)
+		f.payload('d', b.Data, false)
+		f.payload('c', b.EncryptedContent, false)
+	}
+	f.field('m', b.MediaType)
+	f.rawField('s', b.Source)
+	f.field('i', b.ID)
+	f.field('I', b.ItemID)
+	f.field('n', b.Name)
+	f.rawField('a', b.Input)
+	f.field('o', b.ToolCallID)
+	if b.IsError {
+		f.tag('e')
+	}
+	f.rawField('r', b.ResultRaw)
+	f.extra(b.Extra)
+	f.rawField('w', b.Raw)
+	for i := range b.Content {
+		f.block(&b.Content[i])
+	}
+	f.tag('b')
+}
+
+// field writes a tagged string when it is set.
+func (f *Hasher) field(tag byte, s string) {
+	if s != "" {
+		f.tag(tag)
+		f.str(s)
+	}
+}
+
+// rawField writes a tagged raw JSON value when it is set.
+func (f *Hasher) rawField(tag byte, v json.RawMessage) {
+	if len(v) > 0 {
+		f.tag(tag)
+		f.raw(v)
+	}
+}
+
+func (f *Hasher) tag(c byte) { f.buf = append(f.buf, c) }
+
+func (f *Hasher) str(s string) {
+	f.buf = binary.AppendUvarint(f.buf, uint64(len(s)))
+	f.buf = append(f.buf, s...)
+}
+
+// raw writes a JSON value without the whitespace between its tokens and
+// without a top-level cache_control key.
+func (f *Hasher) raw(v json.RawMessage) {
+	f.tag('R')
+	v = WithoutCacheControl(v)
+	if len(v) > 0 && v[0] == '"' || !bytes.ContainsAny(v, " \t\n\r") {
+		// A string token has no whitespace outside itself.
+		f.buf = append(f.buf, v...)
+		f.tag('r')
+		return
+	}
+	f.buf = rawjson.AppendCompact(f.buf, v)
+	f.tag('r')
+}
+
+// payload writes an opaque token by its decoded value; a Gemini signature
+// in one alphabet.
+func (f *Hasher) payload(tag byte, v json.RawMessage, oneAlphabet bool) {
+	if len(v) == 0 {
+		return
+	}
+	f.tag(tag)
+	s, ok := rawjson.String(v)
+	if !ok {
+		f.raw(v)
+		return
+	}
+	if oneAlphabet {
+		s = geminiSigReplacer.Replace(strings.TrimRight(s, "="))
+	}
+	f.str(s)
+}
+
+var geminiSigReplacer = strings.NewReplacer("-", "+", "_", "/")
+
+func (f *Hasher) extra(m map[string]json.RawMessage) {
+	if len(m) == 0 {
+		return
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		if k != CacheControl {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		f.str(k)
+		f.raw(m[k])
+	}
+}
+
+// WithoutCacheControl returns raw without its top-level cache_control key
+// when it is an object that has one; raw itself otherwise.
+func WithoutCacheControl(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 || raw[0] != '{' || !bytes.Contains(raw, []byte(`"`+CacheControl+`"`)) {
+		return raw
+	}
+	fields, err := rawjson.Fields(raw)
+	if err != nil {
+		return raw
+	}
+	var o rawjson.Object
+	for _, fd := range fields {
+		if fd.Key != CacheControl {
+			o.Raw(fd.Key, fd.Value)
+		}
+	}
+	return o.Bytes()
+}
+
+// Mix folds fingerprint v into running hash h (prefix hashes, message
+// fingerprints from unit fingerprints).
+func Mix(h, v uint64) uint64 {
+	h ^= v + 0x9e3779b97f4a7c15 + (h << 6) + (h >> 2)
+	h ^= h >> 31
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 29
+	return h
+}
