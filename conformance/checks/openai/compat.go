@@ -13,7 +13,7 @@ import (
 // with no recorded origin, or whose response had no reasoning_content, are
 // not judged: nothing says thinking mode was on.
 func judgeChatCompat(tr *check.Traffic, r *check.Reporter) {
-	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, origins map[string]*chatOrigin) {
+	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin) {
 		host := chatReasoningHost(ex.URL, req.Model)
 		if host == "" {
 			return
@@ -31,7 +31,7 @@ func judgeChatCompat(tr *check.Traffic, r *check.Reporter) {
 				continue
 			}
 			for _, c := range chatCalls(m) {
-				o := origins[c.ID]
+				o := origins(c.ID)
 				if o == nil {
 					continue
 				}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/internal/origin"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 )
@@ -19,33 +20,26 @@ type chatOrigin struct {
 }
 
 // chatWalk calls judge for every decoded chat request in cassette order,
-// with the tool calls every earlier response produced, by call id; the
-// exchange's own response is indexed after its request is judged. Call ids
-// are unique per response, so one map serves every interleaved conversation;
-// client-authored calls (no earlier response) are simply not in it.
-func chatWalk(tr *check.Traffic, judge func(ex *engine.Exchange, req *engine.Request, origins map[string]*chatOrigin)) {
-	origins := map[string]*chatOrigin{}
+// with a lookup of the tool calls earlier responses produced, by call id
+// (the origin index). Call ids are unique per response, so one index serves
+// every interleaved conversation; client-authored calls (no earlier
+// response) are simply not in it.
+func chatWalk(tr *check.Traffic, judge func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin)) {
+	x := origin.Of(tr)
 	for i := range tr.Exchanges {
 		ex := &tr.Exchanges[i]
-		if ex.Wire != engine.WireOpenAI {
+		if ex.Wire != engine.WireOpenAI || ex.Request == nil {
 			continue
 		}
-		if ex.Request != nil {
-			judge(ex, ex.Request, origins)
-		}
-		resp := ex.Response
-		if resp == nil {
-			continue
-		}
-		unfinished := resp.Stream != nil && !resp.Stream.Complete
-		for k := range resp.Output {
-			m := &resp.Output[k]
-			for j := range m.Blocks {
-				if b := &m.Blocks[j]; b.Type == engine.BlockToolCall && b.ID != "" {
-					origins[b.ID] = &chatOrigin{exchange: ex.Index, call: b, message: m, unfinished: unfinished}
-				}
+		judge(ex, ex.Request, func(id string) *chatOrigin {
+			o, ok := x.Last(engine.WireOpenAI, origin.Call, id, i)
+			if !ok {
+				return nil
 			}
-		}
+			from := x.Exchange(o)
+			st := from.Response.Stream
+			return &chatOrigin{exchange: from.Index, call: x.Block(o), message: x.Message(o), unfinished: st != nil && !st.Complete}
+		})
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 // judgeChatCallsAnswered (OAI-TOOL-001): the tool messages right after an
 // assistant message with tool_calls answer every one of its call ids.
 func judgeChatCallsAnswered(tr *check.Traffic, r *check.Reporter) {
-	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, _ map[string]*chatOrigin) {
+	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, _ func(id string) *chatOrigin) {
 		msgs := req.Messages
 		for i := range msgs {
 			calls := chatCalls(&msgs[i])
@@ -44,7 +44,7 @@ func judgeChatCallsAnswered(tr *check.Traffic, r *check.Reporter) {
 // judgeChatResultsMatched (OAI-TOOL-002): a tool message follows (across
 // other tool messages only) an assistant message that made its call.
 func judgeChatResultsMatched(tr *check.Traffic, r *check.Reporter) {
-	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, _ map[string]*chatOrigin) {
+	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, _ func(id string) *chatOrigin) {
 		msgs := req.Messages
 		owner := -1 // the assistant message the current run of tool messages follows
 		for j := range msgs {
@@ -85,13 +85,13 @@ func judgeChatResultsMatched(tr *check.Traffic, r *check.Reporter) {
 // the decoded strings are compared. Each call is reported once.
 func judgeChatArguments(tr *check.Traffic, r *check.Reporter) {
 	reported := map[string]bool{}
-	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, origins map[string]*chatOrigin) {
+	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin) {
 		for i := range req.Messages {
 			if req.Messages[i].Role != engine.RoleAssistant {
 				continue
 			}
 			for _, c := range chatCalls(&req.Messages[i]) {
-				o := origins[c.ID]
+				o := origins(c.ID)
 				if o == nil || reported[c.ID] {
 					continue
 				}
@@ -119,7 +119,7 @@ var chatCancelWords = []string{"cancel", "abort", "interrupt", "denied", "not ru
 // call is reported once, where first seen.
 func judgeChatCancel(tr *check.Traffic, r *check.Reporter) {
 	reported := map[string]bool{}
-	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, origins map[string]*chatOrigin) {
+	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin) {
 		for i := range req.Messages {
 			m := &req.Messages[i]
 			b := chatResult(m)
@@ -133,7 +133,7 @@ func judgeChatCancel(tr *check.Traffic, r *check.Reporter) {
 					m.Path, b.ToolCallID)
 				continue
 			}
-			o := origins[b.ToolCallID]
+			o := origins(b.ToolCallID)
 			if o == nil || !o.unfinished || chatSaysCancelled(text) {
 				continue
 			}

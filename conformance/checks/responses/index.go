@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/internal/origin"
 	"github.com/llmtck/llmtck/conformance/internal/show"
 	"github.com/llmtck/llmtck/engine"
-	"github.com/llmtck/llmtck/internal/rawjson"
 )
 
 // The Responses checks judge each request's input against the output items
@@ -31,87 +31,77 @@ type rspOrigin struct {
 	route   rspRoute // where the producing call went
 }
 
-// rspIndex holds the output items of every response seen so far.
+// rspIndex looks up what the responses before one request produced, in the
+// origin index: the latest producer of an id wins.
 type rspIndex struct {
-	items     map[string]*rspOrigin      // by item id
-	calls     map[string]*rspOrigin      // function_call items by call_id
-	responses map[string][]*engine.Block // response id → its function_call blocks
+	x      *origin.Index
+	before int // the judged request's exchange: only earlier responses count
 }
 
-func newRspIndex() *rspIndex {
-	return &rspIndex{
-		items:     map[string]*rspOrigin{},
-		calls:     map[string]*rspOrigin{},
-		responses: map[string][]*engine.Block{},
+// item is the output item with the given id, or nil.
+func (idx rspIndex) item(id string) *rspOrigin {
+	o, ok := idx.x.Last(engine.WireResponses, origin.Item, id, idx.before)
+	if !ok {
+		return nil
 	}
+	return idx.originOf(o)
 }
 
-// add indexes the output items of ex's response.
-func (x *rspIndex) add(ex *engine.Exchange) {
-	resp := ex.Response
-	if resp == nil {
-		return
+// call is the function_call item with the given call_id, or nil.
+func (idx rspIndex) call(id string) *rspOrigin {
+	o, ok := idx.x.Last(engine.WireResponses, origin.Call, id, idx.before)
+	if !ok || rspCall(idx.x.Message(o)) == nil {
+		return nil
 	}
-	var partial []int
-	if resp.Stream != nil {
-		partial = resp.Stream.Partial
+	return idx.originOf(o)
+}
+
+// response returns the function_call blocks of the response with the given
+// id, and whether such a response was recorded.
+func (idx rspIndex) response(id string) ([]*engine.Block, bool) {
+	o, ok := idx.x.Last(engine.WireResponses, origin.Response, id, idx.before)
+	if !ok {
+		return nil, false
 	}
 	var calls []*engine.Block
-	reasoning, route := "", rspRouteOf(ex)
-	for k := range resp.Output {
-		m := &resp.Output[k]
-		o := &rspOrigin{exchange: ex.Index, item: m, reasoning: reasoning, partial: slices.Contains(partial, k), route: route}
-		if k+1 < len(resp.Output) {
-			o.next = &resp.Output[k+1]
-		}
-		if id := rspItemID(m); id != "" {
-			x.items[id] = o
-		}
-		if m.WireType == "reasoning" {
-			reasoning = rspItemID(m)
-		}
-		if b := rspCall(m); b != nil {
+	for k := range idx.x.Exchange(o).Response.Output {
+		if b := rspCall(&idx.x.Exchange(o).Response.Output[k]); b != nil {
 			calls = append(calls, b)
-			if b.ID != "" {
-				x.calls[b.ID] = o
-			}
 		}
 	}
-	if resp.ID != "" {
-		x.responses[resp.ID] = calls
+	return calls, true
+}
+
+// originOf describes the output item o is part of.
+func (idx rspIndex) originOf(o origin.Origin) *rspOrigin {
+	ex := idx.x.Exchange(o)
+	out := ex.Response.Output
+	r := &rspOrigin{exchange: ex.Index, item: &out[o.Output], route: rspRouteOf(ex)}
+	if o.Output+1 < len(out) {
+		r.next = &out[o.Output+1]
 	}
+	for k := o.Output - 1; k >= 0; k-- {
+		if out[k].WireType == "reasoning" {
+			r.reasoning = origin.ItemID(&out[k])
+			break
+		}
+	}
+	if st := ex.Response.Stream; st != nil {
+		r.partial = slices.Contains(st.Partial, o.Output)
+	}
+	return r
 }
 
 // rspWalk calls judge for every decoded Responses request in cassette order,
-// with the index of everything earlier responses produced; the exchange's
-// own response is indexed after its request is judged.
-func rspWalk(tr *check.Traffic, judge func(ex *engine.Exchange, req *engine.Request, idx *rspIndex)) {
-	idx := newRspIndex()
+// with the index of everything earlier responses produced.
+func rspWalk(tr *check.Traffic, judge func(ex *engine.Exchange, req *engine.Request, idx rspIndex)) {
+	x := origin.Of(tr)
 	for i := range tr.Exchanges {
 		ex := &tr.Exchanges[i]
-		if ex.Wire != engine.WireResponses {
-			continue
-		}
-		if ex.Request != nil {
-			judge(ex, ex.Request, idx)
-		}
-		idx.add(ex)
-	}
-}
-
-// rspItemID returns an item's own id (msg_…, rs_…, fc_…), as
-// responses.ItemID does, without decoding plain id tokens.
-func rspItemID(m *engine.Message) string {
-	if raw, ok := m.Extra["id"]; ok {
-		s, _ := rawjson.String(raw)
-		return s
-	}
-	for _, b := range m.Blocks {
-		if b.ItemID != "" {
-			return b.ItemID
+		if ex.Wire == engine.WireResponses && ex.Request != nil {
+			judge(ex, ex.Request, rspIndex{x: x, before: i})
 		}
 	}
-	return ""
 }
 
 // rspCall returns the function_call block of an item, or nil.
@@ -154,7 +144,7 @@ type rspView struct {
 }
 
 func rspViewOf(m *engine.Message) rspView {
-	v := rspView{Type: m.WireType, ID: rspItemID(m)}
+	v := rspView{Type: m.WireType, ID: origin.ItemID(m)}
 	if v.Type == "" {
 		v.Type = "message"
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/diff"
+	"github.com/llmtck/llmtck/conformance/internal/origin"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 )
@@ -17,7 +18,7 @@ import (
 // must be followed by something the model produced, not by the end of the
 // input or by a user, system, developer or tool item.
 func judgeRSNFollower(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx *rspIndex) {
+	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx rspIndex) {
 		in := req.Messages
 		for i := range in {
 			rb := rspReasoning(&in[i])
@@ -28,8 +29,8 @@ func judgeRSNFollower(tr *check.Traffic, r *check.Reporter) {
 			if i+1 < len(in) {
 				next = &in[i+1]
 			}
-			origin := idx.items[rb.ItemID]
-			if rb.ItemID == "" || origin == nil || origin.next == nil {
+			src := idx.item(rb.ItemID)
+			if rb.ItemID == "" || src == nil || src.next == nil {
 				switch {
 				case next == nil:
 					r.Add(ex.Index, "request."+in[i].Path, "reasoning item %s at %s is the last input item; it must be followed by the message or call it produced",
@@ -40,18 +41,18 @@ func judgeRSNFollower(tr *check.Traffic, r *check.Reporter) {
 				}
 				continue
 			}
-			want := origin.next
-			wantID := rspItemID(want)
-			if next != nil && rspItemID(next) == wantID {
+			want := src.next
+			wantID := origin.ItemID(want)
+			if next != nil && origin.ItemID(next) == wantID {
 				continue
 			}
 			if next == nil {
 				r.Add(ex.Index, "request."+in[i].Path, "reasoning item %s at %s is the last input item, but interaction %d produced it followed by %s (%s)",
-					rb.ItemID, in[i].Path, origin.exchange, rspDescribe(want), want.Path)
+					rb.ItemID, in[i].Path, src.exchange, rspDescribe(want), want.Path)
 				continue
 			}
 			f := r.Add(ex.Index, "request."+in[i].Path, "reasoning item %s at %s is followed by %s at %s instead of %s that interaction %d produced right after it (%s)",
-				rb.ItemID, in[i].Path, rspDescribe(next), next.Path, rspDescribe(want), origin.exchange, want.Path)
+				rb.ItemID, in[i].Path, rspDescribe(next), next.Path, rspDescribe(want), src.exchange, want.Path)
 			f.Diff = diff.Struct(rspViewOf(want), rspViewOf(next))
 		}
 	})
@@ -62,14 +63,14 @@ func judgeRSNFollower(tr *check.Traffic, r *check.Reporter) {
 // reasoning item in the same input. Requests chained with
 // previous_response_id are skipped: the server has the reasoning.
 func judgeRSNAccompanied(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx *rspIndex) {
+	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx rspIndex) {
 		if req.PreviousResponseID != "" {
 			return
 		}
 		present := map[string]bool{} // reasoning ids sent whole or by reference
 		for i := range req.Messages {
 			if m := &req.Messages[i]; m.WireType == "reasoning" || m.WireType == "item_reference" {
-				present[rspItemID(m)] = true
+				present[origin.ItemID(m)] = true
 			}
 		}
 		for i := range req.Messages {
@@ -78,12 +79,12 @@ func judgeRSNAccompanied(tr *check.Traffic, r *check.Reporter) {
 			if b == nil || b.ItemID == "" {
 				continue
 			}
-			origin := idx.items[b.ItemID]
-			if origin == nil || origin.reasoning == "" || present[origin.reasoning] {
+			src := idx.item(b.ItemID)
+			if src == nil || src.reasoning == "" || present[src.reasoning] {
 				continue
 			}
 			r.Add(ex.Index, "request."+m.Path, "function_call %s (call_id %s) at %s is sent without reasoning item %s, which interaction %d produced before it; send %s before the call or drop the call's id",
-				b.ItemID, b.ID, m.Path, origin.reasoning, origin.exchange, origin.reasoning)
+				b.ItemID, b.ID, m.Path, src.reasoning, src.exchange, src.reasoning)
 		}
 	})
 }
@@ -94,7 +95,7 @@ const rspIncludeEncrypted = "reasoning.encrypted_content"
 // judgeRSNStateless (OAI-RSN-003): with store:false the server keeps
 // nothing, so reasoning travels whole; a missing include is a warning.
 func judgeRSNStateless(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, _ *rspIndex) {
+	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, _ rspIndex) {
 		if req.Store == nil || *req.Store {
 			return
 		}
@@ -128,7 +129,7 @@ func judgeRSNStateless(tr *check.Traffic, r *check.Reporter) {
 // Providers decode the JSON string, so equal bytes are equal and differing
 // bytes are compared decoded; the diff shows the first differing byte.
 func judgeRSNEncrypted(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx *rspIndex) {
+	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx rspIndex) {
 		sent := rspRouteOf(ex)
 		for i := range req.Messages {
 			m := &req.Messages[i]
@@ -136,34 +137,34 @@ func judgeRSNEncrypted(tr *check.Traffic, r *check.Reporter) {
 			if rb == nil || len(rb.EncryptedContent) == 0 {
 				continue
 			}
-			origin := idx.items[rb.ItemID]
-			if rb.ItemID == "" || origin == nil {
+			src := idx.item(rb.ItemID)
+			if rb.ItemID == "" || src == nil {
 				continue // not produced in this cassette: nothing to compare with
 			}
-			ob := rspReasoning(origin.item)
+			ob := rspReasoning(src.item)
 			if ob == nil {
 				continue
 			}
 			loc := "request." + m.Path + ".encrypted_content"
 			switch {
-			case origin.partial:
+			case src.partial:
 				r.Add(ex.Index, loc, "reasoning item %s echoes an item whose stream in interaction %d never sent response.output_item.done; its encrypted_content is incomplete",
-					rb.ItemID, origin.exchange)
+					rb.ItemID, src.exchange)
 			case len(ob.EncryptedContent) == 0:
 				r.Add(ex.Index, loc, "reasoning item %s carries encrypted_content (%d bytes), but interaction %d produced it without one (%s); the payload was not issued with this item",
-					rb.ItemID, len(rb.EncryptedContent), origin.exchange, origin.item.Path)
+					rb.ItemID, len(rb.EncryptedContent), src.exchange, src.item.Path)
 			case !bytes.Equal(rb.EncryptedContent, ob.EncryptedContent) && !rspSameString(rb.EncryptedContent, ob.EncryptedContent):
 				want, _ := rawjson.String(ob.EncryptedContent)
 				got, _ := rawjson.String(rb.EncryptedContent)
 				f := r.Add(ex.Index, loc, "encrypted_content of reasoning item %s differs from the one interaction %d produced (response %s)",
-					rb.ItemID, origin.exchange, origin.item.Path)
+					rb.ItemID, src.exchange, src.item.Path)
 				f.Diff = diff.Bytes([]byte(want), []byte(got))
-			case origin.route.org != "" && sent.org != "" && origin.route.org != sent.org:
+			case src.route.org != "" && sent.org != "" && src.route.org != sent.org:
 				r.Add(ex.Index, loc, "encrypted_content of reasoning item %s was issued to organization %q (interaction %d) but is sent to organization %q",
-					rb.ItemID, origin.route.org, origin.exchange, sent.org)
-			case origin.route.host != "" && sent.host != "" && origin.route.host != sent.host:
+					rb.ItemID, src.route.org, src.exchange, sent.org)
+			case src.route.host != "" && sent.host != "" && src.route.host != sent.host:
 				r.Add(ex.Index, loc, "encrypted_content of reasoning item %s was issued by %s (interaction %d) but is sent to %s",
-					rb.ItemID, origin.route.host, origin.exchange, sent.host)
+					rb.ItemID, src.route.host, src.exchange, sent.host)
 			}
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/internal/origin"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 )
@@ -13,7 +14,7 @@ import (
 // output with its call_id somewhere in the input. Where the output sits is
 // OAI-CANCEL-001's concern; an output before its call is OAI-TOOL-011's.
 func judgeRspCallsAnswered(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx *rspIndex) {
+	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx rspIndex) {
 		answered := map[string]bool{}
 		for i := range req.Messages {
 			if o := rspOutput(&req.Messages[i]); o != nil {
@@ -27,7 +28,8 @@ func judgeRspCallsAnswered(tr *check.Traffic, r *check.Reporter) {
 					b.ID, b.Name, m.Path)
 			}
 		}
-		for _, b := range idx.responses[req.PreviousResponseID] {
+		calls, _ := idx.response(req.PreviousResponseID)
+		for _, b := range calls {
 			if b.ID != "" && !answered[b.ID] {
 				r.Add(ex.Index, "request.previous_response_id", "function call %s (%s) of response %s, named by previous_response_id, has no function_call_output in the input",
 					b.ID, b.Name, req.PreviousResponseID)
@@ -42,10 +44,10 @@ func judgeRspCallsAnswered(tr *check.Traffic, r *check.Reporter) {
 // chain or an item_reference points at something the cassette does not
 // hold, orphans cannot be told from references and are not reported.
 func judgeRspOutputsMatched(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx *rspIndex) {
+	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx rspIndex) {
 		unknown := false
 		if prev := req.PreviousResponseID; prev != "" {
-			_, recorded := idx.responses[prev]
+			_, recorded := idx.response(prev)
 			unknown = !recorded
 		}
 		callAt := map[string]int{}
@@ -57,7 +59,7 @@ func judgeRspOutputsMatched(tr *check.Traffic, r *check.Reporter) {
 				}
 			}
 			if m.WireType == "item_reference" {
-				if o := idx.items[rspItemID(m)]; o != nil && rspCall(o.item) != nil {
+				if o := idx.item(origin.ItemID(m)); o != nil && rspCall(o.item) != nil {
 					callAt[rspCall(o.item).ID] = i
 				} else {
 					unknown = true
@@ -76,7 +78,7 @@ func judgeRspOutputsMatched(tr *check.Traffic, r *check.Reporter) {
 			j, inInput := callAt[o.ToolCallID]
 			switch {
 			case inInput && j < i:
-			case req.PreviousResponseID != "" && idx.calls[o.ToolCallID] != nil:
+			case req.PreviousResponseID != "" && idx.call(o.ToolCallID) != nil:
 			case inInput:
 				r.Add(ex.Index, "request."+m.Path, "function_call_output at %s answers call_id %s, whose function_call comes later, at %s",
 					m.Path, o.ToolCallID, req.Messages[j].Path)
@@ -102,7 +104,7 @@ var rspRoles = map[engine.Role]bool{
 // judgeRspIDsAndRoles (OAI-TOOL-012): item ids keep their prefixes and no
 // input message has a role the API does not take (tool above all).
 func judgeRspIDsAndRoles(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, _ *rspIndex) {
+	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, _ rspIndex) {
 		for i := range req.Messages {
 			m := &req.Messages[i]
 			kind := m.WireType
@@ -117,7 +119,7 @@ func judgeRspIDsAndRoles(tr *check.Traffic, r *check.Reporter) {
 						m.Path, m.Role)
 				}
 			}
-			id, want := rspItemID(m), rspPrefix[kind]
+			id, want := origin.ItemID(m), rspPrefix[kind]
 			if id != "" && want != "" && !strings.HasPrefix(id, want) {
 				r.Add(ex.Index, "request."+m.Path+".id", "%s at %s has id %q; %s ids begin with %q (keep the id the server sent, or leave it out)",
 					kind, m.Path, id, kind, want)
@@ -132,7 +134,7 @@ func judgeRspIDsAndRoles(tr *check.Traffic, r *check.Reporter) {
 // growing history repeats it in every later request.
 func judgeRspCancel(tr *check.Traffic, r *check.Reporter) {
 	reported := map[string]bool{}
-	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, _ *rspIndex) {
+	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, _ rspIndex) {
 		outAt := map[string]int{}
 		for i := range req.Messages {
 			if o := rspOutput(&req.Messages[i]); o != nil {

@@ -1,0 +1,212 @@
+// Package origin is the one origin index every check family uses: where
+// each opaque payload, tool call, output item and thinking text of a
+// traffic was produced, so a check ties what a request echoes to the
+// response it came from with one map access.
+package origin
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// Kind says what a key identifies.
+type Kind uint8
+
+const (
+	// Payload is an opaque token (signature, redacted data,
+	// encrypted_content, thoughtSignature) by its decoded JSON string.
+	Payload Kind = iota + 1
+	// PayloadValue is an opaque token by Value: what its base64 decodes to
+	// in either alphabet, so a re-encoded echo finds its origin.
+	PayloadValue
+	// Call is a tool call by its id (tool_use id, tool_calls[].id,
+	// function_call call_id, functionCall id).
+	Call
+	// Item is a Responses output item by its own id (rs_…, fc_…, msg_…).
+	Item
+	// Thinking is a thinking block by its non-empty text.
+	Thinking
+	// Response is a whole response by its id (msg_…, resp_…); its Output
+	// and Block are -1.
+	Response
+)
+
+// Origin is one thing a response produced: block Block of output message
+// Output of exchange Exchange. For an Item, Block is -1.
+type Origin struct {
+	Exchange int
+	Wire     engine.Wire
+	Output   int
+	Block    int
+}
+
+type key struct {
+	kind Kind
+	s    string
+}
+
+// Index holds the origins of one traffic, each key's in exchange order.
+type Index struct {
+	tr   *check.Traffic
+	keys map[key][]Origin
+}
+
+// Of returns the index of tr, built on first use and shared by every check
+// judging tr.
+func Of(tr *check.Traffic) *Index { return check.Analysis(tr, "origin", build) }
+
+func build(tr *check.Traffic) *Index {
+	x := &Index{tr: tr, keys: map[key][]Origin{}}
+	for i := range tr.Exchanges {
+		ex := &tr.Exchanges[i]
+		if ex.Response == nil {
+			continue
+		}
+		if id := ex.Response.ID; id != "" {
+			x.add(Response, id, Origin{Exchange: i, Wire: ex.Wire, Output: -1, Block: -1})
+		}
+		for k := range ex.Response.Output {
+			m := &ex.Response.Output[k]
+			at := Origin{Exchange: i, Wire: ex.Wire, Output: k, Block: -1}
+			if id := ItemID(m); id != "" && ex.Wire == engine.WireResponses {
+				x.add(Item, id, at)
+			}
+			for j := range m.Blocks {
+				b := &m.Blocks[j]
+				at.Block = j
+				for _, raw := range [][]byte{b.Signature, b.Data, b.EncryptedContent} {
+					if len(raw) > 0 {
+						x.add(Payload, String(raw), at)
+						x.add(PayloadValue, Value(raw), at)
+					}
+				}
+				if b.Type == engine.BlockToolCall && b.ID != "" {
+					x.add(Call, b.ID, at)
+				}
+				if b.Type == engine.BlockThinking && b.Text != "" {
+					x.add(Thinking, b.Text, at)
+				}
+			}
+		}
+	}
+	return x
+}
+
+// add records o under a key; a block that carries the same key twice (a
+// signature that is also its data) is recorded once.
+func (x *Index) add(kind Kind, s string, o Origin) {
+	k := key{kind, s}
+	if os := x.keys[k]; len(os) > 0 && os[len(os)-1] == o {
+		return
+	}
+	x.keys[k] = append(x.keys[k], o)
+}
+
+// origins are the origins of a key in exchanges before before, of wire w
+// ("" for any), in exchange order.
+func (x *Index) origins(kind Kind, s string, before int) []Origin {
+	os := x.keys[key{kind, s}]
+	n := sort.Search(len(os), func(i int) bool { return os[i].Exchange >= before })
+	return os[:n]
+}
+
+// First is the earliest origin of the key on wire w ("" for any) in an
+// exchange before before.
+func (x *Index) First(w engine.Wire, kind Kind, s string, before int) (Origin, bool) {
+	for _, o := range x.origins(kind, s, before) {
+		if w == "" || o.Wire == w {
+			return o, true
+		}
+	}
+	return Origin{}, false
+}
+
+// Last is the latest origin of the key on wire w ("" for any) in an
+// exchange before before.
+func (x *Index) Last(w engine.Wire, kind Kind, s string, before int) (Origin, bool) {
+	os := x.origins(kind, s, before)
+	for i := len(os) - 1; i >= 0; i-- {
+		if w == "" || os[i].Wire == w {
+			return os[i], true
+		}
+	}
+	return Origin{}, false
+}
+
+// FirstElsewhere is the earliest origin of the key on a wire other than w,
+// in an exchange before before: another provider's token.
+func (x *Index) FirstElsewhere(w engine.Wire, kind Kind, s string, before int) (Origin, bool) {
+	for _, o := range x.origins(kind, s, before) {
+		if o.Wire != w {
+			return o, true
+		}
+	}
+	return Origin{}, false
+}
+
+// Exchange is the exchange o was produced by.
+func (x *Index) Exchange(o Origin) *engine.Exchange { return &x.tr.Exchanges[o.Exchange] }
+
+// Message is the output message (or item) o is part of; nil for a
+// Response.
+func (x *Index) Message(o Origin) *engine.Message {
+	if o.Output < 0 {
+		return nil
+	}
+	return &x.tr.Exchanges[o.Exchange].Response.Output[o.Output]
+}
+
+// Block is the block o names; nil for an item as a whole.
+func (x *Index) Block(o Origin) *engine.Block {
+	if o.Block < 0 {
+		return nil
+	}
+	return &x.Message(o).Blocks[o.Block]
+}
+
+// String is an opaque token's decoded JSON string; a token that is not a
+// string is kept as its bytes, so it compares unequal to every string.
+func String(raw json.RawMessage) string {
+	if s, ok := rawjson.String(raw); ok {
+		return s
+	}
+	return string(raw)
+}
+
+// Value identifies an opaque token by what it decodes to: the bytes of its
+// base64 in either alphabet, padded or not ("b" + bytes); a string that is
+// not base64 ("s" + string); a token that is not a string ("\x00" + raw).
+func Value(raw json.RawMessage) string {
+	s, ok := rawjson.String(raw)
+	if !ok {
+		return "\x00" + string(raw)
+	}
+	t := oneAlphabet.Replace(strings.TrimRight(s, "="))
+	if b, err := base64.RawStdEncoding.DecodeString(t); err == nil {
+		return "b" + string(b)
+	}
+	return "s" + s
+}
+
+var oneAlphabet = strings.NewReplacer("-", "+", "_", "/")
+
+// ItemID is a Responses output item's own id (msg_…, rs_…, fc_…): its id
+// field, else the item id its blocks carry.
+func ItemID(m *engine.Message) string {
+	if raw, ok := m.Extra["id"]; ok {
+		s, _ := rawjson.String(raw)
+		return s
+	}
+	for _, b := range m.Blocks {
+		if b.ItemID != "" {
+			return b.ItemID
+		}
+	}
+	return ""
+}
