@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/internal/origin"
 	"github.com/llmtck/llmtck/conformance/internal/show"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
 	"github.com/llmtck/llmtck/engine"
@@ -41,22 +42,7 @@ var ephemeralChecks = []*check.Check{
 // gone. Each block is reported once, where it is first echoed so.
 func judgeAntEph001(tr *check.Traffic, r *check.Reporter) {
 	a := thread.Of(tr)
-	origin := map[string]int{}
-	for i := range tr.Exchanges {
-		ex := &tr.Exchanges[i]
-		if ex.Wire != engine.WireAnthropic || ex.Response == nil {
-			continue
-		}
-		for _, m := range ex.Response.Output {
-			for k := range m.Blocks {
-				if key := thinkingKey(&m.Blocks[k]); key != "" {
-					if _, seen := origin[key]; !seen {
-						origin[key] = i
-					}
-				}
-			}
-		}
-	}
+	origins := origin.Of(tr)
 	reported := map[string]bool{}
 	for i, hr := range a.Reqs {
 		if hr == nil || hr.Wire != engine.WireAnthropic || hr.Thread.Ephemeral == nil {
@@ -69,9 +55,13 @@ func judgeAntEph001(tr *check.Traffic, r *check.Reporter) {
 			}
 			for k := range hr.Msgs[m].Blocks {
 				b := &hr.Msgs[m].Blocks[k]
-				key := thinkingKey(b)
-				j, ok := origin[key]
-				if key == "" || !ok || j >= i || reported[key] || a.Reqs[j] == nil || a.Reqs[j].Thread != hr.Thread {
+				if !isThinkingBlock(b) {
+					continue
+				}
+				key := antPayload(b)
+				o, ok := origins.First(engine.WireAnthropic, origin.Payload, key, i)
+				j := o.Exchange
+				if key == "" || !ok || reported[key] || a.Reqs[j] == nil || a.Reqs[j].Thread != hr.Thread {
 					continue
 				}
 				if present == nil {
@@ -95,17 +85,6 @@ func judgeAntEph001(tr *check.Traffic, r *check.Reporter) {
 			}
 		}
 	}
-}
-
-// thinkingKey identifies a signed Anthropic thinking block by its payload.
-func thinkingKey(b *engine.Block) string {
-	switch {
-	case b.Type == engine.BlockThinking && len(b.Signature) > 0:
-		return "s" + string(b.Signature)
-	case b.Type == engine.BlockRedacted && len(b.Data) > 0:
-		return "d" + string(b.Data)
-	}
-	return ""
 }
 
 // goneEphemeral lists the ephemeral content of req (the thread's set of

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/internal/origin"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
 	"github.com/llmtck/llmtck/engine"
 )
@@ -18,11 +19,10 @@ type antTraffic struct {
 	tr   *check.Traffic
 	reqs []*antReq // by exchange index; nil where there is no Anthropic request
 
-	payloads map[string]*antOrigin // decoded signature or redacted data → first block that carried it
-	texts    map[string]*antOrigin // non-empty thinking text → first block that carried it
-	calls    map[string]*antOrigin // tool_use id → first block that carried it
-	foreign  map[string]int        // opaque payloads of other wires' responses → exchange
-	full     map[uint64]int        // hash of a request's whole history → latest exchange with output
+	// origins ties an echo to the first Anthropic response that produced
+	// its payload, thinking text or tool_use id.
+	origins *origin.Index
+	full    map[uint64]int // hash of a request's whole history → latest exchange with output
 	// accepted holds, for every message of every accepted request, the
 	// hash of its judging context: model, system, tools and the history up
 	// to and including it.
@@ -67,6 +67,7 @@ type antToolEcho struct {
 
 // antReq is one Anthropic request with its echoes resolved.
 type antReq struct {
+	at      int // position in the traffic
 	ex      *engine.Exchange
 	req     *engine.Request
 	msgHash []uint64
@@ -108,10 +109,7 @@ func newAntTraffic(tr *check.Traffic) *antTraffic {
 	a := &antTraffic{
 		tr:       tr,
 		reqs:     make([]*antReq, len(tr.Exchanges)),
-		payloads: map[string]*antOrigin{},
-		texts:    map[string]*antOrigin{},
-		calls:    map[string]*antOrigin{},
-		foreign:  map[string]int{},
+		origins:  origin.Of(tr),
 		full:     map[uint64]int{},
 		accepted: map[uint64]bool{},
 		h:        thread.NewHasher(engine.WireAnthropic),
@@ -119,9 +117,8 @@ func newAntTraffic(tr *check.Traffic) *antTraffic {
 	for i := range tr.Exchanges {
 		ex := &tr.Exchanges[i]
 		if ex.Wire == engine.WireAnthropic && ex.Request != nil {
-			// Resolved before this exchange's own response is indexed, so
-			// request i sees only what earlier responses produced.
-			r := a.resolve(ex)
+			// Request i sees only what earlier responses produced.
+			r := a.resolve(i, ex)
 			a.reqs[i] = r
 			if ex.Accepted() && antOutput(ex) != nil {
 				a.full[r.prefix[len(r.prefix)-1]] = i
@@ -132,7 +129,6 @@ func newAntTraffic(tr *check.Traffic) *antTraffic {
 				}
 			}
 		}
-		a.index(i)
 	}
 	return a
 }
@@ -172,41 +168,6 @@ func antPayloadKey(b *engine.Block) []byte {
 	return nil
 }
 
-// index records what exchange i's response produced.
-func (a *antTraffic) index(i int) {
-	ex := &a.tr.Exchanges[i]
-	if ex.Response == nil {
-		return
-	}
-	if ex.Wire != engine.WireAnthropic {
-		a.indexForeign(i)
-		return
-	}
-	out := antOutput(ex)
-	if out == nil {
-		return
-	}
-	partial := antPartial(ex)
-	for p := range out.Blocks {
-		b := &out.Blocks[p]
-		o := &antOrigin{ex: i, pos: p, block: b, unfinished: antUnfinished(partial, b)}
-		switch b.Type {
-		case engine.BlockThinking, engine.BlockRedacted:
-			key := antPayload(b)
-			if _, seen := a.payloads[key]; key != "" && !seen {
-				a.payloads[key] = o
-			}
-			if _, seen := a.texts[b.Text]; b.Type == engine.BlockThinking && b.Text != "" && !seen {
-				a.texts[b.Text] = o
-			}
-		case engine.BlockToolCall:
-			if _, seen := a.calls[b.ID]; b.ID != "" && !seen {
-				a.calls[b.ID] = o
-			}
-		}
-	}
-}
-
 // antPartial reports whether ex's response came from a stream that did not
 // complete (cut off, or ended by an error event).
 func antPartial(ex *engine.Exchange) bool {
@@ -225,31 +186,13 @@ func antUnfinished(partial bool, b *engine.Block) bool {
 	return b.Incomplete || isThinkingBlock(b) && antPayload(b) == ""
 }
 
-// indexForeign records the opaque payloads other wires produced (Gemini
-// thoughtSignature, Responses encrypted_content), to recognise one echoed
-// into an Anthropic thinking block.
-func (a *antTraffic) indexForeign(i int) {
-	for _, m := range a.tr.Exchanges[i].Response.Output {
-		for p := range m.Blocks {
-			b := &m.Blocks[p]
-			for _, raw := range [][]byte{b.Signature, b.EncryptedContent} {
-				if s := antStr(raw); s != "" {
-					if _, seen := a.foreign[s]; !seen {
-						a.foreign[s] = i
-					}
-				}
-			}
-		}
-	}
-}
-
 // resolve hashes a request's history and ties each echoed block to the
 // response that produced it.
-func (a *antTraffic) resolve(ex *engine.Exchange) *antReq {
+func (a *antTraffic) resolve(at int, ex *engine.Exchange) *antReq {
 	req := ex.Request
 	n := len(req.Messages)
 	r := &antReq{
-		ex: ex, req: req,
+		at: at, ex: ex, req: req,
 		msgHash:       make([]uint64, n),
 		prefix:        make([]uint64, n+1),
 		producer:      make([]int, n),
@@ -313,9 +256,9 @@ func (a *antTraffic) resolveMessage(r *antReq, k int) {
 		switch {
 		case isThinkingBlock(b):
 			e := antEcho{msg: k, pos: p, block: b}
-			if key := antPayloadKey(b); len(key) > 0 && a.payloads[string(key)] != nil {
-				e.origin, e.match = a.payloads[string(key)], antBySig
-			} else if o := a.texts[b.Text]; o != nil && b.Type == engine.BlockThinking && b.Text != "" {
+			if o := a.first(origin.Payload, antPayload(b), r.at); o != nil && antPayload(b) != "" {
+				e.origin, e.match = o, antBySig
+			} else if o := a.first(origin.Thinking, b.Text, r.at); o != nil && b.Type == engine.BlockThinking && b.Text != "" {
 				e.origin, e.match = o, antByText
 			}
 			if e.origin != nil && anchor < 0 {
@@ -323,7 +266,10 @@ func (a *antTraffic) resolveMessage(r *antReq, k int) {
 			}
 			r.echoes = append(r.echoes, e)
 		case b.Type == engine.BlockToolCall:
-			c := antToolEcho{msg: k, pos: p, block: b, origin: a.calls[b.ID]}
+			c := antToolEcho{msg: k, pos: p, block: b}
+			if b.ID != "" {
+				c.origin = a.first(origin.Call, b.ID, r.at)
+			}
 			if c.origin != nil && anchor < 0 {
 				anchor = c.origin.ex
 			}
@@ -359,25 +305,28 @@ func (a *antTraffic) resolveMessage(r *antReq, k int) {
 			break
 		}
 		ob := &out.Blocks[next]
-		e.origin = a.originOf(anchor, out, next)
+		e.origin = a.originAt(anchor, next)
 		e.match = antByPosition
 		claimed[ob] = true
 		next++
 	}
 }
 
-// originOf returns the indexed origin of block p of exchange i's output,
-// or a fresh one when the index kept an earlier carrier of the same token.
-func (a *antTraffic) originOf(i int, out *engine.Message, p int) *antOrigin {
-	b := &out.Blocks[p]
-	if o := a.payloads[string(antPayloadKey(b))]; o != nil && o.block == b {
-		return o
+// first is the first block of an Anthropic response before exchange
+// before that produced the key, or nil.
+func (a *antTraffic) first(kind origin.Kind, key string, before int) *antOrigin {
+	o, ok := a.origins.First(engine.WireAnthropic, kind, key, before)
+	if !ok || o.Output != 0 {
+		return nil
 	}
-	if o := a.texts[b.Text]; o != nil && o.block == b {
-		return o
-	}
-	unfinished := antUnfinished(antPartial(&a.tr.Exchanges[i]), b)
-	return &antOrigin{ex: i, pos: p, block: b, unfinished: unfinished}
+	return a.originAt(o.Exchange, o.Block)
+}
+
+// originAt is block p of exchange i's output.
+func (a *antTraffic) originAt(i, p int) *antOrigin {
+	ex := &a.tr.Exchanges[i]
+	b := &antOutput(ex).Blocks[p]
+	return &antOrigin{ex: i, pos: p, block: b, unfinished: antUnfinished(antPartial(ex), b)}
 }
 
 // antSharesText reports whether m has a non-empty text block equal to one

@@ -10,6 +10,7 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/diff"
+	"github.com/llmtck/llmtck/conformance/internal/origin"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
@@ -134,11 +135,11 @@ func antShort(s string) string {
 // antForeign says where a payload comes from when another wire's response
 // in the cassette produced it before interaction i.
 func (a *antTraffic) antForeign(payload string, i int) string {
-	x, ok := a.foreign[payload]
-	if !ok || x >= i {
+	o, ok := a.origins.FirstElsewhere(engine.WireAnthropic, origin.Payload, payload, i)
+	if !ok {
 		return ""
 	}
-	return fmt.Sprintf("the %s payload produced by interaction %d", a.tr.Exchanges[x].Wire, x)
+	return fmt.Sprintf("the %s payload produced by interaction %d", o.Wire, o.Exchange)
 }
 
 func judgeAntThink001(tr *check.Traffic, r *check.Reporter) {

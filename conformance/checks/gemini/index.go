@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/internal/origin"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
@@ -52,8 +53,8 @@ type gemSig struct {
 	bytes []byte // decoded; nil when the token is not base64
 	err   error  // why it did not decode
 	dummy bool   // one of the documented dummy signatures (G4)
-	// key identifies the signature in the index: its decoded bytes, or the
-	// raw token when it does not decode.
+	// key identifies the signature in the origin index (origin.Value): what
+	// its base64 decodes to, in either alphabet.
 	key string
 }
 
@@ -64,10 +65,7 @@ var gemDummies = []string{"context_engineering_is_the_way_to_go", "skip_thought_
 func newGemSig(raw json.RawMessage) *gemSig {
 	s := &gemSig{raw: raw}
 	s.bytes, s.err = gemini.SignatureBytes(raw)
-	s.key = string(s.bytes)
-	if s.err != nil {
-		s.key = "\x00" + string(raw)
-	}
+	s.key = origin.Value(raw)
 	str, _ := rawjson.String(raw)
 	for _, d := range gemDummies {
 		if str == d || s.err == nil && string(s.bytes) == d {
@@ -138,8 +136,8 @@ func gemAnalyze(tr *check.Traffic) *gemTraffic { return check.Analysis(tr, "gemi
 
 // gemIndex is the walk's state: what earlier responses produced.
 type gemIndex struct {
-	outputs []*gemOutput          // by exchange: its candidates[0] content
-	sigs    map[string]*gemOrigin // signature key → the part that carried it
+	outputs [][]*gemOutput // by exchange: its candidates' contents
+	origins *origin.Index
 	// full maps the hash of a request's whole contents to the latest
 	// exchange that sent them and got a model content back.
 	full map[uint64]int
@@ -161,8 +159,8 @@ func (x *gemIndex) sig(raw json.RawMessage) *gemSig {
 func newGemTraffic(tr *check.Traffic) *gemTraffic {
 	g := &gemTraffic{reqs: make([]*gemReq, len(tr.Exchanges))}
 	x := &gemIndex{
-		outputs: make([]*gemOutput, len(tr.Exchanges)),
-		sigs:    map[string]*gemOrigin{},
+		outputs: make([][]*gemOutput, len(tr.Exchanges)),
+		origins: origin.Of(tr),
 		full:    map[uint64]int{},
 		decoded: map[string]*gemSig{},
 	}
@@ -173,40 +171,53 @@ func newGemTraffic(tr *check.Traffic) *gemTraffic {
 		}
 		var whole uint64
 		if ex.Request != nil {
-			g.reqs[i], whole = x.request(ex)
+			g.reqs[i], whole = x.request(i, ex)
 		}
 		x.outputs[i] = x.response(ex)
-		if ex.Request != nil && x.outputs[i] != nil {
+		if ex.Request != nil && x.first(i) != nil {
 			x.full[whole] = i
 		}
 	}
 	return g
 }
 
-// response indexes the model contents of ex's response and returns the
-// first candidate's, or nil when there is none.
-func (x *gemIndex) response(ex *engine.Exchange) *gemOutput {
+// response describes the model contents of ex's response, one per
+// candidate; nil when there is none.
+func (x *gemIndex) response(ex *engine.Exchange) []*gemOutput {
 	resp := ex.Response
 	if resp == nil || len(resp.Output) == 0 {
 		return nil
 	}
-	var first *gemOutput
+	outs := make([]*gemOutput, len(resp.Output))
 	for k := range resp.Output {
-		m := &resp.Output[k]
-		o := x.newOutput(ex.Index, m)
+		o := x.newOutput(ex.Index, &resp.Output[k])
 		if st := resp.Stream; st != nil {
 			o.partial = !st.Complete || slices.Contains(st.Partial, k)
 		}
-		for j, s := range o.sigs {
-			if s != nil && !s.dummy {
-				x.sigs[s.key] = o.blocks[j]
-			}
-		}
-		if k == 0 {
-			first = o
-		}
+		outs[k] = o
 	}
-	return first
+	return outs
+}
+
+// first is the first candidate's content of exchange e's response, or nil.
+func (x *gemIndex) first(e int) *gemOutput {
+	if len(x.outputs[e]) == 0 {
+		return nil
+	}
+	return x.outputs[e][0]
+}
+
+// signed is the recorded part that carried signature s latest in a
+// response before exchange before, or nil.
+func (x *gemIndex) signed(s *gemSig, before int) *gemOrigin {
+	if s.dummy {
+		return nil
+	}
+	o, ok := x.origins.Last(engine.WireGemini, origin.PayloadValue, s.key, before)
+	if !ok || o.Output >= len(x.outputs[o.Exchange]) {
+		return nil
+	}
+	return x.outputs[o.Exchange][o.Output].blocks[o.Block]
 }
 
 func (x *gemIndex) newOutput(ex int, m *engine.Message) *gemOutput {
@@ -234,9 +245,9 @@ func (x *gemIndex) newOutput(ex int, m *engine.Message) *gemOutput {
 	return o
 }
 
-// request analyses one request against the index and returns it with the
+// request analyses the request of exchange at against the index and returns it with the
 // hash of its whole contents.
-func (x *gemIndex) request(ex *engine.Exchange) (*gemReq, uint64) {
+func (x *gemIndex) request(at int, ex *engine.Exchange) (*gemReq, uint64) {
 	req := ex.Request
 	r := &gemReq{ex: ex, req: req, enforcing: gemEnforcing(req.Model), turnStart: -1,
 		runOf: make([]int, len(req.Messages))}
@@ -277,9 +288,7 @@ func (x *gemIndex) request(ex *engine.Exchange) (*gemReq, uint64) {
 			p := &parts[len(parts)-1]
 			if b.Signature != nil {
 				p.sig = x.sig(b.Signature)
-				if !p.sig.dummy {
-					p.origin = x.sigs[p.sig.key]
-				}
+				p.origin = x.signed(p.sig, at)
 				r.signed = append(r.signed, p)
 			}
 			if run != nil {
@@ -307,8 +316,8 @@ func (x *gemIndex) bind(run *gemRun, before uint64) {
 		}
 	}
 	if run.out == nil {
-		if e, ok := x.full[before]; ok && x.outputs[e] != nil && gemAlike(run, x.outputs[e]) {
-			run.out = x.outputs[e]
+		if e, ok := x.full[before]; ok && x.first(e) != nil && gemAlike(run, x.first(e)) {
+			run.out = x.first(e)
 		}
 	}
 	if run.out != nil {

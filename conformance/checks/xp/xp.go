@@ -2,13 +2,12 @@ package xp
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"slices"
-	"strings"
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/diff"
+	"github.com/llmtck/llmtck/conformance/internal/origin"
 	"github.com/llmtck/llmtck/conformance/internal/show"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
@@ -39,16 +38,8 @@ var checks = []*check.Check{
 	},
 }
 
-// xpOrigin is an opaque payload a recorded response carried.
-type xpOrigin struct {
-	ex  int
-	raw json.RawMessage
-	loc string
-}
-
 func judgeXPRaw001(tr *check.Traffic, r *check.Reporter) {
-	exact := map[string]bool{}     // raw tokens responses carried
-	seen := map[string]*xpOrigin{} // the same, by decoded value
+	origins := origin.Of(tr)
 	reported := map[string]bool{}
 	// judged holds the echoed tokens already judged: a growing history
 	// sends each again in every request, and the verdict does not change.
@@ -63,19 +54,21 @@ func judgeXPRaw001(tr *check.Traffic, r *check.Reporter) {
 						xpNotString(r, reported, ex.Index, loc, b.Extra[field])
 						return
 					}
-					if exact[string(raw)] || judged[string(raw)] {
+					if judged[string(raw)] || carried(origins, raw, i) {
 						return
 					}
 					judged[string(raw)] = true
-					o := seen[xpValue(raw)]
+					o, found := origins.First("", origin.PayloadValue, origin.Value(raw), i)
 					switch {
-					case o != nil:
+					case found:
+						was := origins.Payload(o)
 						how := "base64 decoding"
-						if a, _ := rawjson.String(o.raw); a == xpUnquoted(raw) {
+						if a, _ := rawjson.String(was); a == xpUnquoted(raw) {
 							how = "JSON unescaping"
 						}
-						f := r.Add(ex.Index, loc, "%s is the one interaction %d's response carried (%s), re-encoded: equal after %s, not byte for byte", field, o.ex, o.loc, how)
-						f.Diff = diff.Bytes(o.raw, raw)
+						at := "response." + origins.Block(o).Path + "." + o.Field
+						f := r.Add(ex.Index, loc, "%s is the one interaction %d's response carried (%s), re-encoded: equal after %s, not byte for byte", field, origins.Exchange(o).Index, at, how)
+						f.Diff = diff.Bytes(was, raw)
 					case bytes.IndexByte(raw, '\\') >= 0:
 						r.Add(ex.Index, loc, "%s holds JSON escape sequences, which no provider writes in an opaque payload: it was re-encoded on the way", field)
 					}
@@ -91,10 +84,6 @@ func judgeXPRaw001(tr *check.Traffic, r *check.Reporter) {
 				if raw == nil {
 					xpNotString(r, reported, ex.Index, loc, b.Extra[field])
 					return
-				}
-				exact[string(raw)] = true
-				if key := xpValue(raw); seen[key] == nil {
-					seen[key] = &xpOrigin{ex: ex.Index, raw: raw, loc: loc}
 				}
 			})
 		}
@@ -140,21 +129,6 @@ func xpNotString(r *check.Reporter, reported map[string]bool, ex int, loc string
 	r.Add(ex, loc, "the payload is stored as a JSON %s (%s), not as the string it was sent as", rawjson.Kind(v), show.Clip(string(rawjson.Compact(v)), 40))
 }
 
-// xpValue returns the value an opaque token stands for, as a map key: the
-// bytes it decodes to when it is base64 in either alphabet, with or
-// without padding, else the unescaped string.
-func xpValue(raw json.RawMessage) string {
-	s, ok := rawjson.String(raw)
-	if !ok {
-		return "\x00" + string(raw)
-	}
-	t := strings.NewReplacer("-", "+", "_", "/").Replace(strings.TrimRight(s, "="))
-	if b, err := base64.RawStdEncoding.DecodeString(t); err == nil {
-		return "b" + string(b)
-	}
-	return "s" + s
-}
-
 func xpUnquoted(raw json.RawMessage) string {
 	s, _ := rawjson.String(raw)
 	return s
@@ -174,3 +148,14 @@ func judgeDecode(tr *check.Traffic, r *check.Reporter) {
 
 // Checks returns the family's checks, in the order they are declared.
 func Checks() []*check.Check { return slices.Clone(checks) }
+
+// carried reports whether a response before exchange before carried the
+// token raw byte for byte.
+func carried(origins *origin.Index, raw json.RawMessage, before int) bool {
+	for _, o := range origins.All(origin.Payload, origin.String(raw), before) {
+		if bytes.Equal(origins.Payload(o), raw) {
+			return true
+		}
+	}
+	return false
+}

@@ -38,12 +38,14 @@ const (
 )
 
 // Origin is one thing a response produced: block Block of output message
-// Output of exchange Exchange. For an Item, Block is -1.
+// Output of exchange Exchange. For an Item, Block is -1; for a payload,
+// Field names the block's field that carried it.
 type Origin struct {
 	Exchange int
 	Wire     engine.Wire
 	Output   int
 	Block    int
+	Field    string
 }
 
 type key struct {
@@ -80,12 +82,14 @@ func build(tr *check.Traffic) *Index {
 			for j := range m.Blocks {
 				b := &m.Blocks[j]
 				at.Block = j
-				for _, raw := range [][]byte{b.Signature, b.Data, b.EncryptedContent} {
-					if len(raw) > 0 {
-						x.add(Payload, String(raw), at)
-						x.add(PayloadValue, Value(raw), at)
+				for _, p := range payloads(ex.Wire, b) {
+					if len(p.raw) > 0 {
+						at.Field = p.field
+						x.add(Payload, String(p.raw), at)
+						x.add(PayloadValue, Value(p.raw), at)
 					}
 				}
+				at.Field = ""
 				if b.Type == engine.BlockToolCall && b.ID != "" {
 					x.add(Call, b.ID, at)
 				}
@@ -98,13 +102,42 @@ func build(tr *check.Traffic) *Index {
 	return x
 }
 
-// add records o under a key; a block that carries the same key twice (a
-// signature that is also its data) is recorded once.
+type payload struct {
+	field string
+	raw   json.RawMessage
+}
+
+// payloads are a block's opaque tokens with the names their wire gives
+// their fields.
+func payloads(w engine.Wire, b *engine.Block) [3]payload {
+	sig := "signature"
+	if w == engine.WireGemini {
+		sig = "thoughtSignature"
+	}
+	return [3]payload{{sig, b.Signature}, {"data", b.Data}, {"encrypted_content", b.EncryptedContent}}
+}
+
+// Payload is the raw token o names, as the response carried it.
+func (x *Index) Payload(o Origin) json.RawMessage {
+	b := x.Block(o)
+	if b == nil {
+		return nil
+	}
+	for _, p := range payloads(o.Wire, b) {
+		if p.field == o.Field {
+			return p.raw
+		}
+	}
+	return nil
+}
+
+// All is every origin of the key in exchanges before before, in exchange
+// order.
+func (x *Index) All(kind Kind, s string, before int) []Origin { return x.origins(kind, s, before) }
+
+// add records o under a key.
 func (x *Index) add(kind Kind, s string, o Origin) {
 	k := key{kind, s}
-	if os := x.keys[k]; len(os) > 0 && os[len(os)-1] == o {
-		return
-	}
 	x.keys[k] = append(x.keys[k], o)
 }
 

@@ -1,11 +1,11 @@
-package xp
+package origin
 
 import (
 	"encoding/json"
 	"testing"
 )
 
-func TestXPValue(t *testing.T) {
+func TestValue(t *testing.T) {
 	same := [][]string{
 		{`"++//Pg=="`, `"--__Pg"`, `"++\/\/Pg=="`, `"\u002b+//Pg"`},             // one value: alphabets, padding, escapes
 		{`"not base64!"`, `"not base64\u0021"`},                                 // unescaping only
@@ -13,12 +13,12 @@ func TestXPValue(t *testing.T) {
 	}
 	for _, group := range same {
 		for _, raw := range group[1:] {
-			if xpValue(json.RawMessage(raw)) != xpValue(json.RawMessage(group[0])) {
+			if Value(json.RawMessage(raw)) != Value(json.RawMessage(group[0])) {
 				t.Errorf("%s and %s should stand for the same value", group[0], raw)
 			}
 		}
 	}
-	if xpValue(json.RawMessage(`"c2lnLWE="`)) == xpValue(json.RawMessage(`"c2lnLWI="`)) {
+	if Value(json.RawMessage(`"c2lnLWE="`)) == Value(json.RawMessage(`"c2lnLWI="`)) {
 		t.Error("different signatures share a key")
 	}
 }
