@@ -26,140 +26,138 @@ const (
 // The cagent recording's tool call, and its assistant message in request 1.
 const antCagentToolID = "toolu_012gmfqnoTX8c5aV3vMWUnas"
 
-func init() {
-	fixtureSpecs = append(fixtureSpecs,
-		fixtureSpec{Check: "ANT-THINK-001", Name: "real-three-turn-round-trip", Pass: true, Source: srcAntRoundTrip},
-		fixtureSpec{Check: "ANT-THINK-001", Name: "signature-byte-flipped", Interaction: 1, Source: srcAntToolThinking,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { antFlipByte(t, c, 1, "messages.1.content.0.signature", 40) }},
-		fixtureSpec{Check: "ANT-THINK-001", Name: "redacted-data-byte-flipped", Interaction: 1, Source: srcAntRedacted,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { antFlipByte(t, c, 1, "messages.1.content.0.data", 40) }},
-		fixtureSpec{Check: "ANT-THINK-001", Name: "thinking-text-rewrapped", Interaction: 1, Source: srcAntToolThinking,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				antEditString(t, c, 1, "messages.1.content.0.thinking", func(s string) string { return strings.Replace(s, "\n\n", "\n", 1) })
-			}},
+var anthropicFixtures = []fixtureSpec{
+	fixtureSpec{Check: "ANT-THINK-001", Name: "real-three-turn-round-trip", Pass: true, Source: srcAntRoundTrip},
+	fixtureSpec{Check: "ANT-THINK-001", Name: "signature-byte-flipped", Interaction: 1, Source: srcAntToolThinking,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { antFlipByte(t, c, 1, "messages.1.content.0.signature", 40) }},
+	fixtureSpec{Check: "ANT-THINK-001", Name: "redacted-data-byte-flipped", Interaction: 1, Source: srcAntRedacted,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { antFlipByte(t, c, 1, "messages.1.content.0.data", 40) }},
+	fixtureSpec{Check: "ANT-THINK-001", Name: "thinking-text-rewrapped", Interaction: 1, Source: srcAntToolThinking,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			antEditString(t, c, 1, "messages.1.content.0.thinking", func(s string) string { return strings.Replace(s, "\n\n", "\n", 1) })
+		}},
 
-		fixtureSpec{Check: "ANT-THINK-002", Name: "real-redacted-echo", Pass: true, Source: srcAntRedacted},
-		fixtureSpec{Check: "ANT-THINK-002", Name: "signature-deleted", Interaction: 1, Source: srcAntToolThinking,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "messages.1.content.0.signature") }},
+	fixtureSpec{Check: "ANT-THINK-002", Name: "real-redacted-echo", Pass: true, Source: srcAntRedacted},
+	fixtureSpec{Check: "ANT-THINK-002", Name: "signature-deleted", Interaction: 1, Source: srcAntToolThinking,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "messages.1.content.0.signature") }},
 
-		fixtureSpec{Check: "ANT-THINK-003", Name: "real-redacted-echo", Pass: true, Source: srcAntRedacted},
-		fixtureSpec{Check: "ANT-THINK-003", Name: "gemini-dummy-signature", Interaction: 1, Source: srcAntToolThinking,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				setJSON(t, c, 1, "messages.1.content.0.signature", `"skip_thought_signature_validator"`)
-			}},
-		fixtureSpec{Check: "ANT-THINK-003", Name: "synthesized-thinking-block", Interaction: 1, Source: srcAnthropicToolStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				sig := base64.StdEncoding.EncodeToString([]byte("a thinking block the harness made up to satisfy thinking-first"))
-				antInsert(t, c, 1, "messages.1.content", 0, `{"type":"thinking","thinking":"I should list the directory.","signature":"`+sig+`"}`)
-			}},
+	fixtureSpec{Check: "ANT-THINK-003", Name: "real-redacted-echo", Pass: true, Source: srcAntRedacted},
+	fixtureSpec{Check: "ANT-THINK-003", Name: "gemini-dummy-signature", Interaction: 1, Source: srcAntToolThinking,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			setJSON(t, c, 1, "messages.1.content.0.signature", `"skip_thought_signature_validator"`)
+		}},
+	fixtureSpec{Check: "ANT-THINK-003", Name: "synthesized-thinking-block", Interaction: 1, Source: srcAnthropicToolStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			sig := base64.StdEncoding.EncodeToString([]byte("a thinking block the harness made up to satisfy thinking-first"))
+			antInsert(t, c, 1, "messages.1.content", 0, `{"type":"thinking","thinking":"I should list the directory.","signature":"`+sig+`"}`)
+		}},
 
-		fixtureSpec{Check: "ANT-THINK-004", Name: "real-tool-loop-with-thinking", Pass: true, Source: srcAntToolThinking},
-		fixtureSpec{Check: "ANT-THINK-004", Name: "thinking-dropped-from-tool-loop", Interaction: 1, Source: srcAntToolThinking,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "messages.1.content.0") }},
+	fixtureSpec{Check: "ANT-THINK-004", Name: "real-tool-loop-with-thinking", Pass: true, Source: srcAntToolThinking},
+	fixtureSpec{Check: "ANT-THINK-004", Name: "thinking-dropped-from-tool-loop", Interaction: 1, Source: srcAntToolThinking,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "messages.1.content.0") }},
 
-		fixtureSpec{Check: "ANT-THINK-005", Name: "real-thinking-echo", Pass: true, Source: srcAntThinking},
-		fixtureSpec{Check: "ANT-THINK-005", Name: "text-before-thinking", Interaction: 1, Source: srcAntThinking,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { antSwap(t, c, 1, "messages.1.content", 0, 1) }},
+	fixtureSpec{Check: "ANT-THINK-005", Name: "real-thinking-echo", Pass: true, Source: srcAntThinking},
+	fixtureSpec{Check: "ANT-THINK-005", Name: "text-before-thinking", Interaction: 1, Source: srcAntThinking,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { antSwap(t, c, 1, "messages.1.content", 0, 1) }},
 
-		fixtureSpec{Check: "ANT-THINK-006", Name: "real-pause-turn-continuation", Pass: true, Source: srcAntPauseTurn},
-		fixtureSpec{Check: "ANT-THINK-006", Name: "continuation-without-thinking-config", Interaction: 1, Source: srcAntPauseTurn,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "thinking") }},
+	fixtureSpec{Check: "ANT-THINK-006", Name: "real-pause-turn-continuation", Pass: true, Source: srcAntPauseTurn},
+	fixtureSpec{Check: "ANT-THINK-006", Name: "continuation-without-thinking-config", Interaction: 1, Source: srcAntPauseTurn,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "thinking") }},
 
-		fixtureSpec{Check: "ANT-THINK-007", Name: "real-tool-loop-with-thinking", Pass: true, Source: srcAntToolThinking},
-		fixtureSpec{Check: "ANT-THINK-007", Name: "budget-changed-mid-loop", Interaction: 1, Source: srcAntToolThinking,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "thinking.budget_tokens", "2000") }},
+	fixtureSpec{Check: "ANT-THINK-007", Name: "real-tool-loop-with-thinking", Pass: true, Source: srcAntToolThinking},
+	fixtureSpec{Check: "ANT-THINK-007", Name: "budget-changed-mid-loop", Interaction: 1, Source: srcAntToolThinking,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "thinking.budget_tokens", "2000") }},
 
-		fixtureSpec{Check: "ANT-THINK-008", Name: "real-tool-choice-auto", Pass: true, Source: srcAntToolThinking},
-		fixtureSpec{Check: "ANT-THINK-008", Name: "tool-choice-any", Interaction: 0, Source: srcAntToolThinking,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 0, "tool_choice", `{"type":"any"}`) }},
+	fixtureSpec{Check: "ANT-THINK-008", Name: "real-tool-choice-auto", Pass: true, Source: srcAntToolThinking},
+	fixtureSpec{Check: "ANT-THINK-008", Name: "tool-choice-any", Interaction: 0, Source: srcAntToolThinking,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 0, "tool_choice", `{"type":"any"}`) }},
 
-		fixtureSpec{Check: "ANT-THINK-009", Name: "real-thinking-echo", Pass: true, Source: srcAntThinking},
-		fixtureSpec{Check: "ANT-THINK-009", Name: "system-prompt-added", Interaction: 1, Source: srcAntThinking,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "system", `"Today is Monday."`) }},
-		fixtureSpec{Check: "ANT-THINK-009", Name: "tool-description-edited", Interaction: 1, Source: srcAntToolThinking,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				setJSON(t, c, 1, "tools.0.description", `"Returns the user's country."`)
-			}},
+	fixtureSpec{Check: "ANT-THINK-009", Name: "real-thinking-echo", Pass: true, Source: srcAntThinking},
+	fixtureSpec{Check: "ANT-THINK-009", Name: "system-prompt-added", Interaction: 1, Source: srcAntThinking,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "system", `"Today is Monday."`) }},
+	fixtureSpec{Check: "ANT-THINK-009", Name: "tool-description-edited", Interaction: 1, Source: srcAntToolThinking,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			setJSON(t, c, 1, "tools.0.description", `"Returns the user's country."`)
+		}},
 
-		fixtureSpec{Check: "ANT-THINK-010", Name: "real-tool-loop-with-thinking", Pass: true, Source: srcAntToolThinking},
-		fixtureSpec{Check: "ANT-THINK-010", Name: "thinking-moved-after-text", Interaction: 1, Source: srcAntToolThinking,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { antSwap(t, c, 1, "messages.1.content", 0, 1) }},
+	fixtureSpec{Check: "ANT-THINK-010", Name: "real-tool-loop-with-thinking", Pass: true, Source: srcAntToolThinking},
+	fixtureSpec{Check: "ANT-THINK-010", Name: "thinking-moved-after-text", Interaction: 1, Source: srcAntToolThinking,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { antSwap(t, c, 1, "messages.1.content", 0, 1) }},
 
-		fixtureSpec{Check: "ANT-THINK-011", Name: "real-minimum-budget", Pass: true, Source: srcAntThinking},
-		// Two changes for a pass fixture: the beta header is what allows the budget.
-		fixtureSpec{Check: "ANT-THINK-011", Name: "interleaved-budget-above-max-tokens", Pass: true, Source: srcAntThinking,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				c.Interactions[0].Request.Header.Set("Anthropic-Beta", "interleaved-thinking-2025-05-14")
-				setJSON(t, c, 0, "thinking.budget_tokens", "8000")
-			}},
-		fixtureSpec{Check: "ANT-THINK-011", Name: "budget-not-below-max-tokens", Interaction: 0, Source: srcAntThinking,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 0, "thinking.budget_tokens", "4096") }},
+	fixtureSpec{Check: "ANT-THINK-011", Name: "real-minimum-budget", Pass: true, Source: srcAntThinking},
+	// Two changes for a pass fixture: the beta header is what allows the budget.
+	fixtureSpec{Check: "ANT-THINK-011", Name: "interleaved-budget-above-max-tokens", Pass: true, Source: srcAntThinking,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			c.Interactions[0].Request.Header.Set("Anthropic-Beta", "interleaved-thinking-2025-05-14")
+			setJSON(t, c, 0, "thinking.budget_tokens", "8000")
+		}},
+	fixtureSpec{Check: "ANT-THINK-011", Name: "budget-not-below-max-tokens", Interaction: 0, Source: srcAntThinking,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 0, "thinking.budget_tokens", "4096") }},
 
-		fixtureSpec{Check: "ANT-TOOL-001", Name: "real-tool-call", Pass: true, Source: srcAnthropicToolStream},
-		fixtureSpec{Check: "ANT-TOOL-001", Name: "tool-result-dropped", Interaction: 1, Source: srcAnthropicToolStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "messages.2.content.0") }},
+	fixtureSpec{Check: "ANT-TOOL-001", Name: "real-tool-call", Pass: true, Source: srcAnthropicToolStream},
+	fixtureSpec{Check: "ANT-TOOL-001", Name: "tool-result-dropped", Interaction: 1, Source: srcAnthropicToolStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "messages.2.content.0") }},
 
-		fixtureSpec{Check: "ANT-TOOL-002", Name: "real-tool-call", Pass: true, Source: srcAnthropicToolStream},
-		fixtureSpec{Check: "ANT-TOOL-002", Name: "tool-use-message-dropped", Interaction: 1, Source: srcAnthropicToolStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "messages.1") }},
+	fixtureSpec{Check: "ANT-TOOL-002", Name: "real-tool-call", Pass: true, Source: srcAnthropicToolStream},
+	fixtureSpec{Check: "ANT-TOOL-002", Name: "tool-use-message-dropped", Interaction: 1, Source: srcAnthropicToolStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "messages.1") }},
 
-		fixtureSpec{Check: "ANT-TOOL-003", Name: "real-tool-result", Pass: true, Source: srcAntToolThinking},
-		fixtureSpec{Check: "ANT-TOOL-003", Name: "text-before-tool-result", Interaction: 1, Source: srcAntToolThinking,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				antInsert(t, c, 1, "messages.2.content", 0, `{"type":"text","text":"Here is the tool output."}`)
-			}},
+	fixtureSpec{Check: "ANT-TOOL-003", Name: "real-tool-result", Pass: true, Source: srcAntToolThinking},
+	fixtureSpec{Check: "ANT-TOOL-003", Name: "text-before-tool-result", Interaction: 1, Source: srcAntToolThinking,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			antInsert(t, c, 1, "messages.2.content", 0, `{"type":"text","text":"Here is the tool output."}`)
+		}},
 
-		fixtureSpec{Check: "ANT-TOOL-004", Name: "real-tool-call", Pass: true, Source: srcAnthropicToolStream},
-		fixtureSpec{Check: "ANT-TOOL-004", Name: "foreign-tool-id", Interaction: 1, Source: srcAnthropicToolStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				antRenameAll(t, c, 1, antCagentToolID, "functions.list_directory:0")
-			}},
+	fixtureSpec{Check: "ANT-TOOL-004", Name: "real-tool-call", Pass: true, Source: srcAnthropicToolStream},
+	fixtureSpec{Check: "ANT-TOOL-004", Name: "foreign-tool-id", Interaction: 1, Source: srcAnthropicToolStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			antRenameAll(t, c, 1, antCagentToolID, "functions.list_directory:0")
+		}},
 
-		fixtureSpec{Check: "ANT-TOOL-005", Name: "real-tool-call", Pass: true, Source: srcAnthropicToolStream},
-		fixtureSpec{Check: "ANT-TOOL-005", Name: "tool-input-changed", Interaction: 1, Source: srcAnthropicToolStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				setJSON(t, c, 1, "messages.1.content.0.input", `{"path":"testdata/working_dir/"}`)
-			}},
+	fixtureSpec{Check: "ANT-TOOL-005", Name: "real-tool-call", Pass: true, Source: srcAnthropicToolStream},
+	fixtureSpec{Check: "ANT-TOOL-005", Name: "tool-input-changed", Interaction: 1, Source: srcAnthropicToolStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			setJSON(t, c, 1, "messages.1.content.0.input", `{"path":"testdata/working_dir/"}`)
+		}},
 
-		fixtureSpec{Check: "ANT-CANCEL-001", Name: "real-tool-call", Pass: true, Source: srcAnthropicToolStream},
-		fixtureSpec{Check: "ANT-CANCEL-001", Name: "interrupted-without-tool-result", Interaction: 1, Source: srcAnthropicToolStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				setJSON(t, c, 1, "messages.2.content.0", `{"type":"text","text":"[Request interrupted by user for tool use]"}`)
-			}},
+	fixtureSpec{Check: "ANT-CANCEL-001", Name: "real-tool-call", Pass: true, Source: srcAnthropicToolStream},
+	fixtureSpec{Check: "ANT-CANCEL-001", Name: "interrupted-without-tool-result", Interaction: 1, Source: srcAnthropicToolStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			setJSON(t, c, 1, "messages.2.content.0", `{"type":"text","text":"[Request interrupted by user for tool use]"}`)
+		}},
 
-		fixtureSpec{Check: "ANT-CANCEL-002", Name: "real-tool-call", Pass: true, Source: srcAnthropicToolStream},
-		fixtureSpec{Check: "ANT-CANCEL-002", Name: "tool-input-cut-then-echoed", Interaction: 1, Source: srcAnthropicToolStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				truncateAt(t, c, 0, `data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\"}"}`)
-			}},
-		// An error event ends the stream with the tool input unfinished; the
-		// next request still echoes the call.
-		fixtureSpec{Check: "ANT-CANCEL-002", Name: "tool-input-cut-by-error-event", Interaction: 1, Source: srcAnthropicToolStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				truncateAt(t, c, 0, "event: content_block_delta\n"+`data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\"}"}`)
-				body := bodyOf(t, c, 0, "response")
-				*body = append(*body, "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"...)
-			}},
+	fixtureSpec{Check: "ANT-CANCEL-002", Name: "real-tool-call", Pass: true, Source: srcAnthropicToolStream},
+	fixtureSpec{Check: "ANT-CANCEL-002", Name: "tool-input-cut-then-echoed", Interaction: 1, Source: srcAnthropicToolStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			truncateAt(t, c, 0, `data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\"}"}`)
+		}},
+	// An error event ends the stream with the tool input unfinished; the
+	// next request still echoes the call.
+	fixtureSpec{Check: "ANT-CANCEL-002", Name: "tool-input-cut-by-error-event", Interaction: 1, Source: srcAnthropicToolStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			truncateAt(t, c, 0, "event: content_block_delta\n"+`data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\"}"}`)
+			body := bodyOf(t, c, 0, "response")
+			*body = append(*body, "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"...)
+		}},
 
-		fixtureSpec{Check: "ANT-MSG-001", Name: "real-thinking-echo", Pass: true, Source: srcAntThinking},
-		fixtureSpec{Check: "ANT-MSG-001", Name: "blank-user-text", Interaction: 1, Source: srcAntThinking,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "messages.2.content.0.text", `" \n"`) }},
+	fixtureSpec{Check: "ANT-MSG-001", Name: "real-thinking-echo", Pass: true, Source: srcAntThinking},
+	fixtureSpec{Check: "ANT-MSG-001", Name: "blank-user-text", Interaction: 1, Source: srcAntThinking,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "messages.2.content.0.text", `" \n"`) }},
 
-		fixtureSpec{Check: "ANT-MSG-002", Name: "real-thinking-echo", Pass: true, Source: srcAntThinking},
-		fixtureSpec{Check: "ANT-MSG-002", Name: "second-user-message", Interaction: 1, Source: srcAntToolThinking,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				setJSON(t, c, 1, "messages.-1", `{"role":"user","content":"Answer in one sentence."}`)
-			}},
+	fixtureSpec{Check: "ANT-MSG-002", Name: "real-thinking-echo", Pass: true, Source: srcAntThinking},
+	fixtureSpec{Check: "ANT-MSG-002", Name: "second-user-message", Interaction: 1, Source: srcAntToolThinking,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			setJSON(t, c, 1, "messages.-1", `{"role":"user","content":"Answer in one sentence."}`)
+		}},
 
-		fixtureSpec{Check: "ANT-HDR-001", Name: "real-placeholder-api-key", Pass: true, Source: srcAntHTTPRR},
-		fixtureSpec{Check: "ANT-HDR-001", Name: "version-header-dropped", Interaction: 0, Source: srcAntLegacyStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { antDelHeader(t, c, 0, "Anthropic-Version") }},
-		fixtureSpec{Check: "ANT-HDR-001", Name: "live-looking-api-key", Interaction: 0, Source: srcAntHTTPRR,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				// Shaped like a key, made up: sk-ant- and a mixed-case run.
-				c.Interactions[0].Request.Header.Set("X-Api-Key", "sk-ant-api03-Q7mZ2xLp9VbN4kR8sT1wY6uJ3hG5fD0a")
-			}},
-	)
+	fixtureSpec{Check: "ANT-HDR-001", Name: "real-placeholder-api-key", Pass: true, Source: srcAntHTTPRR},
+	fixtureSpec{Check: "ANT-HDR-001", Name: "version-header-dropped", Interaction: 0, Source: srcAntLegacyStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { antDelHeader(t, c, 0, "Anthropic-Version") }},
+	fixtureSpec{Check: "ANT-HDR-001", Name: "live-looking-api-key", Interaction: 0, Source: srcAntHTTPRR,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			// Shaped like a key, made up: sk-ant- and a mixed-case run.
+			c.Interactions[0].Request.Header.Set("X-Api-Key", "sk-ant-api03-Q7mZ2xLp9VbN4kR8sT1wY6uJ3hG5fD0a")
+		}},
 }
 
 // antRequestString reads the string at a gjson path of interaction i's

@@ -32,89 +32,87 @@ const (
 	srcGemLangchain = "tmc__langchaingo/llms__googleai__testdata__TestGoogleAIToolCallResponse.httprr"
 )
 
-func init() {
-	fixtureSpecs = append(fixtureSpecs,
-		fixtureSpec{Check: "GEM-SIG-001", Name: "real-signature-beside-call", Pass: true, Source: srcGemSigStream},
-		fixtureSpec{Check: "GEM-SIG-001", Name: "signature-nested-in-function-call", Interaction: 1, Source: srcGemSigStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				gemMoveJSON(t, c, 1, "contents.1.parts.0.thoughtSignature", "contents.1.parts.0.functionCall.thoughtSignature")
-			}},
+var geminiFixtures = []fixtureSpec{
+	fixtureSpec{Check: "GEM-SIG-001", Name: "real-signature-beside-call", Pass: true, Source: srcGemSigStream},
+	fixtureSpec{Check: "GEM-SIG-001", Name: "signature-nested-in-function-call", Interaction: 1, Source: srcGemSigStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			gemMoveJSON(t, c, 1, "contents.1.parts.0.thoughtSignature", "contents.1.parts.0.functionCall.thoughtSignature")
+		}},
 
-		fixtureSpec{Check: "GEM-SIG-002", Name: "real-signature-echoed", Pass: true, Source: srcGemSigStream},
-		fixtureSpec{Check: "GEM-SIG-002", Name: "real-dummy-on-imported-call", Pass: true, Source: srcGemOtherModel},
-		fixtureSpec{Check: "GEM-SIG-002", Name: "real-unsigned-older-model", Pass: true, Source: srcGemCagentTool},
-		fixtureSpec{Check: "GEM-SIG-002", Name: "first-call-signature-dropped", Interaction: 1, Source: srcGemSigStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "contents.1.parts.0.thoughtSignature") }},
-		fixtureSpec{Check: "GEM-SIG-002", Name: "imported-call-without-dummy", Interaction: 2, Source: srcGemOtherModel,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 2, "contents.1.parts.0.thoughtSignature") }},
+	fixtureSpec{Check: "GEM-SIG-002", Name: "real-signature-echoed", Pass: true, Source: srcGemSigStream},
+	fixtureSpec{Check: "GEM-SIG-002", Name: "real-dummy-on-imported-call", Pass: true, Source: srcGemOtherModel},
+	fixtureSpec{Check: "GEM-SIG-002", Name: "real-unsigned-older-model", Pass: true, Source: srcGemCagentTool},
+	fixtureSpec{Check: "GEM-SIG-002", Name: "first-call-signature-dropped", Interaction: 1, Source: srcGemSigStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "contents.1.parts.0.thoughtSignature") }},
+	fixtureSpec{Check: "GEM-SIG-002", Name: "imported-call-without-dummy", Interaction: 2, Source: srcGemOtherModel,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 2, "contents.1.parts.0.thoughtSignature") }},
 
-		fixtureSpec{Check: "GEM-SIG-003", Name: "real-url-safe-echo", Pass: true, Source: srcGemSigStream},
-		fixtureSpec{Check: "GEM-SIG-003", Name: "real-sequential-steps", Pass: true, Source: srcGemRetry},
-		fixtureSpec{Check: "GEM-SIG-003", Name: "real-dummy-on-imported-call", Pass: true, Source: srcGemOtherModel},
-		fixtureSpec{Check: "GEM-SIG-003", Name: "one-signature-byte-flipped", Interaction: 1, Source: srcGemSigStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				gemFlipSignature(t, c, 1, "contents.1.parts.0.thoughtSignature")
-			}},
-		fixtureSpec{Check: "GEM-SIG-003", Name: "signature-moved-to-function-response", Interaction: 1, Source: srcGemSigStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				gemMoveJSON(t, c, 1, "contents.1.parts.0.thoughtSignature", "contents.2.parts.0.thoughtSignature")
-			}},
+	fixtureSpec{Check: "GEM-SIG-003", Name: "real-url-safe-echo", Pass: true, Source: srcGemSigStream},
+	fixtureSpec{Check: "GEM-SIG-003", Name: "real-sequential-steps", Pass: true, Source: srcGemRetry},
+	fixtureSpec{Check: "GEM-SIG-003", Name: "real-dummy-on-imported-call", Pass: true, Source: srcGemOtherModel},
+	fixtureSpec{Check: "GEM-SIG-003", Name: "one-signature-byte-flipped", Interaction: 1, Source: srcGemSigStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			gemFlipSignature(t, c, 1, "contents.1.parts.0.thoughtSignature")
+		}},
+	fixtureSpec{Check: "GEM-SIG-003", Name: "signature-moved-to-function-response", Interaction: 1, Source: srcGemSigStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			gemMoveJSON(t, c, 1, "contents.1.parts.0.thoughtSignature", "contents.2.parts.0.thoughtSignature")
+		}},
 
-		// No recording echoes a signature-only part: the second turn is
-		// hand-built on top of the real stream that ends in one.
-		fixtureSpec{Check: "GEM-SIG-004", Name: "handbuilt-signature-only-part-kept", Pass: true,
-			Build: func(t *testing.T) *cassette.Cassette { return gemTitleEcho(t, false) }},
-		fixtureSpec{Check: "GEM-SIG-004", Name: "handbuilt-signature-only-part-merged", Interaction: 1,
-			Build: func(t *testing.T) *cassette.Cassette { return gemTitleEcho(t, true) }},
+	// No recording echoes a signature-only part: the second turn is
+	// hand-built on top of the real stream that ends in one.
+	fixtureSpec{Check: "GEM-SIG-004", Name: "handbuilt-signature-only-part-kept", Pass: true,
+		Build: func(t *testing.T) *cassette.Cassette { return gemTitleEcho(t, false) }},
+	fixtureSpec{Check: "GEM-SIG-004", Name: "handbuilt-signature-only-part-merged", Interaction: 1,
+		Build: func(t *testing.T) *cassette.Cassette { return gemTitleEcho(t, true) }},
 
-		fixtureSpec{Check: "GEM-SIG-005", Name: "real-dummy-on-imported-call", Pass: true, Source: srcGemOtherModel},
-		fixtureSpec{Check: "GEM-SIG-005", Name: "dummy-replaces-real-signature", Interaction: 1, Source: srcGemSigStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				setJSON(t, c, 1, "contents.1.parts.0.thoughtSignature", `"skip_thought_signature_validator"`)
-			}},
+	fixtureSpec{Check: "GEM-SIG-005", Name: "real-dummy-on-imported-call", Pass: true, Source: srcGemOtherModel},
+	fixtureSpec{Check: "GEM-SIG-005", Name: "dummy-replaces-real-signature", Interaction: 1, Source: srcGemSigStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			setJSON(t, c, 1, "contents.1.parts.0.thoughtSignature", `"skip_thought_signature_validator"`)
+		}},
 
-		// No recording echoes a signed text answer: the fourth turn is
-		// hand-built on top of the real answer "Paris" and its signature.
-		fixtureSpec{Check: "GEM-SIG-006", Name: "handbuilt-text-signature-echoed", Pass: true,
-			Build: func(t *testing.T) *cassette.Cassette { return gemRetryTextEcho(t, true) }},
-		fixtureSpec{Check: "GEM-SIG-006", Name: "handbuilt-text-signature-dropped", Interaction: 3,
-			Build: func(t *testing.T) *cassette.Cassette { return gemRetryTextEcho(t, false) }},
+	// No recording echoes a signed text answer: the fourth turn is
+	// hand-built on top of the real answer "Paris" and its signature.
+	fixtureSpec{Check: "GEM-SIG-006", Name: "handbuilt-text-signature-echoed", Pass: true,
+		Build: func(t *testing.T) *cassette.Cassette { return gemRetryTextEcho(t, true) }},
+	fixtureSpec{Check: "GEM-SIG-006", Name: "handbuilt-text-signature-dropped", Interaction: 3,
+		Build: func(t *testing.T) *cassette.Cassette { return gemRetryTextEcho(t, false) }},
 
-		fixtureSpec{Check: "GEM-TOOL-001", Name: "real-call-then-response", Pass: true, Source: srcGemCagentTool},
-		fixtureSpec{Check: "GEM-TOOL-001", Name: "real-sequential-steps", Pass: true, Source: srcGemRetry},
-		fixtureSpec{Check: "GEM-TOOL-001", Name: "history-opens-with-call", Interaction: 1, Source: srcGemLangchain,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "contents.0") }},
-		fixtureSpec{Check: "GEM-TOOL-001", Name: "call-turn-dropped", Interaction: 1, Source: srcGemSigStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "contents.1") }},
+	fixtureSpec{Check: "GEM-TOOL-001", Name: "real-call-then-response", Pass: true, Source: srcGemCagentTool},
+	fixtureSpec{Check: "GEM-TOOL-001", Name: "real-sequential-steps", Pass: true, Source: srcGemRetry},
+	fixtureSpec{Check: "GEM-TOOL-001", Name: "history-opens-with-call", Interaction: 1, Source: srcGemLangchain,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "contents.0") }},
+	fixtureSpec{Check: "GEM-TOOL-001", Name: "call-turn-dropped", Interaction: 1, Source: srcGemSigStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "contents.1") }},
 
-		fixtureSpec{Check: "GEM-TOOL-002", Name: "real-sequential-steps", Pass: true, Source: srcGemRetry},
-		fixtureSpec{Check: "GEM-TOOL-002", Name: "function-response-dropped", Interaction: 2, Source: srcGemRetry,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 2, "contents.4.parts.0") }},
-		// cagent names its responses after the call id; Gemini 2.5
-		// accepts it, so this real traffic raises an info finding.
-		fixtureSpec{Check: "GEM-TOOL-002", Name: "real-response-named-by-call-id", Interaction: 1, Source: srcGemCagentTool},
+	fixtureSpec{Check: "GEM-TOOL-002", Name: "real-sequential-steps", Pass: true, Source: srcGemRetry},
+	fixtureSpec{Check: "GEM-TOOL-002", Name: "function-response-dropped", Interaction: 2, Source: srcGemRetry,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 2, "contents.4.parts.0") }},
+	// cagent names its responses after the call id; Gemini 2.5
+	// accepts it, so this real traffic raises an info finding.
+	fixtureSpec{Check: "GEM-TOOL-002", Name: "real-response-named-by-call-id", Interaction: 1, Source: srcGemCagentTool},
 
-		fixtureSpec{Check: "GEM-CANCEL-001", Name: "real-error-response", Pass: true, Source: srcGemRetry},
-		fixtureSpec{Check: "GEM-CANCEL-001", Name: "cancellation-as-result", Interaction: 1, Source: srcGemCagentTool,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				replaceOnce(t, c, 1, "request", `"response":{"result":"FILE README.me\n"}`,
-					`"response":{"result":"[Operation Cancelled] Reason: User cancelled the operation."}`)
-			}},
-		fixtureSpec{Check: "GEM-CANCEL-001", Name: "cut-stream-echoed", Interaction: 1, Source: srcGemSigStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				truncateAt(t, c, 0, `data: {"candidates": [{"content": {"parts": [{"text": ""}]`)
-			}},
+	fixtureSpec{Check: "GEM-CANCEL-001", Name: "real-error-response", Pass: true, Source: srcGemRetry},
+	fixtureSpec{Check: "GEM-CANCEL-001", Name: "cancellation-as-result", Interaction: 1, Source: srcGemCagentTool,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			replaceOnce(t, c, 1, "request", `"response":{"result":"FILE README.me\n"}`,
+				`"response":{"result":"[Operation Cancelled] Reason: User cancelled the operation."}`)
+		}},
+	fixtureSpec{Check: "GEM-CANCEL-001", Name: "cut-stream-echoed", Interaction: 1, Source: srcGemSigStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			truncateAt(t, c, 0, `data: {"candidates": [{"content": {"parts": [{"text": ""}]`)
+		}},
 
-		fixtureSpec{Check: "GEM-HDR-001", Name: "real-no-credentials", Pass: true, Source: srcGemSigStream},
-		fixtureSpec{Check: "GEM-HDR-001", Name: "api-key-header-kept", Interaction: 0, Source: srcGemSigStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				c.Interactions[0].Request.Header.Set("X-Goog-Api-Key", "gk-9fQ2mX7vL4pR8sT1wB6nY3cH")
-			}},
-		fixtureSpec{Check: "GEM-HDR-001", Name: "key-query-kept", Interaction: 1, Source: srcGemSigStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				c.Interactions[1].Request.URL += "&key=gk-9fQ2mX7vL4pR8sT1wB6nY3cH"
-			}},
-	)
+	fixtureSpec{Check: "GEM-HDR-001", Name: "real-no-credentials", Pass: true, Source: srcGemSigStream},
+	fixtureSpec{Check: "GEM-HDR-001", Name: "api-key-header-kept", Interaction: 0, Source: srcGemSigStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			c.Interactions[0].Request.Header.Set("X-Goog-Api-Key", "gk-9fQ2mX7vL4pR8sT1wB6nY3cH")
+		}},
+	fixtureSpec{Check: "GEM-HDR-001", Name: "key-query-kept", Interaction: 1, Source: srcGemSigStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			c.Interactions[1].Request.URL += "&key=gk-9fQ2mX7vL4pR8sT1wB6nY3cH"
+		}},
 }
 
 // gemMoveJSON moves the value at path from to path to in interaction i's

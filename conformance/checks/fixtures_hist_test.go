@@ -19,57 +19,55 @@ const (
 // tail, the way harnesses append a status line for one request.
 const reminder = `{"role":"user","content":[{"type":"text","text":"<system-reminder>The working tree has 2 modified files.</system-reminder>"}]}`
 
-func init() {
-	fixtureSpecs = append(fixtureSpecs,
-		fixtureSpec{Check: "HIST-001", Name: "real-thinking-roundtrip", Pass: true, Source: srcAnthropicRoundtrip},
-		fixtureSpec{Check: "HIST-001", Name: "real-interleaved-sub-agent", Pass: true, Source: srcChatMultiAgent},
-		fixtureSpec{Check: "HIST-001", Name: "first-user-message-edited", Interaction: 2, Source: srcAnthropicRoundtrip,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				setJSON(t, c, 2, "messages.0.content.0.text", `"Briefly: what is 17 * 24? Think first."`)
-			}},
+var historyFixtures = []fixtureSpec{
+	fixtureSpec{Check: "HIST-001", Name: "real-thinking-roundtrip", Pass: true, Source: srcAnthropicRoundtrip},
+	fixtureSpec{Check: "HIST-001", Name: "real-interleaved-sub-agent", Pass: true, Source: srcChatMultiAgent},
+	fixtureSpec{Check: "HIST-001", Name: "first-user-message-edited", Interaction: 2, Source: srcAnthropicRoundtrip,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			setJSON(t, c, 2, "messages.0.content.0.text", `"Briefly: what is 17 * 24? Think first."`)
+		}},
 
-		fixtureSpec{Check: "HIST-002", Name: "real-interleaved-sub-agent", Pass: true, Source: srcChatMultiAgent},
-		fixtureSpec{Check: "HIST-002", Name: "tool-message-dropped", Interaction: 3, Source: srcChatMultiAgent,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 3, "messages.4") }},
+	fixtureSpec{Check: "HIST-002", Name: "real-interleaved-sub-agent", Pass: true, Source: srcChatMultiAgent},
+	fixtureSpec{Check: "HIST-002", Name: "tool-message-dropped", Interaction: 3, Source: srcChatMultiAgent,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 3, "messages.4") }},
 
-		fixtureSpec{Check: "HIST-003", Name: "real-gemini-signatures-kept", Pass: true, Source: srcGeminiRetry},
-		fixtureSpec{Check: "HIST-003", Name: "earlier-thinking-dropped", Interaction: 2, Source: srcAnthropicRoundtrip,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 2, "messages.1.content.0") }},
-		fixtureSpec{Check: "HIST-003", Name: "function-call-signature-stripped", Interaction: 2, Source: srcGeminiRetry,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 2, "contents.1.parts.0.thoughtSignature") }},
+	fixtureSpec{Check: "HIST-003", Name: "real-gemini-signatures-kept", Pass: true, Source: srcGeminiRetry},
+	fixtureSpec{Check: "HIST-003", Name: "earlier-thinking-dropped", Interaction: 2, Source: srcAnthropicRoundtrip,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 2, "messages.1.content.0") }},
+	fixtureSpec{Check: "HIST-003", Name: "function-call-signature-stripped", Interaction: 2, Source: srcGeminiRetry,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 2, "contents.1.parts.0.thoughtSignature") }},
 
-		fixtureSpec{Check: "HIST-004", Name: "real-thinking-roundtrip", Pass: true, Source: srcAnthropicRoundtrip},
-		// The corpus holds no compaction: hand-built.
-		fixtureSpec{Check: "HIST-004", Name: "handbuilt-summary-compaction", Interaction: 1, Build: buildCompaction},
+	fixtureSpec{Check: "HIST-004", Name: "real-thinking-roundtrip", Pass: true, Source: srcAnthropicRoundtrip},
+	// The corpus holds no compaction: hand-built.
+	fixtureSpec{Check: "HIST-004", Name: "handbuilt-summary-compaction", Interaction: 1, Build: buildCompaction},
 
-		fixtureSpec{Check: "ANT-EPH-001", Name: "real-thinking-roundtrip", Pass: true, Source: srcAnthropicRoundtrip},
-		fixtureSpec{Check: "ANT-EPH-001", Name: "reminder-before-echoed-thinking", Interaction: 1, Source: srcAnthropicRoundtrip,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 0, "messages.-1", reminder) }},
+	fixtureSpec{Check: "ANT-EPH-001", Name: "real-thinking-roundtrip", Pass: true, Source: srcAnthropicRoundtrip},
+	fixtureSpec{Check: "ANT-EPH-001", Name: "reminder-before-echoed-thinking", Interaction: 1, Source: srcAnthropicRoundtrip,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 0, "messages.-1", reminder) }},
 
-		fixtureSpec{Check: "ANT-EPH-002", Name: "real-tool-with-thinking", Pass: true, Source: srcAnthropicToolThink},
-		fixtureSpec{Check: "ANT-EPH-002", Name: "reminder-at-tail", Pass: true, Source: srcAnthropicRoundtrip,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 0, "messages.-1", reminder) }},
-		// No Anthropic recording continues after a tool result: hand-built.
-		fixtureSpec{Check: "ANT-EPH-002", Name: "handbuilt-reminder-before-tool-result", Interaction: 0, Build: buildReminderInPair},
+	fixtureSpec{Check: "ANT-EPH-002", Name: "real-tool-with-thinking", Pass: true, Source: srcAnthropicToolThink},
+	fixtureSpec{Check: "ANT-EPH-002", Name: "reminder-at-tail", Pass: true, Source: srcAnthropicRoundtrip,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 0, "messages.-1", reminder) }},
+	// No Anthropic recording continues after a tool result: hand-built.
+	fixtureSpec{Check: "ANT-EPH-002", Name: "handbuilt-reminder-before-tool-result", Interaction: 0, Build: buildReminderInPair},
 
-		// HIST-005 judges what a cassette declares ephemeral (llmtck_ephemeral).
-		fixtureSpec{Check: "HIST-005", Name: "real-feedback-at-tail", Pass: true, Source: srcChatMultiAgent,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				setJSON(t, c, 3, "messages.-1", `{"role":"user","content":"`+retryFeedback+`"}`)
-				c.Ephemeral = []string{retryFeedback}
-			}},
-		// No recording retries an answer with feedback in a user message: hand-built.
-		fixtureSpec{Check: "HIST-005", Name: "handbuilt-feedback-dropped-after-retry", Pass: true,
-			Build: func(t *testing.T) *cassette.Cassette { return buildSchemaRetry(false) }},
-		fixtureSpec{Check: "HIST-005", Name: "handbuilt-feedback-kept-after-retry", Interaction: 2,
-			Build: func(t *testing.T) *cassette.Cassette { return buildSchemaRetry(true) }},
+	// HIST-005 judges what a cassette declares ephemeral (llmtck_ephemeral).
+	fixtureSpec{Check: "HIST-005", Name: "real-feedback-at-tail", Pass: true, Source: srcChatMultiAgent,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			setJSON(t, c, 3, "messages.-1", `{"role":"user","content":"`+retryFeedback+`"}`)
+			c.Ephemeral = []string{retryFeedback}
+		}},
+	// No recording retries an answer with feedback in a user message: hand-built.
+	fixtureSpec{Check: "HIST-005", Name: "handbuilt-feedback-dropped-after-retry", Pass: true,
+		Build: func(t *testing.T) *cassette.Cassette { return buildSchemaRetry(false) }},
+	fixtureSpec{Check: "HIST-005", Name: "handbuilt-feedback-kept-after-retry", Interaction: 2,
+		Build: func(t *testing.T) *cassette.Cassette { return buildSchemaRetry(true) }},
 
-		fixtureSpec{Check: "OAI-EPH-001", Name: "real-reasoning-tool-calls", Pass: true, Source: srcResponsesToolCalls},
-		fixtureSpec{Check: "OAI-EPH-001", Name: "ephemeral-item-with-default-store", Interaction: 0, Source: srcResponsesToolCalls,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				setJSON(t, c, 0, "input.-1", `{"role":"user","content":"<system-reminder>Keep it short.</system-reminder>"}`)
-			}},
-	)
+	fixtureSpec{Check: "OAI-EPH-001", Name: "real-reasoning-tool-calls", Pass: true, Source: srcResponsesToolCalls},
+	fixtureSpec{Check: "OAI-EPH-001", Name: "ephemeral-item-with-default-store", Interaction: 0, Source: srcResponsesToolCalls,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			setJSON(t, c, 0, "input.-1", `{"role":"user","content":"<system-reminder>Keep it short.</system-reminder>"}`)
+		}},
 }
 
 // buildCompaction: a coding session whose second request replaces the

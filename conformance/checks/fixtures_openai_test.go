@@ -20,102 +20,100 @@ const (
 	srcResponsesOtherModel = "pydantic__pydantic-ai/tests__models__cassettes__test_google__test_thinking_with_tool_calls_from_other_model.yaml"
 )
 
-func init() {
-	fixtureSpecs = append(fixtureSpecs,
-		// Chat Completions.
-		fixtureSpec{Check: "OAI-TOOL-001", Name: "real-tool-round-trip", Pass: true, Source: srcChatToolOutput},
-		fixtureSpec{Check: "OAI-TOOL-001", Name: "real-client-authored-history", Pass: true, Source: srcChatClientHistory},
-		fixtureSpec{Check: "OAI-TOOL-001", Name: "tool-message-dropped", Interaction: 1, Source: srcChatToolOutput,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "messages.2") }},
+var openaiFixtures = []fixtureSpec{
+	// Chat Completions.
+	fixtureSpec{Check: "OAI-TOOL-001", Name: "real-tool-round-trip", Pass: true, Source: srcChatToolOutput},
+	fixtureSpec{Check: "OAI-TOOL-001", Name: "real-client-authored-history", Pass: true, Source: srcChatClientHistory},
+	fixtureSpec{Check: "OAI-TOOL-001", Name: "tool-message-dropped", Interaction: 1, Source: srcChatToolOutput,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "messages.2") }},
 
-		fixtureSpec{Check: "OAI-TOOL-002", Name: "real-multi-agent-streams", Pass: true, Source: srcChatStream},
-		fixtureSpec{Check: "OAI-TOOL-002", Name: "assistant-tool-calls-dropped", Interaction: 1, Source: srcChatToolOutput,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "messages.1") }},
+	fixtureSpec{Check: "OAI-TOOL-002", Name: "real-multi-agent-streams", Pass: true, Source: srcChatStream},
+	fixtureSpec{Check: "OAI-TOOL-002", Name: "assistant-tool-calls-dropped", Interaction: 1, Source: srcChatToolOutput,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "messages.1") }},
 
-		fixtureSpec{Check: "OAI-TOOL-003", Name: "real-tool-round-trip", Pass: true, Source: srcChatToolOutput},
-		fixtureSpec{Check: "OAI-TOOL-003", Name: "real-multi-agent-streams", Pass: true, Source: srcChatStream},
-		// langchaingo's agent really sends back a different arguments string
-		// than the model produced; no mutation needed.
-		fixtureSpec{Check: "OAI-TOOL-003", Name: "real-agent-rewrites-arguments", Interaction: 2, Source: srcChatAgentArgs},
-		fixtureSpec{Check: "OAI-TOOL-003", Name: "arguments-reserialised", Interaction: 2, Source: srcChatStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				replaceOnce(t, c, 2, "request", `"arguments":"{\"agent\":\"weather\",`, `"arguments":"{\"agent\": \"weather\", `)
-			}},
+	fixtureSpec{Check: "OAI-TOOL-003", Name: "real-tool-round-trip", Pass: true, Source: srcChatToolOutput},
+	fixtureSpec{Check: "OAI-TOOL-003", Name: "real-multi-agent-streams", Pass: true, Source: srcChatStream},
+	// langchaingo's agent really sends back a different arguments string
+	// than the model produced; no mutation needed.
+	fixtureSpec{Check: "OAI-TOOL-003", Name: "real-agent-rewrites-arguments", Interaction: 2, Source: srcChatAgentArgs},
+	fixtureSpec{Check: "OAI-TOOL-003", Name: "arguments-reserialised", Interaction: 2, Source: srcChatStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			replaceOnce(t, c, 2, "request", `"arguments":"{\"agent\":\"weather\",`, `"arguments":"{\"agent\": \"weather\", `)
+		}},
 
-		fixtureSpec{Check: "OAI-TOOL-004", Name: "real-tool-round-trip", Pass: true, Source: srcChatToolOutput},
-		fixtureSpec{Check: "OAI-TOOL-004", Name: "empty-tool-message", Interaction: 1, Source: srcChatToolOutput,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "messages.2.content", `""`) }},
-		fixtureSpec{Check: "OAI-TOOL-004", Name: "call-from-cut-stream-answered-as-done", Interaction: 2, Source: srcChatStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { truncateAt(t, c, 0, "data: [DONE]") }},
+	fixtureSpec{Check: "OAI-TOOL-004", Name: "real-tool-round-trip", Pass: true, Source: srcChatToolOutput},
+	fixtureSpec{Check: "OAI-TOOL-004", Name: "empty-tool-message", Interaction: 1, Source: srcChatToolOutput,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "messages.2.content", `""`) }},
+	fixtureSpec{Check: "OAI-TOOL-004", Name: "call-from-cut-stream-answered-as-done", Interaction: 2, Source: srcChatStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { truncateAt(t, c, 0, "data: [DONE]") }},
 
-		// DeepSeek and Moonshot traffic is not in the corpus: hand-built.
-		fixtureSpec{Check: "OAI-COMPAT-001", Name: "handbuilt-deepseek-reasoning-echoed", Pass: true,
-			Build: func(t *testing.T) *cassette.Cassette { return deepSeekToolLoop(t, true) }},
-		fixtureSpec{Check: "OAI-COMPAT-001", Name: "real-groq-reasoning-not-required", Pass: true, Source: srcGroqToolRetry},
-		fixtureSpec{Check: "OAI-COMPAT-001", Name: "handbuilt-deepseek-reasoning-dropped", Interaction: 1,
-			Build: func(t *testing.T) *cassette.Cassette { return deepSeekToolLoop(t, false) }},
+	// DeepSeek and Moonshot traffic is not in the corpus: hand-built.
+	fixtureSpec{Check: "OAI-COMPAT-001", Name: "handbuilt-deepseek-reasoning-echoed", Pass: true,
+		Build: func(t *testing.T) *cassette.Cassette { return deepSeekToolLoop(t, true) }},
+	fixtureSpec{Check: "OAI-COMPAT-001", Name: "real-groq-reasoning-not-required", Pass: true, Source: srcGroqToolRetry},
+	fixtureSpec{Check: "OAI-COMPAT-001", Name: "handbuilt-deepseek-reasoning-dropped", Interaction: 1,
+		Build: func(t *testing.T) *cassette.Cassette { return deepSeekToolLoop(t, false) }},
 
-		// Responses.
-		fixtureSpec{Check: "OAI-RSN-001", Name: "real-reasoning-then-call", Pass: true, Source: srcResponsesTools},
-		fixtureSpec{Check: "OAI-RSN-001", Name: "real-reasoning-stream", Pass: true, Source: srcResponsesStream},
-		// The corpus's real violation: the API answered 400 here.
-		fixtureSpec{Check: "OAI-RSN-001", Name: "real-edited-history-rejected", Interaction: 1, Source: srcResponsesEdited},
-		fixtureSpec{Check: "OAI-RSN-001", Name: "reasoning-moved-after-call", Interaction: 1, Source: srcResponsesTools,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { moveItem(t, c, 1, "input", 1, 2) }},
+	// Responses.
+	fixtureSpec{Check: "OAI-RSN-001", Name: "real-reasoning-then-call", Pass: true, Source: srcResponsesTools},
+	fixtureSpec{Check: "OAI-RSN-001", Name: "real-reasoning-stream", Pass: true, Source: srcResponsesStream},
+	// The corpus's real violation: the API answered 400 here.
+	fixtureSpec{Check: "OAI-RSN-001", Name: "real-edited-history-rejected", Interaction: 1, Source: srcResponsesEdited},
+	fixtureSpec{Check: "OAI-RSN-001", Name: "reasoning-moved-after-call", Interaction: 1, Source: srcResponsesTools,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { moveItem(t, c, 1, "input", 1, 2) }},
 
-		fixtureSpec{Check: "OAI-RSN-002", Name: "real-reasoning-then-call", Pass: true, Source: srcResponsesTools},
-		fixtureSpec{Check: "OAI-RSN-002", Name: "real-call-id-dropped-with-reasoning", Pass: true, Source: srcResponsesRejected},
-		fixtureSpec{Check: "OAI-RSN-002", Name: "reasoning-dropped", Interaction: 1, Source: srcResponsesTools,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "input.1") }},
+	fixtureSpec{Check: "OAI-RSN-002", Name: "real-reasoning-then-call", Pass: true, Source: srcResponsesTools},
+	fixtureSpec{Check: "OAI-RSN-002", Name: "real-call-id-dropped-with-reasoning", Pass: true, Source: srcResponsesRejected},
+	fixtureSpec{Check: "OAI-RSN-002", Name: "reasoning-dropped", Interaction: 1, Source: srcResponsesTools,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "input.1") }},
 
-		fixtureSpec{Check: "OAI-RSN-003", Name: "real-stored", Pass: true, Source: srcResponsesTools},
-		fixtureSpec{Check: "OAI-RSN-003", Name: "stateless-with-encrypted-content", Pass: true, Source: srcResponsesTools,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "store", "false") }},
-		// One harness mistake, two bytes of JSON: turning store off while
-		// keeping reasoning items by id only.
-		fixtureSpec{Check: "OAI-RSN-003", Name: "stateless-id-only-reasoning", Interaction: 1, Source: srcResponsesTools,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				setJSON(t, c, 1, "store", "false")
-				deleteJSON(t, c, 1, "input.1.encrypted_content")
-			}},
+	fixtureSpec{Check: "OAI-RSN-003", Name: "real-stored", Pass: true, Source: srcResponsesTools},
+	fixtureSpec{Check: "OAI-RSN-003", Name: "stateless-with-encrypted-content", Pass: true, Source: srcResponsesTools,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "store", "false") }},
+	// One harness mistake, two bytes of JSON: turning store off while
+	// keeping reasoning items by id only.
+	fixtureSpec{Check: "OAI-RSN-003", Name: "stateless-id-only-reasoning", Interaction: 1, Source: srcResponsesTools,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			setJSON(t, c, 1, "store", "false")
+			deleteJSON(t, c, 1, "input.1.encrypted_content")
+		}},
 
-		fixtureSpec{Check: "OAI-RSN-004", Name: "real-reasoning-then-call", Pass: true, Source: srcResponsesTools},
-		fixtureSpec{Check: "OAI-RSN-004", Name: "real-reasoning-stream", Pass: true, Source: srcResponsesStream},
-		fixtureSpec{Check: "OAI-RSN-004", Name: "real-cross-provider-history", Pass: true, Source: srcResponsesOtherModel},
-		fixtureSpec{Check: "OAI-RSN-004", Name: "encrypted-content-byte-flipped", Interaction: 1, Source: srcResponsesTools,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				replaceOnce(t, c, 1, "request", `Mq865810g==`, `Mq865811g==`)
-			}},
-		fixtureSpec{Check: "OAI-RSN-004", Name: "streamed-encrypted-content-byte-flipped", Interaction: 1, Source: srcResponsesStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { replaceOnce(t, c, 1, "request", `UcqGK8PU="`, `UcqGK9PU="`) }},
+	fixtureSpec{Check: "OAI-RSN-004", Name: "real-reasoning-then-call", Pass: true, Source: srcResponsesTools},
+	fixtureSpec{Check: "OAI-RSN-004", Name: "real-reasoning-stream", Pass: true, Source: srcResponsesStream},
+	fixtureSpec{Check: "OAI-RSN-004", Name: "real-cross-provider-history", Pass: true, Source: srcResponsesOtherModel},
+	fixtureSpec{Check: "OAI-RSN-004", Name: "encrypted-content-byte-flipped", Interaction: 1, Source: srcResponsesTools,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			replaceOnce(t, c, 1, "request", `Mq865810g==`, `Mq865811g==`)
+		}},
+	fixtureSpec{Check: "OAI-RSN-004", Name: "streamed-encrypted-content-byte-flipped", Interaction: 1, Source: srcResponsesStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { replaceOnce(t, c, 1, "request", `UcqGK8PU="`, `UcqGK9PU="`) }},
 
-		fixtureSpec{Check: "OAI-TOOL-010", Name: "real-rejected-call-answered", Pass: true, Source: srcResponsesRejected},
-		fixtureSpec{Check: "OAI-TOOL-010", Name: "function-call-output-dropped", Interaction: 1, Source: srcResponsesTools,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "input.3") }},
+	fixtureSpec{Check: "OAI-TOOL-010", Name: "real-rejected-call-answered", Pass: true, Source: srcResponsesRejected},
+	fixtureSpec{Check: "OAI-TOOL-010", Name: "function-call-output-dropped", Interaction: 1, Source: srcResponsesTools,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "input.3") }},
 
-		fixtureSpec{Check: "OAI-TOOL-011", Name: "real-reasoning-then-call", Pass: true, Source: srcResponsesTools},
-		fixtureSpec{Check: "OAI-TOOL-011", Name: "function-call-dropped", Interaction: 1, Source: srcResponsesRejected,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "input.3") }},
+	fixtureSpec{Check: "OAI-TOOL-011", Name: "real-reasoning-then-call", Pass: true, Source: srcResponsesTools},
+	fixtureSpec{Check: "OAI-TOOL-011", Name: "function-call-dropped", Interaction: 1, Source: srcResponsesRejected,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "input.3") }},
 
-		fixtureSpec{Check: "OAI-TOOL-012", Name: "real-reasoning-stream", Pass: true, Source: srcResponsesStream},
-		fixtureSpec{Check: "OAI-TOOL-012", Name: "output-sent-as-role-tool", Interaction: 1, Source: srcResponsesRejected,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				setJSON(t, c, 1, "input.4", `{"content":"The user rejected the tool call.","role":"tool","tool_call_id":"call_5W18F6XkDh9NllAH9r0P9GuF"}`)
-			}},
-		fixtureSpec{Check: "OAI-TOOL-012", Name: "call-id-in-item-id", Interaction: 1, Source: srcResponsesTools,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				setJSON(t, c, 1, "input.2.id", `"call_gL7JE6GDeGGsFubqO2XGytyO"`)
-			}},
+	fixtureSpec{Check: "OAI-TOOL-012", Name: "real-reasoning-stream", Pass: true, Source: srcResponsesStream},
+	fixtureSpec{Check: "OAI-TOOL-012", Name: "output-sent-as-role-tool", Interaction: 1, Source: srcResponsesRejected,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			setJSON(t, c, 1, "input.4", `{"content":"The user rejected the tool call.","role":"tool","tool_call_id":"call_5W18F6XkDh9NllAH9r0P9GuF"}`)
+		}},
+	fixtureSpec{Check: "OAI-TOOL-012", Name: "call-id-in-item-id", Interaction: 1, Source: srcResponsesTools,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			setJSON(t, c, 1, "input.2.id", `"call_gL7JE6GDeGGsFubqO2XGytyO"`)
+		}},
 
-		fixtureSpec{Check: "OAI-CANCEL-001", Name: "real-rejected-call-answered", Pass: true, Source: srcResponsesRejected},
-		fixtureSpec{Check: "OAI-CANCEL-001", Name: "real-reasoning-then-call", Pass: true, Source: srcResponsesTools},
-		fixtureSpec{Check: "OAI-CANCEL-001", Name: "user-text-between-call-and-output", Interaction: 1, Source: srcResponsesRejected,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				insertItem(t, c, 1, "input", 4, `{"content":"[user interrupted]","role":"user"}`)
-			}},
-		fixtureSpec{Check: "OAI-CANCEL-001", Name: "empty-output", Interaction: 1, Source: srcResponsesTools,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "input.3.output", `""`) }},
-	)
+	fixtureSpec{Check: "OAI-CANCEL-001", Name: "real-rejected-call-answered", Pass: true, Source: srcResponsesRejected},
+	fixtureSpec{Check: "OAI-CANCEL-001", Name: "real-reasoning-then-call", Pass: true, Source: srcResponsesTools},
+	fixtureSpec{Check: "OAI-CANCEL-001", Name: "user-text-between-call-and-output", Interaction: 1, Source: srcResponsesRejected,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			insertItem(t, c, 1, "input", 4, `{"content":"[user interrupted]","role":"user"}`)
+		}},
+	fixtureSpec{Check: "OAI-CANCEL-001", Name: "empty-output", Interaction: 1, Source: srcResponsesTools,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "input.3.output", `""`) }},
 }
 
 const srcGroqToolRetry = "pydantic__pydantic-ai/tests__models__cassettes__test_groq__test_tool_use_failed_error.yaml"

@@ -14,48 +14,46 @@ const (
 	srcGeminiStream            = "docker__cagent/e2e__testdata__cassettes__TestExec_Gemini_ToolCall.yaml"
 )
 
-func init() {
-	fixtureSpecs = append(fixtureSpecs,
-		fixtureSpec{Check: "ANT-STREAM-001", Name: "real-thinking-stream", Pass: true, Source: srcAnthropicThinkingStream},
-		fixtureSpec{Check: "ANT-STREAM-001", Name: "cut-before-message-stop", Interaction: 0, Source: srcAnthropicThinkingStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { truncateAt(t, c, 0, "event: message_stop") }},
+var streamFixtures = []fixtureSpec{
+	fixtureSpec{Check: "ANT-STREAM-001", Name: "real-thinking-stream", Pass: true, Source: srcAnthropicThinkingStream},
+	fixtureSpec{Check: "ANT-STREAM-001", Name: "cut-before-message-stop", Interaction: 0, Source: srcAnthropicThinkingStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { truncateAt(t, c, 0, "event: message_stop") }},
 
-		fixtureSpec{Check: "ANT-STREAM-002", Name: "real-tool-stream", Pass: true, Source: srcAnthropicToolStream},
-		fixtureSpec{Check: "ANT-STREAM-002", Name: "delta-for-unstarted-block", Interaction: 0, Source: srcAnthropicToolStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				replaceOnce(t, c, 0, "response", `"index":0,"delta":{"type":"input_json_delta","partial_json":"\"}"}`, `"index":1,"delta":{"type":"input_json_delta","partial_json":"\"}"}`)
-			}},
+	fixtureSpec{Check: "ANT-STREAM-002", Name: "real-tool-stream", Pass: true, Source: srcAnthropicToolStream},
+	fixtureSpec{Check: "ANT-STREAM-002", Name: "delta-for-unstarted-block", Interaction: 0, Source: srcAnthropicToolStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			replaceOnce(t, c, 0, "response", `"index":0,"delta":{"type":"input_json_delta","partial_json":"\"}"}`, `"index":1,"delta":{"type":"input_json_delta","partial_json":"\"}"}`)
+		}},
 
-		fixtureSpec{Check: "ANT-STREAM-003", Name: "real-thinking-stream", Pass: true, Source: srcAnthropicThinkingStream},
-		fixtureSpec{Check: "ANT-STREAM-003", Name: "text-delta-on-thinking-block", Interaction: 0, Source: srcAnthropicThinkingStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				replaceOnce(t, c, 0, "response", `{"type":"thinking_delta","thinking":" pedest"}`, `{"type":"text_delta","text":" pedest"}`)
-			}},
+	fixtureSpec{Check: "ANT-STREAM-003", Name: "real-thinking-stream", Pass: true, Source: srcAnthropicThinkingStream},
+	fixtureSpec{Check: "ANT-STREAM-003", Name: "text-delta-on-thinking-block", Interaction: 0, Source: srcAnthropicThinkingStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			replaceOnce(t, c, 0, "response", `{"type":"thinking_delta","thinking":" pedest"}`, `{"type":"text_delta","text":" pedest"}`)
+		}},
 
-		fixtureSpec{Check: "ANT-STREAM-004", Name: "real-tool-stream", Pass: true, Source: srcAnthropicToolStream},
-		fixtureSpec{Check: "ANT-STREAM-004", Name: "tool-input-cut", Interaction: 0, Source: srcAnthropicToolStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				replaceOnce(t, c, 0, "response", `"partial_json":"\"}"}`, `"partial_json":"\""}`)
-			}},
+	fixtureSpec{Check: "ANT-STREAM-004", Name: "real-tool-stream", Pass: true, Source: srcAnthropicToolStream},
+	fixtureSpec{Check: "ANT-STREAM-004", Name: "tool-input-cut", Interaction: 0, Source: srcAnthropicToolStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			replaceOnce(t, c, 0, "response", `"partial_json":"\"}"}`, `"partial_json":"\""}`)
+		}},
 
-		fixtureSpec{Check: "OAI-STREAM-001", Name: "real-multi-agent-streams", Pass: true, Source: srcChatStream},
-		fixtureSpec{Check: "OAI-STREAM-001", Name: "no-done", Interaction: 0, Source: srcChatStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { truncateAt(t, c, 0, "data: [DONE]") }},
+	fixtureSpec{Check: "OAI-STREAM-001", Name: "real-multi-agent-streams", Pass: true, Source: srcChatStream},
+	fixtureSpec{Check: "OAI-STREAM-001", Name: "no-done", Interaction: 0, Source: srcChatStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { truncateAt(t, c, 0, "data: [DONE]") }},
 
-		fixtureSpec{Check: "OAI-STREAM-002", Name: "real-reasoning-stream", Pass: true, Source: srcResponsesStream},
-		fixtureSpec{Check: "OAI-STREAM-002", Name: "sequence-number-repeated", Interaction: 0, Source: srcResponsesStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				replaceOnce(t, c, 0, "response", `"output_index":1,"sequence_number":4}`, `"output_index":1,"sequence_number":3}`)
-			}},
+	fixtureSpec{Check: "OAI-STREAM-002", Name: "real-reasoning-stream", Pass: true, Source: srcResponsesStream},
+	fixtureSpec{Check: "OAI-STREAM-002", Name: "sequence-number-repeated", Interaction: 0, Source: srcResponsesStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			replaceOnce(t, c, 0, "response", `"output_index":1,"sequence_number":4}`, `"output_index":1,"sequence_number":3}`)
+		}},
 
-		fixtureSpec{Check: "GEM-STREAM-001", Name: "real-function-call-stream", Pass: true, Source: srcGeminiStream},
-		fixtureSpec{Check: "GEM-STREAM-001", Name: "no-finish-reason", Interaction: 0, Source: srcGeminiStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) {
-				replaceOnce(t, c, 0, "response", `"finishReason": "STOP",`, ``)
-			}},
+	fixtureSpec{Check: "GEM-STREAM-001", Name: "real-function-call-stream", Pass: true, Source: srcGeminiStream},
+	fixtureSpec{Check: "GEM-STREAM-001", Name: "no-finish-reason", Interaction: 0, Source: srcGeminiStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			replaceOnce(t, c, 0, "response", `"finishReason": "STOP",`, ``)
+		}},
 
-		fixtureSpec{Check: "XP-DECODE-001", Name: "real-tool-stream", Pass: true, Source: srcAnthropicToolStream},
-		fixtureSpec{Check: "XP-DECODE-001", Name: "messages-not-a-list", Interaction: 1, Source: srcAnthropicToolStream,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "messages", `{"role":"user"}`) }},
-	)
+	fixtureSpec{Check: "XP-DECODE-001", Name: "real-tool-stream", Pass: true, Source: srcAnthropicToolStream},
+	fixtureSpec{Check: "XP-DECODE-001", Name: "messages-not-a-list", Interaction: 1, Source: srcAnthropicToolStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "messages", `{"role":"user"}`) }},
 }

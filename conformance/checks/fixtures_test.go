@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -41,8 +42,8 @@ type fixtureSpec struct {
 	Build func(t *testing.T) *cassette.Cassette
 }
 
-// fixtureSpecs is filled by the fixture tables of each check family.
-var fixtureSpecs []fixtureSpec
+// fixtureSpecs are the fixture tables of every check family.
+var fixtureSpecs = slices.Concat(anthropicFixtures, openaiFixtures, geminiFixtures, historyFixtures, streamFixtures, xpFixtures)
 
 func (s fixtureSpec) file() string {
 	if s.Pass {

@@ -11,15 +11,13 @@ import (
 
 const srcAnthropicRoundTrip = "pydantic__pydantic-ai/tests__cassettes__test_cache_prefix_stability__test_anthropic_thinking_roundtrip_wire_stable[vercel].yaml"
 
-func init() {
-	fixtureSpecs = append(fixtureSpecs,
-		fixtureSpec{Check: "XP-RAW-001", Name: "real-anthropic-signatures-byte-exact", Pass: true, Source: srcAnthropicRoundTrip},
-		fixtureSpec{Check: "XP-RAW-001", Name: "real-encrypted-content-byte-exact", Pass: true, Source: srcResponsesTools},
-		// pydantic-ai really echoes Gemini signatures in URL-safe base64.
-		fixtureSpec{Check: "XP-RAW-001", Name: "real-gemini-signature-url-safe", Interaction: 1, Source: srcGemSigStream},
-		fixtureSpec{Check: "XP-RAW-001", Name: "encrypted-content-unicode-escaped", Interaction: 1, Source: srcResponsesTools,
-			Mutate: func(t *testing.T, c *cassette.Cassette) { xpEscapeDash(t, c, 1, "input.1.encrypted_content") }},
-	)
+var xpFixtures = []fixtureSpec{
+	fixtureSpec{Check: "XP-RAW-001", Name: "real-anthropic-signatures-byte-exact", Pass: true, Source: srcAnthropicRoundTrip},
+	fixtureSpec{Check: "XP-RAW-001", Name: "real-encrypted-content-byte-exact", Pass: true, Source: srcResponsesTools},
+	// pydantic-ai really echoes Gemini signatures in URL-safe base64.
+	fixtureSpec{Check: "XP-RAW-001", Name: "real-gemini-signature-url-safe", Interaction: 1, Source: srcGemSigStream},
+	fixtureSpec{Check: "XP-RAW-001", Name: "encrypted-content-unicode-escaped", Interaction: 1, Source: srcResponsesTools,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { xpEscapeDash(t, c, 1, "input.1.encrypted_content") }},
 }
 
 // xpEscapeDash writes the first "-" of the JSON string at path as \u002d:

@@ -17,8 +17,6 @@ import (
 // steps, thinking signatures and redacted data minted.
 type anthropic struct{}
 
-func init() { wires[engine.WireAnthropic] = anthropic{} }
-
 func (anthropic) endpoint(r *http.Request) (bool, *Fault) {
 	switch {
 	case r.Method != http.MethodPost || r.URL.Path != "/v1/messages":

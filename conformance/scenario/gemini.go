@@ -20,8 +20,6 @@ import (
 // parts of the model turn in steps, thoughtSignatures minted.
 type gem struct{}
 
-func init() { wires[engine.WireGemini] = gem{} }
-
 // gemPath is a generation endpoint: the API version, the model, the method.
 var gemPath = regexp.MustCompile(`^/(v1|v1beta|v1alpha)/models/([^/:]+):([A-Za-z]+)$`)
 

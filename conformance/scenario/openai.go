@@ -22,8 +22,6 @@ import (
 // judgement.
 type chat struct{}
 
-func init() { wires[engine.WireOpenAI] = chat{} }
-
 // chatEpoch is the "created" time of a scenario's first response
 // (2026-01-01T00:00:00Z); later steps add a few seconds each, so runs
 // repeat byte for byte.

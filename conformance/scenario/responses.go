@@ -21,8 +21,6 @@ import (
 // a reasoning item is left to the catalogue (OAI-RSN-001).
 type responses struct{}
 
-func init() { wires[engine.WireResponses] = responses{} }
-
 func (responses) endpoint(r *http.Request) (bool, *Fault) {
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/responses" {
 		return false, &Fault{Status: http.StatusNotFound, Message: fmt.Sprintf("Invalid URL (%s %s)", r.Method, r.URL.Path),

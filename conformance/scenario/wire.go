@@ -9,8 +9,8 @@ import (
 )
 
 // A wire is one provider API as the simulator serves it. Each lives in its
-// own file (anthropic.go, openai.go, responses.go, gemini.go) and registers
-// itself in wires.
+// own file (anthropic.go, openai.go, responses.go, gemini.go) and is listed
+// in wires.
 type wire interface {
 	// endpoint checks that r is a call to the wire's generation endpoint
 	// with the headers the provider insists on; stream reports a stream
@@ -30,7 +30,12 @@ type wire interface {
 }
 
 // wires are the simulated providers, by wire.
-var wires = map[engine.Wire]wire{}
+var wires = map[engine.Wire]wire{
+	engine.WireAnthropic: anthropic{},
+	engine.WireOpenAI:    chat{},
+	engine.WireResponses: responses{},
+	engine.WireGemini:    gem{},
+}
 
 func wireNames() []string {
 	var out []string
