@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/sse"
 )
 
@@ -86,9 +87,10 @@ func detectRequestShape(body []byte) engine.Wire {
 	return engine.WireUnknown
 }
 
-func detectResponseShape(body []byte) engine.Wire {
-	if sse.Looks(body) {
-		for _, ev := range sse.Parse(body) {
+func detectResponseShape(b []byte) engine.Wire {
+	switch body.Sniff(b) {
+	case body.EventStream:
+		for _, ev := range sse.Parse(b) {
 			if ev.Data == "" || ev.Data == "[DONE]" {
 				continue
 			}
@@ -97,8 +99,10 @@ func detectResponseShape(body []byte) engine.Wire {
 			}
 		}
 		return engine.WireUnknown
+	case body.JSONLines:
+		return detectResponseDoc(body.Lines(b)[0].Data)
 	}
-	return detectResponseDoc(body)
+	return detectResponseDoc(b)
 }
 
 func detectResponseDoc(doc []byte) engine.Wire {

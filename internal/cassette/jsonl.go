@@ -1,11 +1,11 @@
 package cassette
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"strings"
 
+	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/sse"
 )
@@ -24,16 +24,10 @@ func readJSONL(name string, data []byte) ([]*Interaction, error) {
 	}
 	var (
 		bodies [][]byte
-		body   []byte
+		stream []byte
 	)
-	rest := trimBOM(data)
-	for lineNo := 1; len(rest) > 0; lineNo++ {
-		var line []byte
-		line, rest, _ = bytes.Cut(rest, []byte{'\n'})
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
-		}
+	for _, l := range body.Split(trimBOM(data)) {
+		line, lineNo := l.Data, l.No
 		fields, err := rawjson.Fields(line)
 		if err != nil {
 			var v json.RawMessage
@@ -45,12 +39,12 @@ func readJSONL(name string, data []byte) ([]*Interaction, error) {
 		// A bare CR between JSON tokens would end the SSE line early.
 		data := strings.ReplaceAll(string(line), "\r", " ")
 		typ := eventType(fields)
-		if streamOpeners[typ] && len(body) > 0 {
-			bodies, body = append(bodies, body), nil
+		if streamOpeners[typ] && len(stream) > 0 {
+			bodies, stream = append(bodies, stream), nil
 		}
-		body = sse.Write(body, typ, data)
+		stream = sse.Write(stream, typ, data)
 	}
-	bodies = append(bodies, body)
+	bodies = append(bodies, stream)
 	out := make([]*Interaction, 0, len(bodies))
 	for _, b := range bodies {
 		out = append(out, &Interaction{

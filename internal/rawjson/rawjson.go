@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -420,4 +421,15 @@ func Compact(data []byte) []byte {
 		return data
 	}
 	return buf.Bytes()
+}
+
+// SetExtra records a raw value under key in a lazily made map of the wire
+// fields a model does not name. A key with invalid UTF-8 is stored as it
+// will encode (with U+FFFD), so decoding the encoded body gives the same map.
+func SetExtra(m *map[string]json.RawMessage, key string, v json.RawMessage) {
+	key = strings.ToValidUTF8(key, "\uFFFD")
+	if *m == nil {
+		*m = map[string]json.RawMessage{}
+	}
+	(*m)[key] = v
 }

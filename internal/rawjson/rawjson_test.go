@@ -177,3 +177,4 @@ func FuzzAppendCompact(f *testing.F) {
 		}
 	})
 }
+

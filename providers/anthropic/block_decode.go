@@ -88,7 +88,7 @@ func decodeBlock(path string, raw json.RawMessage) (engine.Block, error) {
 			return engine.Block{}, err
 		}
 		if !taken {
-			setExtra(&b.Extra, f.Key, f.Value)
+			rawjson.SetExtra(&b.Extra, f.Key, f.Value)
 		}
 	}
 	return b, nil

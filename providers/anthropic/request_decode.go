@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
 )
 
@@ -11,11 +12,11 @@ import (
 // to the model; a named field that is null, or whose value the model cannot
 // tell from absent ("stream": false, "max_tokens": 0, "model": ""), is also
 // kept in Extra so that encoding gives the same JSON value back.
-func decodeRequest(body []byte) (*engine.Request, error) {
-	if err := rawjson.Document("request body", body); err != nil {
+func decodeRequest(b []byte) (*engine.Request, error) {
+	if err := body.Object(b); err != nil {
 		return nil, err
 	}
-	fields, err := rawjson.ObjectAt("request body", body)
+	fields, err := rawjson.ObjectAt("", b)
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +38,7 @@ func decodeRequestField(req *engine.Request, f rawjson.Field) error {
 		named = false
 	}
 	if !named || rawjson.IsNull(f.Value) {
-		setExtra(&req.Extra, f.Key, f.Value)
+		rawjson.SetExtra(&req.Extra, f.Key, f.Value)
 		return nil
 	}
 	keep := false // also keep the raw value in Extra
@@ -63,7 +64,7 @@ func decodeRequestField(req *engine.Request, f rawjson.Field) error {
 		req.Thinking, err = decodeThinking(f.Value)
 	}
 	if keep {
-		setExtra(&req.Extra, f.Key, f.Value)
+		rawjson.SetExtra(&req.Extra, f.Key, f.Value)
 	}
 	return err
 }
@@ -125,7 +126,7 @@ func decodeMessage(path string, raw json.RawMessage) (engine.Message, error) {
 				return engine.Message{}, err
 			}
 		default:
-			setExtra(&m.Extra, f.Key, f.Value)
+			rawjson.SetExtra(&m.Extra, f.Key, f.Value)
 		}
 	}
 	return m, nil

@@ -15,9 +15,9 @@ import (
 
 func TestDecodeRequestErrors(t *testing.T) {
 	cases := []struct{ body, want string }{
-		{``, "request body: empty body"},
-		{`{"model":`, "request body: invalid JSON at byte 9"},
-		{`[]`, "request body: expected an object, found an array"},
+		{``, "empty"},
+		{`{"model":`, "invalid JSON at byte 9"},
+		{`[]`, "expected a JSON object, found an array"},
 		{`{"model":5}`, "model: expected a string, found a number"},
 		{`{"max_tokens":"10"}`, "max_tokens: expected an integer, found a string"},
 		{`{"max_tokens":1.5}`, "max_tokens: expected an integer, found 1.5"},

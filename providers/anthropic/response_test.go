@@ -81,12 +81,12 @@ func TestDecodeResponseUndecodable(t *testing.T) {
 		body   string
 		want   string
 	}{
-		{200, "", "response body: empty (HTTP 200)"},
-		{529, " \n", "response body: empty (HTTP 529)"},
-		{200, "\x1f\x8b\x08\x00\xff\xfe", "response body: binary data"},
-		{200, `{"id":"msg_1","content":[`, "response body: invalid JSON at byte 25"},
-		{200, "OK", `response body: expected a JSON object or an event stream, found text "OK"`},
-		{200, `[1,2]`, "response body: expected an object, found an array"},
+		{200, "", "empty"},
+		{529, " \n", "empty"},
+		{200, "\x1f\x8b\x08\x00\xff\xfe", "binary data (6 bytes)"},
+		{200, `{"id":"msg_1","content":[`, "invalid JSON at byte 25"},
+		{200, "OK", `neither JSON nor an event stream: starts with "OK"`},
+		{200, `[1,2]`, "expected a JSON object, found an array"},
 		{200, `{"type":"message","content":"hi"}`, "content: expected an array, found a string"},
 	}
 	for _, c := range cases {

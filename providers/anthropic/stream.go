@@ -7,15 +7,8 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
-)
-
-// Stream check IDs (wire-rules §7).
-const (
-	checkGrammar = "ANT-STREAM-001" // event order: message_start … message_delta, message_stop
-	checkIndex   = "ANT-STREAM-002" // block indices contiguous; deltas/stops only for open blocks
-	checkDelta   = "ANT-STREAM-003" // delta type matches the block type
-	checkJSON    = "ANT-STREAM-004" // partial_json concatenates to a JSON object
 )
 
 // reassembler rebuilds the message from stream events the way
@@ -71,7 +64,7 @@ func (r *reassembler) event(i int, ev event) {
 		if ev.cut {
 			cut = " (the body ends inside this event)"
 		}
-		r.issue(checkGrammar, i, "%s event: data is not a JSON object%s: %s", orNone(ev.name), cut, snippet(data))
+		r.issue(engine.CheckAnthropicStream, i, "%s event: data is not a JSON object%s: %s", orNone(ev.name), cut, body.Excerpt(data, 200))
 		if ev.name == "error" {
 			r.fail(data)
 		}
@@ -82,7 +75,7 @@ func (r *reassembler) event(i int, ev event) {
 		typ = ev.name
 	}
 	if typ == "" {
-		r.issue(checkGrammar, i, "event without a type: %s", snippet(data))
+		r.issue(engine.CheckAnthropicStream, i, "event without a type: %s", body.Excerpt(data, 200))
 		return
 	}
 	if typ == "ping" {
@@ -93,7 +86,7 @@ func (r *reassembler) event(i int, ev event) {
 		if r.failed {
 			after = "the error event"
 		}
-		r.issue(checkGrammar, i, "%s after %s; ignored", typ, after)
+		r.issue(engine.CheckAnthropicStream, i, "%s after %s; ignored", typ, after)
 		return
 	}
 	switch typ {
@@ -136,18 +129,18 @@ func (r *reassembler) requireStart(i int, typ string) {
 		return
 	}
 	r.earlyNoticed = true
-	r.issue(checkGrammar, i, "%s before message_start", typ)
+	r.issue(engine.CheckAnthropicStream, i, "%s before message_start", typ)
 }
 
 func (r *reassembler) messageStart(i int, we *wireEvent) {
 	if r.started {
-		r.issue(checkGrammar, i, "a second message_start; ignored")
+		r.issue(engine.CheckAnthropicStream, i, "a second message_start; ignored")
 		return
 	}
 	r.started = true
 	msg, err := rawjson.Fields(we.Message)
 	if err != nil {
-		r.issue(checkGrammar, i, "message_start without a message object")
+		r.issue(engine.CheckAnthropicStream, i, "message_start without a message object")
 		return
 	}
 	r.resp.ID = lookupString(msg, "id")
@@ -164,7 +157,7 @@ func (r *reassembler) messageStart(i int, we *wireEvent) {
 	for _, item := range items {
 		b, err := newBlockState(len(r.blocks), rawjson.Index("content", len(r.blocks)), item)
 		if err != nil {
-			r.issue(checkGrammar, i, "message_start content[%d]: %v", len(r.blocks), err)
+			r.issue(engine.CheckAnthropicStream, i, "message_start content[%d]: %v", len(r.blocks), err)
 			continue
 		}
 		b.stopped = true
@@ -178,7 +171,7 @@ func (r *reassembler) messageStart(i int, we *wireEvent) {
 func (r *reassembler) blockIndex(i int, typ string, we *wireEvent) (int, bool) {
 	n, err := rawjson.IntAt("index", we.Index)
 	if err != nil || n < 0 {
-		r.issue(checkGrammar, i, "%s without a non-negative integer index", typ)
+		r.issue(engine.CheckAnthropicStream, i, "%s without a non-negative integer index", typ)
 		return 0, false
 	}
 	return n, true
@@ -190,15 +183,15 @@ func (r *reassembler) blockStart(i int, we *wireEvent) {
 		return
 	}
 	if _, dup := r.byIndex[n]; dup {
-		r.issue(checkIndex, i, "content_block_start for index %d, which was already started; ignored", n)
+		r.issue(engine.CheckAnthropicBlockIndex, i, "content_block_start for index %d, which was already started; ignored", n)
 		return
 	}
 	if n != len(r.blocks) {
-		r.issue(checkIndex, i, "content_block_start for index %d, expected index %d", n, len(r.blocks))
+		r.issue(engine.CheckAnthropicBlockIndex, i, "content_block_start for index %d, expected index %d", n, len(r.blocks))
 	}
 	b, err := newBlockState(n, rawjson.Index("content", len(r.blocks)), we.ContentBlock)
 	if err != nil {
-		r.issue(checkGrammar, i, "content_block_start for index %d: %v", n, err)
+		r.issue(engine.CheckAnthropicStream, i, "content_block_start for index %d: %v", n, err)
 		return
 	}
 	r.byIndex[n] = b
@@ -215,7 +208,7 @@ func (r *reassembler) openBlock(i int, typ string, we *wireEvent) *blockState {
 	}
 	b := r.byIndex[n]
 	if b == nil {
-		r.issue(checkIndex, i, "%s for index %d, which was never started", typ, n)
+		r.issue(engine.CheckAnthropicBlockIndex, i, "%s for index %d, which was never started", typ, n)
 	}
 	return b
 }
@@ -227,18 +220,18 @@ func (r *reassembler) blockDelta(i int, we *wireEvent) {
 	}
 	d := we.Delta
 	if d == nil {
-		r.issue(checkGrammar, i, "content_block_delta for index %d without a delta object", b.index)
+		r.issue(engine.CheckAnthropicStream, i, "content_block_delta for index %d without a delta object", b.index)
 		return
 	}
 	if b.stopped {
-		check := checkIndex
+		check := engine.CheckAnthropicBlockIndex
 		if d.Type == "signature_delta" {
-			check = checkDelta
+			check = engine.CheckAnthropicDeltaType
 		}
 		r.issue(check, i, "%s for index %d (%s) after its content_block_stop", d.Type, b.index, b.block.Path)
 	}
 	if !b.apply(d) {
-		r.issue(checkDelta, i, "%s on a %s block (index %d, %s); ignored", d.Type, b.wireType(), b.index, b.block.Path)
+		r.issue(engine.CheckAnthropicDeltaType, i, "%s on a %s block (index %d, %s); ignored", d.Type, b.wireType(), b.index, b.block.Path)
 	}
 }
 
@@ -248,12 +241,12 @@ func (r *reassembler) blockStop(i int, we *wireEvent) {
 		return
 	}
 	if b.stopped {
-		r.issue(checkIndex, i, "a second content_block_stop for index %d (%s)", b.index, b.block.Path)
+		r.issue(engine.CheckAnthropicBlockIndex, i, "a second content_block_stop for index %d (%s)", b.index, b.block.Path)
 		return
 	}
 	b.stopped = true
 	if problem := b.finish(); problem != "" {
-		r.issue(checkJSON, i, "%s (index %d, %s): %s", b.wireType(), b.index, b.block.Path, problem)
+		r.issue(engine.CheckAnthropicToolInput, i, "%s (index %d, %s): %s", b.wireType(), b.index, b.block.Path, problem)
 	}
 }
 
@@ -271,18 +264,18 @@ func (r *reassembler) messageDelta(we *wireEvent) {
 func (r *reassembler) messageStop(i int) {
 	r.stopped = true
 	if !r.sawDelta {
-		r.issue(checkGrammar, i, "message_stop without a message_delta before it")
+		r.issue(engine.CheckAnthropicStream, i, "message_stop without a message_delta before it")
 	}
 	if open := r.openBlocks(); open != "" {
 		r.openAtStop = true
-		r.issue(checkGrammar, i, "message_stop while %s never stopped", open)
+		r.issue(engine.CheckAnthropicStream, i, "message_stop while %s never stopped", open)
 	}
 }
 
 // fail records an error event: the stream's terminal failure.
 func (r *reassembler) fail(data []byte) {
 	r.failed = true
-	e := &engine.APIError{Message: snippet(data)}
+	e := &engine.APIError{Message: body.Excerpt(data, 200)}
 	if fields, err := rawjson.Fields(data); err == nil {
 		e = decodeErrorBody(200, fields)
 	}
@@ -315,7 +308,7 @@ func (r *reassembler) finish(last int) {
 		}
 	}
 	if !r.started && !r.failed && !r.earlyNoticed {
-		r.issue(checkGrammar, last, "the stream has no message_start")
+		r.issue(engine.CheckAnthropicStream, last, "the stream has no message_start")
 	}
 	if !r.stopped && !r.failed {
 		r.stream.Truncated = true
@@ -323,7 +316,7 @@ func (r *reassembler) finish(last int) {
 		if open != "" {
 			msg += "; " + open + " never stopped"
 		}
-		r.issue(checkGrammar, last, "%s", msg)
+		r.issue(engine.CheckAnthropicStream, last, "%s", msg)
 		r.stream.Issues[len(r.stream.Issues)-1].Truncation = true
 	}
 	r.stream.Complete = r.stopped && !r.failed && !r.openAtStop

@@ -127,10 +127,10 @@ func (b *blockState) apply(d *wireDelta) bool {
 		}
 		// As the SDK: each field replaces the block's, when not empty.
 		if d.Content != "" {
-			setExtra(&b.overrides, "content", rawjson.Quote(d.Content))
+			rawjson.SetExtra(&b.overrides, "content", rawjson.Quote(d.Content))
 		}
 		if d.EncryptedContent != "" {
-			setExtra(&b.overrides, "encrypted_content", rawjson.Quote(d.EncryptedContent))
+			rawjson.SetExtra(&b.overrides, "encrypted_content", rawjson.Quote(d.EncryptedContent))
 		}
 	}
 	return true
@@ -146,7 +146,7 @@ func (b *blockState) finish() (problem string) {
 	case engine.BlockText:
 		b.block.Text = b.text.String()
 		if b.citesSeen {
-			setExtra(&b.block.Extra, "citations", rawjson.ArrayOf(b.cites))
+			rawjson.SetExtra(&b.block.Extra, "citations", rawjson.ArrayOf(b.cites))
 		}
 	case engine.BlockThinking:
 		b.block.Text = b.text.String()

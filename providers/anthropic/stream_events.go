@@ -1,11 +1,11 @@
 package anthropic
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 
+	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/sse"
 )
@@ -30,26 +30,15 @@ func sseEvents(body []byte) []event {
 	return events
 }
 
-// jsonlEvents splits a body of one JSON event per line. ok is false unless
-// the first non-blank line is a JSON object; later lines that are not JSON
-// become events that the reassembler reports.
-func jsonlEvents(body []byte) (events []event, ok bool) {
-	for pos := 0; pos < len(body); {
-		end := bytes.IndexByte(body[pos:], '\n')
-		next := pos + end + 1
-		if end < 0 {
-			end, next = len(body)-pos, len(body)
-		}
-		line := bytes.TrimSpace(body[pos : pos+end])
-		if len(line) > 0 {
-			if len(events) == 0 && (line[0] != '{' || !json.Valid(line)) {
-				return nil, false
-			}
-			events = append(events, event{offset: pos, data: line, cut: next == len(body) && body[len(body)-1] != '\n'})
-		}
-		pos = next
+// jsonlEvents are the lines of a body of one JSON event per line, as
+// events; lines that are not JSON are events the reassembler reports.
+func jsonlEvents(b []byte) []event {
+	lines := body.Lines(b)
+	events := make([]event, len(lines))
+	for i, l := range lines {
+		events[i] = event{offset: l.Offset, data: l.Data, cut: l.Cut}
 	}
-	return events, len(events) > 0
+	return events
 }
 
 // wireEvent is the union of the stream events' shapes, decoded once per

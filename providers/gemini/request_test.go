@@ -197,17 +197,17 @@ func TestRoles(t *testing.T) {
 // expected.
 func TestRequestErrors(t *testing.T) {
 	cases := []struct{ body, want string }{
-		{``, "empty body"},
-		{`{"contents": [`, "body is not JSON: byte 14: unexpected end of JSON input"},
-		{"{\"sy\x83tem\": 1}", "body is not UTF-8: byte 4"},
-		{`[]`, "request body: expected an object, found an array"},
+		{``, "empty"},
+		{`{"contents": [`, "invalid JSON at byte 14: unexpected end of JSON input"},
+		{"{\"sy\x83tem\": 1}", "invalid UTF-8 at byte 4"},
+		{`[]`, "expected a JSON object, found an array"},
 		{`{"contents": "hi"}`, "contents: expected an array, found a string"},
 		{`{"contents": [1]}`, "contents[0]: expected an object, found a number"},
 		{`{"contents": [{"parts": {}}]}`, "contents[0].parts: expected an array, found an object"},
 		{`{"contents": [{"role": "user", "parts": ["x"]}]}`, "contents[0].parts[0]: expected an object, found a string"},
 		{`{"contents": [{"role": "user", "role": "model"}]}`, `contents[0]: duplicate key "role"`},
-		{`{"contents": [], "contents": []}`, `request body: duplicate key "contents"`},
-		{`{"systemInstruction": {}, "system_instruction": {}}`, `request body: duplicate key "system_instruction"`},
+		{`{"contents": [], "contents": []}`, `duplicate key "contents"`},
+		{`{"systemInstruction": {}, "system_instruction": {}}`, `duplicate key "system_instruction"`},
 		{`{"systemInstruction": 5}`, "systemInstruction: expected an object, found a number"},
 		{`{"systemInstruction": {"parts": [null]}}`, "systemInstruction.parts[0]: expected an object, found null"},
 		{`{"tools": {}}`, "tools: expected an array, found an object"},

@@ -50,10 +50,10 @@ func TestResponseUndecodable(t *testing.T) {
 	cases := []struct {
 		body, want string
 	}{
-		{"  \n", "empty body"},
-		{"\xff\xfe\x00", "body is binary, not JSON or an event stream"},
-		{"hello", `body is neither JSON nor an event stream (starts with "hello")`},
-		{`{"candidates": [`, "body is not JSON: byte 16: unexpected end of JSON input"},
+		{"  \n", "empty"},
+		{"\xff\xfe\x00", "binary data (3 bytes), neither JSON nor an event stream"},
+		{"hello", `neither JSON nor an event stream: starts with "hello"`},
+		{`{"candidates": [`, "invalid JSON at byte 16: unexpected end of JSON input"},
 		{`{"candidates": {}}`, "candidates: expected an array, found an object"},
 		{`{"candidates": [{"content": {"parts": [7]}}]}`, "candidates[0].content.parts[0]: expected an object, found a number"},
 	}

@@ -8,13 +8,9 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/sse"
 )
-
-// CheckStream is the check a stream-grammar fault breaks: a chunk that is
-// not a JSON object, a chunk after the final one, a chunk with no
-// candidates, usage or promptFeedback.
-const CheckStream = "GEM-STREAM-001"
 
 // How a stream is reassembled.
 //
@@ -108,14 +104,14 @@ func decodeStream(events []event) *engine.Response {
 }
 
 func (a *assembler) issue(k int, format string, args ...any) {
-	a.st.Issues = append(a.st.Issues, engine.StreamIssue{Check: CheckStream, Event: k, Message: fmt.Sprintf(format, args...)})
+	a.st.Issues = append(a.st.Issues, engine.StreamIssue{Check: engine.CheckGeminiStream, Event: k, Message: fmt.Sprintf(format, args...)})
 }
 
 func (a *assembler) event(k int, data []byte) {
 	data = bytes.TrimSpace(data)
 	obj, err := parseObject(data, "")
 	if err != nil {
-		a.issue(k, "event %d: data is not a JSON object: %q", k, clip(data, 60))
+		a.issue(k, "event %d: data is not a JSON object: %q", k, body.Excerpt(data, 60))
 		return
 	}
 	switch {

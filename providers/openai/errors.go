@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
 )
 
@@ -51,10 +52,10 @@ func scalar(v json.RawMessage) string {
 
 // statusError is the error of a non-2xx response whose body carries no
 // "error" object: the body itself (shortened) or the status text.
-func statusError(status int, body []byte) *engine.APIError {
-	msg := strings.TrimSpace(string(rawjson.Compact(body)))
+func statusError(status int, b []byte) *engine.APIError {
+	msg := strings.TrimSpace(string(rawjson.Compact(b)))
 	if msg == "" {
 		msg = http.StatusText(status)
 	}
-	return &engine.APIError{Code: strconv.Itoa(status), Message: excerpt([]byte(msg))}
+	return &engine.APIError{Code: strconv.Itoa(status), Message: body.Excerpt([]byte(msg), 120)}
 }

@@ -58,7 +58,7 @@ func decodeMessage(raw json.RawMessage, path string, defaultRole engine.Role) (e
 			if s, ok := rawjson.String(f.Value); ok {
 				m.Name = s
 			} else {
-				setExtra(&m.Extra, f.Key, f.Value)
+				rawjson.SetExtra(&m.Extra, f.Key, f.Value)
 			}
 		case "content":
 			content, hasContent = f.Value, true
@@ -66,7 +66,7 @@ func decodeMessage(raw json.RawMessage, path string, defaultRole engine.Role) (e
 			toolCallID = f.Value
 		case "tool_calls":
 			if rawjson.IsNull(f.Value) {
-				setExtra(&m.Extra, f.Key, f.Value)
+				rawjson.SetExtra(&m.Extra, f.Key, f.Value)
 				continue
 			}
 			items, err := rawjson.ArrayAt(p, f.Value)
@@ -74,7 +74,7 @@ func decodeMessage(raw json.RawMessage, path string, defaultRole engine.Role) (e
 				return engine.Message{}, err
 			}
 			if len(items) == 0 { // kept, so an empty list (which OpenAI rejects) stays visible
-				setExtra(&m.Extra, f.Key, f.Value)
+				rawjson.SetExtra(&m.Extra, f.Key, f.Value)
 			}
 			calls = calls[:0]
 			for i, it := range items {
@@ -87,12 +87,12 @@ func decodeMessage(raw json.RawMessage, path string, defaultRole engine.Role) (e
 		case wireReasoningContent, wireReasoning:
 			s, ok := rawjson.String(f.Value)
 			if !ok || m.Role != engine.RoleAssistant {
-				setExtra(&m.Extra, f.Key, f.Value)
+				rawjson.SetExtra(&m.Extra, f.Key, f.Value)
 				continue
 			}
 			thinking = append(thinking, engine.Block{Type: engine.BlockThinking, WireType: f.Key, Path: p, Text: s})
 		default:
-			setExtra(&m.Extra, f.Key, f.Value)
+			rawjson.SetExtra(&m.Extra, f.Key, f.Value)
 		}
 	}
 
@@ -107,7 +107,7 @@ func decodeMessage(raw json.RawMessage, path string, defaultRole engine.Role) (e
 		m.Blocks = append(m.Blocks, b)
 	} else {
 		if toolCallID != nil {
-			setExtra(&m.Extra, "tool_call_id", toolCallID)
+			rawjson.SetExtra(&m.Extra, "tool_call_id", toolCallID)
 		}
 		if hasContent {
 			if err := decodeContent(&m, content, rawjson.At(path, "content")); err != nil {
@@ -137,7 +137,7 @@ func decodeContent(m *engine.Message, content json.RawMessage, path string) erro
 			return err
 		}
 		if len(parts) == 0 { // an empty list is not the same as no content
-			setExtra(&m.Extra, "content", content)
+			rawjson.SetExtra(&m.Extra, "content", content)
 		}
 		m.Blocks = append(m.Blocks, parts...)
 	default:
@@ -208,7 +208,7 @@ func decodePart(raw json.RawMessage, path string) (engine.Block, error) {
 			b.Source = f.Value
 			b.MediaType = mediaType(f.Value)
 		default:
-			setExtra(&b.Extra, f.Key, f.Value)
+			rawjson.SetExtra(&b.Extra, f.Key, f.Value)
 		}
 	}
 	if !seen {
@@ -262,10 +262,10 @@ func decodeToolCall(raw json.RawMessage, path string) (engine.Block, error) {
 				b.ID = s
 				continue
 			}
-			setExtra(&b.Extra, f.Key, f.Value)
+			rawjson.SetExtra(&b.Extra, f.Key, f.Value)
 		case payloadKey:
 			if rawjson.Kind(f.Value) != "object" {
-				setExtra(&b.Extra, f.Key, f.Value)
+				rawjson.SetExtra(&b.Extra, f.Key, f.Value)
 				continue
 			}
 			inner, err := rawjson.ObjectAt(rawjson.At(path, f.Key), f.Value)
@@ -279,15 +279,15 @@ func decodeToolCall(raw json.RawMessage, path string) (engine.Block, error) {
 						b.Name = s
 						continue
 					}
-					setExtra(&b.Extra, functionPrefix+g.Key, g.Value)
+					rawjson.SetExtra(&b.Extra, functionPrefix+g.Key, g.Value)
 				case argsKey:
 					b.Input = g.Value
 				default:
-					setExtra(&b.Extra, functionPrefix+g.Key, g.Value)
+					rawjson.SetExtra(&b.Extra, functionPrefix+g.Key, g.Value)
 				}
 			}
 		default:
-			setExtra(&b.Extra, f.Key, f.Value)
+			rawjson.SetExtra(&b.Extra, f.Key, f.Value)
 		}
 	}
 	return b, nil
@@ -311,7 +311,7 @@ func decodeToolResult(path string, content, toolCallID json.RawMessage) (engine.
 		if s, ok := rawjson.String(toolCallID); ok {
 			b.ToolCallID = s
 		} else {
-			setExtra(&b.Extra, "tool_call_id", toolCallID)
+			rawjson.SetExtra(&b.Extra, "tool_call_id", toolCallID)
 		}
 	}
 	switch rawjson.Kind(content) {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
 )
 
@@ -21,8 +22,11 @@ const (
 // their wire spelling matters and the model cannot hold it: the token limit
 // (max_tokens or max_completion_tokens, read into MaxTokens) and a stream
 // flag that is present but not true.
-func decodeRequest(body []byte) (*engine.Request, error) {
-	fields, err := rawjson.ObjectAt("request body", body)
+func decodeRequest(b []byte) (*engine.Request, error) {
+	if err := body.Object(b); err != nil {
+		return nil, err
+	}
+	fields, err := rawjson.ObjectAt("", b)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +47,7 @@ func decodeRequest(body []byte) (*engine.Request, error) {
 			req.Messages = msgs
 		case "tools":
 			if rawjson.IsNull(f.Value) {
-				setExtra(&req.Extra, f.Key, f.Value)
+				rawjson.SetExtra(&req.Extra, f.Key, f.Value)
 				continue
 			}
 			tools, err := decodeTools(f.Value)
@@ -56,10 +60,10 @@ func decodeRequest(body []byte) (*engine.Request, error) {
 		case "stream":
 			req.Stream = string(f.Value) == "true"
 			if !req.Stream { // false, null…: kept as sent
-				setExtra(&req.Extra, f.Key, f.Value)
+				rawjson.SetExtra(&req.Extra, f.Key, f.Value)
 			}
 		default:
-			setExtra(&req.Extra, f.Key, f.Value)
+			rawjson.SetExtra(&req.Extra, f.Key, f.Value)
 		}
 	}
 	req.MaxTokens = maxTokens(req.Extra)

@@ -163,7 +163,7 @@ func TestDecodeRequestKeepsWireSpelling(t *testing.T) {
 
 func TestDecodeRequestErrors(t *testing.T) {
 	tests := []struct{ body, want string }{
-		{`[]`, "request body: expected an object, found an array"},
+		{`[]`, "expected a JSON object, found an array"},
 		{`{"model":3}`, "model: expected a string, found a number"},
 		{`{"messages":{}}`, "messages: expected an array, found an object"},
 		{`{"messages":["hi"]}`, "messages[0]: expected an object, found a string"},
@@ -174,7 +174,7 @@ func TestDecodeRequestErrors(t *testing.T) {
 		{`{"messages":[{"role":"assistant","tool_calls":[1]}]}`, "messages[0].tool_calls[0]: expected an object, found a number"},
 		{`{"messages":[{"role":"tool","content":[true]}]}`, "messages[0].content[0]: expected an object, found a boolean"},
 		{`{"tools":[1]}`, "tools[0]: expected an object, found a number"},
-		{`{"model":"m"`, "request body: invalid JSON at byte 12: unexpected end of JSON input"},
+		{`{"model":"m"`, "invalid JSON at byte 12: unexpected end of JSON input"},
 	}
 	for _, tc := range tests {
 		_, err := openai.Codec{}.DecodeRequest([]byte(tc.body))

@@ -3,60 +3,43 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/sse"
 )
 
 // decodeResponse picks the body's form from its content — cassettes often
 // lose headers — and decodes it.
-func decodeResponse(status int, body []byte) (*engine.Response, error) {
-	trimmed := bytes.TrimSpace(body)
-	switch {
-	case len(trimmed) == 0:
-		return nil, errors.New("response body is empty")
-	case sse.Looks(body):
-		return decodeStream(sse.Parse(body)), nil
-	case json.Valid(trimmed):
+func decodeResponse(status int, b []byte) (*engine.Response, error) {
+	trimmed := bytes.TrimSpace(b)
+	switch f := body.Sniff(b); {
+	case f == body.EventStream:
+		return decodeStream(sse.Parse(b)), nil
+	case f == body.Document:
 		return decodeDocument(status, trimmed)
-	}
-	if events, ok := jsonLines(body); ok {
-		return decodeStream(events), nil
-	}
-	if !utf8.Valid(trimmed) || bytes.IndexByte(trimmed, 0) >= 0 {
-		return nil, fmt.Errorf("response body is binary (%d bytes), neither JSON nor an event stream", len(body))
-	}
-	if !ok2xx(status) {
+	case f == body.JSONLines:
+		return decodeStream(jsonLines(b)), nil
+	case !ok2xx(status) && (f == body.Text || f == body.BadJSON):
 		return &engine.Response{Wire: engine.WireOpenAI, Output: []engine.Message{}, Error: statusError(status, trimmed)}, nil
+	default:
+		return nil, body.Unreadable(b, f)
 	}
-	return nil, fmt.Errorf("response body is neither JSON nor an event stream: %q", excerpt(trimmed))
 }
 
 func ok2xx(status int) bool { return status >= 200 && status < 300 }
 
 // jsonLines reads a body of one JSON object per line (stream chunks saved
 // as JSONL) as events, so it reassembles like the stream it came from.
-func jsonLines(body []byte) ([]sse.Event, bool) {
-	var events []sse.Event
-	for off := 0; off < len(body); {
-		end := bytes.IndexByte(body[off:], '\n')
-		if end < 0 {
-			end = len(body) - off
-		}
-		line := bytes.TrimSpace(body[off : off+end])
-		if len(line) > 0 {
-			if rawjson.Kind(line) != "object" || !json.Valid(line) {
-				return nil, false
-			}
-			events = append(events, sse.Event{Data: string(line), Offset: off, End: off + end})
-		}
-		off += end + 1
+func jsonLines(b []byte) []sse.Event {
+	lines := body.Lines(b)
+	events := make([]sse.Event, len(lines))
+	for i, l := range lines {
+		events[i] = sse.Event{Data: string(l.Data), Offset: l.Offset, End: l.End}
 	}
-	return events, len(events) > 1
+	return events
 }
 
 // decodeDocument decodes a JSON body: a chat.completion, or an error body.
@@ -64,14 +47,14 @@ func decodeDocument(status int, body []byte) (*engine.Response, error) {
 	resp := &engine.Response{Wire: engine.WireOpenAI, Output: []engine.Message{}}
 	if rawjson.Kind(body) != "object" {
 		if ok2xx(status) {
-			return nil, rawjson.Mismatch("response body", "an object", body)
+			return nil, fmt.Errorf("expected a JSON object, found %s", rawjson.Describe(body))
 		}
 		resp.Error = statusError(status, body)
 		return resp, nil
 	}
 	fields, err := rawjson.Fields(body)
 	if err != nil {
-		return nil, fmt.Errorf("response body: %w", err)
+		return nil, err
 	}
 	for _, f := range fields {
 		switch f.Key {

@@ -74,10 +74,10 @@ func TestDecodeResponseUndecodable(t *testing.T) {
 		body   string
 		want   string
 	}{
-		{"empty", 200, " \n", "response body is empty"},
-		{"gzip left compressed", 200, "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", "response body is binary (10 bytes)"},
-		{"text in a 200", 200, "hello", `response body is neither JSON nor an event stream: "hello"`},
-		{"array in a 200", 200, "[1]", "response body: expected an object, found an array"},
+		{"empty", 200, " \n", "empty"},
+		{"gzip left compressed", 200, "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", "binary data (10 bytes)"},
+		{"text in a 200", 200, "hello", `neither JSON nor an event stream: starts with "hello"`},
+		{"array in a 200", 200, "[1]", "expected a JSON object, found an array"},
 		{"message of the wrong shape", 200, `{"choices":[{"message":{"role":"assistant","tool_calls":"x"}}]}`, "choices[0].message.tool_calls: expected an array, found a string"},
 	}
 	for _, tc := range tests {

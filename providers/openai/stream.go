@@ -9,12 +9,10 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/sse"
 )
-
-// checkStream is the §7 check that chat completions stream violations break.
-const checkStream = "OAI-STREAM-001"
 
 // chunk is the part of a chat.completion.chunk the reassembly reads. Other
 // fields (object, created, system_fingerprint, obfuscation…) are ignored, as
@@ -85,7 +83,7 @@ func decodeStream(events []sse.Event) *engine.Response {
 }
 
 func (r *reassembly) issue(event int, format string, args ...any) {
-	r.st.Issues = append(r.st.Issues, engine.StreamIssue{Check: checkStream, Event: event, Message: fmt.Sprintf(format, args...)})
+	r.st.Issues = append(r.st.Issues, engine.StreamIssue{Check: engine.CheckChatStream, Event: event, Message: fmt.Sprintf(format, args...)})
 }
 
 // event handles one SSE event. Like the SDK, anything after [DONE] or after
@@ -97,7 +95,7 @@ func (r *reassembly) event(i int, ev sse.Event) {
 		return
 	}
 	if r.done {
-		r.issue(i, "event after [DONE]: %s", excerpt(data))
+		r.issue(i, "event after [DONE]: %s", body.Excerpt(data, 120))
 		return
 	}
 	if bytes.HasPrefix(data, []byte("[DONE]")) {
@@ -108,7 +106,7 @@ func (r *reassembly) event(i int, ev sse.Event) {
 	err := json.Unmarshal(data, &c)
 	var syn *json.SyntaxError
 	if rawjson.Kind(data) != "object" || errors.As(err, &syn) {
-		r.issue(i, "data is not a JSON object: %q", excerpt(data))
+		r.issue(i, "data is not a JSON object: %q", body.Excerpt(data, 120))
 		return
 	}
 	if err != nil {
@@ -274,13 +272,13 @@ func (r *reassembly) message(k int, cs *choiceState, last int) engine.Message {
 		m.ContentNull = true
 	}
 	if cs.refusal.Len() > 0 {
-		setExtra(&m.Extra, "refusal", rawjson.Quote(cs.refusal.String()))
+		rawjson.SetExtra(&m.Extra, "refusal", rawjson.Quote(cs.refusal.String()))
 	}
 	if f := cs.function; f != nil {
 		var o rawjson.Object
 		o.String("name", f.name)
 		o.Raw("arguments", rawjson.Quote(f.args.String()))
-		setExtra(&m.Extra, "function_call", o.Bytes())
+		rawjson.SetExtra(&m.Extra, "function_call", o.Bytes())
 	}
 	n := 0
 	for j, c := range cs.calls {
@@ -293,7 +291,7 @@ func (r *reassembly) message(k int, cs *choiceState, last int) engine.Message {
 		b.Incomplete = cs.finish == "" && !r.st.Complete
 		n++
 		if args := c.args.String(); args != "" && !json.Valid([]byte(args)) {
-			r.issue(last, "choice %d tool call %d (%s) arguments are not valid JSON: %q", k, j, c.id, excerpt([]byte(args)))
+			r.issue(last, "choice %d tool call %d (%s) arguments are not valid JSON: %q", k, j, c.id, body.Excerpt([]byte(args), 120))
 		}
 		m.Blocks = append(m.Blocks, b)
 	}

@@ -59,7 +59,7 @@ func (r *reassembly) toolCall(ev, choice int, cs *choiceState, j int, frag json.
 				Arguments json.RawMessage `json:"arguments"`
 			}
 			if json.Unmarshal(v, &fn) != nil {
-				setExtra(&extra, key, v)
+				rawjson.SetExtra(&extra, key, v)
 				continue
 			}
 			name, _ = rawjson.String(fn.Name)
@@ -73,7 +73,7 @@ func (r *reassembly) toolCall(ev, choice int, cs *choiceState, j int, frag json.
 				}
 			}
 		default:
-			setExtra(&extra, key, v)
+			rawjson.SetExtra(&extra, key, v)
 		}
 	}
 
@@ -115,7 +115,7 @@ func (r *reassembly) toolCall(ev, choice int, cs *choiceState, j int, frag json.
 		c.args.WriteString(args.String())
 	}
 	for k, v := range extra {
-		setExtra(&c.extra, k, v)
+		rawjson.SetExtra(&c.extra, k, v)
 	}
 }
 
@@ -169,10 +169,10 @@ func (c *callState) block(path string) engine.Block {
 		Input:    rawjson.Quote(c.args.String()),
 	}
 	for k, v := range c.extra {
-		setExtra(&b.Extra, k, v)
+		rawjson.SetExtra(&b.Extra, k, v)
 	}
 	if c.typ != "" {
-		setExtra(&b.Extra, "type", rawjson.Quote(c.typ))
+		rawjson.SetExtra(&b.Extra, "type", rawjson.Quote(c.typ))
 	}
 	return b
 }

@@ -10,7 +10,3 @@ type Codec struct{}
 
 // Wire returns engine.WireResponses.
 func (Codec) Wire() engine.Wire { return engine.WireResponses }
-
-// CheckStream is the check every stream-grammar issue of this wire breaks
-// (wire-rules §7): sequence numbers, item added→done pairing, terminal event.
-const CheckStream = "OAI-STREAM-002"

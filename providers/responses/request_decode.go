@@ -3,10 +3,10 @@ package responses
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
 )
 
@@ -15,11 +15,11 @@ import (
 // field the model does not name is kept raw in Extra. A field whose value has
 // an unexpected shape (a null store, an empty model) also stays in Extra, so
 // that encoding writes it back unchanged.
-func (Codec) DecodeRequest(body []byte) (*engine.Request, error) {
-	if err := document("request body", body); err != nil {
+func (Codec) DecodeRequest(b []byte) (*engine.Request, error) {
+	if err := body.Object(b); err != nil {
 		return nil, err
 	}
-	o, err := parseObject(bytes.TrimSpace(body), "request body")
+	o, err := parseObject(bytes.TrimSpace(b), "request body")
 	if err != nil {
 		return nil, err
 	}
@@ -154,22 +154,4 @@ func stringList(raw json.RawMessage) ([]string, bool) {
 		out = append(out, s)
 	}
 	return out, true
-}
-
-// document checks that body is one JSON value, naming the byte where it is
-// not.
-func document(name string, body []byte) error {
-	if len(bytes.TrimSpace(body)) == 0 {
-		return fmt.Errorf("%s: empty", name)
-	}
-	var v json.RawMessage
-	err := json.Unmarshal(body, &v)
-	if err == nil {
-		return nil
-	}
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Errorf("%s: invalid JSON at byte %d: %v", name, se.Offset, err)
-	}
-	return fmt.Errorf("%s: %w", name, err)
 }

@@ -190,9 +190,9 @@ func TestEncodeKeepsOpaqueBytes(t *testing.T) {
 
 func TestDecodeRequestErrors(t *testing.T) {
 	cases := map[string]string{
-		``:                  "request body: empty",
-		`{"input": [1, 2`:   "request body: invalid JSON at byte",
-		`[1]`:               "request body: expected an object, found an array",
+		``:                  "empty",
+		`{"input": [1, 2`:   "invalid JSON at byte",
+		`[1]`:               "expected a JSON object, found an array",
 		`{"input": ["hi"]}`: "input[0]: expected an object, found a string",
 		`{"input": [{"role":"user","content":[{"type":"input_text","text":"a"}, 3]}]}`: "input[0].content[1]: expected an object, found a number",
 		`{"input": [{"type":"reasoning","summary":[null]}]}`:                           "input[0].summary[0]: expected an object, found null",

@@ -3,15 +3,12 @@ package responses
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
-	"github.com/llmtck/llmtck/internal/sse"
 )
 
 // DecodeResponse decodes a response body, telling its kind from the content
@@ -20,28 +17,23 @@ import (
 // document is a response object, or an error body {"error":{…}}; a plain
 // text body on an error status becomes Response.Error. It fails only when
 // nothing could be decoded.
-func (Codec) DecodeResponse(status int, header http.Header, body []byte) (*engine.Response, error) {
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 {
-		return nil, errors.New("response body: empty")
-	}
-	if sse.Looks(body) {
-		return decodeStream(sseEvents(body)), nil
-	}
-	if json.Valid(trimmed) {
-		if isStreamEvent(trimmed) {
-			return decodeStream([]event{{data: string(trimmed), offset: bytes.Index(body, trimmed)}}), nil
-		}
+func (Codec) DecodeResponse(status int, header http.Header, b []byte) (*engine.Response, error) {
+	trimmed := bytes.TrimSpace(b)
+	switch f := body.Sniff(b); {
+	case f == body.EventStream:
+		return decodeStream(sseEvents(b)), nil
+	case f == body.Document && isStreamEvent(trimmed):
+		// A single event: a one-line fixture.
+		return decodeStream([]event{{data: string(trimmed), offset: bytes.Index(b, trimmed)}}), nil
+	case f == body.Document:
 		return decodeDocument(status, trimmed), nil
-	}
-	if evs, ok := jsonLines(body); ok {
-		return decodeStream(evs), nil
-	}
-	if isError(status) && utf8.Valid(trimmed) {
+	case f == body.JSONLines:
+		return decodeStream(jsonLines(b)), nil
+	case isError(status) && (f == body.Text || f == body.BadJSON):
 		return &engine.Response{Wire: engine.WireResponses, Error: &engine.APIError{Message: string(trimmed)}}, nil
+	default:
+		return nil, body.Unreadable(b, f)
 	}
-	head := trimmed[:min(len(trimmed), 32)]
-	return nil, fmt.Errorf("response body: neither JSON nor an event stream (starts with %q)", head)
 }
 
 func isError(status int) bool { return status >= 300 || (status != 0 && status < 200) }

@@ -116,7 +116,7 @@ func TestDecodeResponseDocuments(t *testing.T) {
 
 func TestDecodeResponseNothing(t *testing.T) {
 	for body, want := range map[string]string{
-		" \n":                "response body: empty",
+		" \n":                "empty",
 		"\x00\x01\x02binary": "neither JSON nor an event stream",
 	} {
 		if _, err := (Codec{}).DecodeResponse(200, nil, []byte(body)); err == nil || !strings.Contains(err.Error(), want) {

@@ -73,7 +73,7 @@ func decodeStream(events []event) *engine.Response {
 func (s *streamState) issue(format string, args ...any) { s.issueAt(s.cur, format, args...) }
 
 func (s *streamState) issueAt(ev int, format string, args ...any) {
-	s.st.Issues = append(s.st.Issues, engine.StreamIssue{Check: CheckStream, Event: ev, Message: fmt.Sprintf(format, args...)})
+	s.st.Issues = append(s.st.Issues, engine.StreamIssue{Check: engine.CheckResponsesStream, Event: ev, Message: fmt.Sprintf(format, args...)})
 }
 
 // event reads one event's data.

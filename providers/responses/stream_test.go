@@ -297,7 +297,7 @@ func TestStreamFaults(t *testing.T) {
 					break
 				}
 				got := st.Issues[i]
-				if got.Check != CheckStream || got.Event != want.event || !strings.Contains(got.Message, want.msg) {
+				if got.Check != engine.CheckResponsesStream || got.Event != want.event || !strings.Contains(got.Message, want.msg) {
 					t.Errorf("issue %d = %s %d %q, want %d %q", i, got.Check, got.Event, got.Message, want.event, want.msg)
 				}
 			}

@@ -14,37 +14,37 @@ import (
 // the catalogue stays the one place that names and explains them.
 var checks = []*check.Check{
 	streamCheck(&check.Check{
-		ID: "ANT-STREAM-001", Title: "Anthropic stream event grammar", Wire: engine.WireAnthropic,
+		ID: engine.CheckAnthropicStream, Title: "Anthropic stream event grammar", Wire: engine.WireAnthropic,
 		Law:          "A stream is message_start, then (content_block_start, content_block_delta*, content_block_stop)*, message_delta and message_stop; ping may appear anywhere and error ends the stream.",
 		Troubleshoot: "A stream that stops before message_stop was cut off (client cancel, network, proxy timeout): its message is partial and must not be persisted as if complete. Events after message_stop or a missing message_start mean the body was spliced or rewritten by something between the provider and the recorder.",
 	}),
 	streamCheck(&check.Check{
-		ID: "ANT-STREAM-002", Title: "Anthropic block indices", Wire: engine.WireAnthropic,
+		ID: engine.CheckAnthropicBlockIndex, Title: "Anthropic block indices", Wire: engine.WireAnthropic,
 		Law:          "content_block_start indices run 0, 1, 2… without gaps, and every delta or stop names a block that was started and not yet stopped.",
 		Troubleshoot: "An accumulator keyed on the index silently drops or misplaces text when indices skip or repeat. Look for a proxy that filters events (for example removing thinking blocks) without renumbering, or for two streams interleaved in one body.",
 	}),
 	streamCheck(&check.Check{
-		ID: "ANT-STREAM-003", Title: "Anthropic delta types", Wire: engine.WireAnthropic,
+		ID: engine.CheckAnthropicDeltaType, Title: "Anthropic delta types", Wire: engine.WireAnthropic,
 		Law:          "Each delta's type is allowed for its block's type, and signature_delta arrives only on a thinking block, before its content_block_stop.",
 		Troubleshoot: "A thinking block whose signature_delta is missing or misplaced cannot be echoed: the next request fails with a signature error. Check the stream was not re-framed by a gateway that converts between providers.",
 	}),
 	streamCheck(&check.Check{
-		ID: "ANT-STREAM-004", Title: "Anthropic tool input JSON", Wire: engine.WireAnthropic,
+		ID: engine.CheckAnthropicToolInput, Title: "Anthropic tool input JSON", Wire: engine.WireAnthropic,
 		Law:          "The concatenated partial_json of a tool_use block parses to a JSON object at content_block_stop.",
 		Troubleshoot: "Invalid tool input usually means the stream was cut inside the block (max_tokens, cancel) or fragments were reordered. Never execute a tool call whose input did not parse.",
 	}),
 	streamCheck(&check.Check{
-		ID: "OAI-STREAM-001", Title: "Chat Completions stream grammar", Wire: engine.WireOpenAI,
+		ID: engine.CheckChatStream, Title: "Chat Completions stream grammar", Wire: engine.WireOpenAI,
 		Law:          "Tool-call fragments are grouped by index with id and name in the first fragment, the arguments concatenate to the final string, and the stream ends with data: [DONE].",
 		Troubleshoot: "A stream without [DONE] was cut off; its tool-call arguments may be incomplete JSON and must not be executed. Fragments without an index, or a name that changes within one index, come from gateways that re-chunk the stream.",
 	}),
 	streamCheck(&check.Check{
-		ID: "OAI-STREAM-002", Title: "Responses stream grammar", Wire: engine.WireResponses,
+		ID: engine.CheckResponsesStream, Title: "Responses stream grammar", Wire: engine.WireResponses,
 		Law:          "sequence_number strictly increases, every output item is added before it is done and done before the stream ends, and the stream ends with response.completed, response.incomplete or response.failed.",
 		Troubleshoot: "Take output items from response.output_item.done: the copy in .added lacks encrypted_content. A stream that ends without a terminal event was cut off, and items that were only added must not be echoed.",
 	}),
 	streamCheck(&check.Check{
-		ID: "GEM-STREAM-001", Title: "Gemini stream grammar", Wire: engine.WireGemini,
+		ID: engine.CheckGeminiStream, Title: "Gemini stream grammar", Wire: engine.WireGemini,
 		Law:          "Every chunk is a GenerateContentResponse, the last chunk carries finishReason, and nothing follows it.",
 		Troubleshoot: "A stream without a finishReason was cut off; go-genai's chat drops such a turn together with its user input. Keep trailing parts that carry only a thoughtSignature: they belong to the turn.",
 	}),
@@ -52,10 +52,10 @@ var checks = []*check.Check{
 
 // terminalCheck names, per wire, the grammar check that owns "ended early".
 var terminalCheck = map[engine.Wire]string{
-	engine.WireAnthropic: "ANT-STREAM-001",
-	engine.WireOpenAI:    "OAI-STREAM-001",
-	engine.WireResponses: "OAI-STREAM-002",
-	engine.WireGemini:    "GEM-STREAM-001",
+	engine.WireAnthropic: engine.CheckAnthropicStream,
+	engine.WireOpenAI:    engine.CheckChatStream,
+	engine.WireResponses: engine.CheckResponsesStream,
+	engine.WireGemini:    engine.CheckGeminiStream,
 }
 
 func streamCheck(c *check.Check) *check.Check {

@@ -3,44 +3,34 @@ package anthropic
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
-	"github.com/llmtck/llmtck/internal/sse"
 )
 
 // decodeResponse tells a stream, a message document and an error body apart
 // by their content, since recorded headers are often missing.
-func decodeResponse(status int, body []byte) (*engine.Response, error) {
-	trimmed := bytes.TrimSpace(body)
+func decodeResponse(status int, b []byte) (*engine.Response, error) {
+	f := body.Sniff(b)
+	trimmed := bytes.TrimSpace(b)
 	switch {
-	case len(trimmed) == 0:
-		return nil, fmt.Errorf("response body: empty (HTTP %d)", status)
-	case sse.Looks(body):
-		return decodeStream(sseEvents(body)), nil
-	case json.Valid(trimmed) && (trimmed[0] == '{' || ok2xx(status)):
+	case f == body.EventStream:
+		return decodeStream(sseEvents(b)), nil
+	case f == body.JSONLines:
+		return decodeStream(jsonlEvents(b)), nil
+	case f == body.Document && (trimmed[0] == '{' || ok2xx(status)):
 		return decodeDocument(status, trimmed)
-	case !utf8.Valid(body):
-		return nil, errors.New("response body: binary data, neither JSON nor an event stream")
-	case trimmed[0] == '{':
-		if events, ok := jsonlEvents(body); ok {
-			return decodeStream(events), nil
-		}
-		if ok2xx(status) {
-			return nil, rawjson.Document("response body", trimmed)
-		}
-	case ok2xx(status):
-		return nil, fmt.Errorf("response body: expected a JSON object or an event stream, found text %q", snippet(trimmed))
+	case ok2xx(status) || f == body.Empty || f == body.Binary:
+		return nil, body.Unreadable(b, f)
 	}
-	// A non-2xx body that is not JSON (a gateway's HTML page, plain text):
-	// the error is the text itself.
+	// A non-2xx body that is not a JSON object (a gateway's HTML page, plain
+	// text): the error is the text itself.
 	return &engine.Response{
 		Wire:   engine.WireAnthropic,
 		Output: []engine.Message{},
-		Error:  &engine.APIError{Message: fmt.Sprintf("HTTP %d: %s", status, snippet(trimmed))},
+		Error:  &engine.APIError{Message: fmt.Sprintf("HTTP %d: %s", status, body.Excerpt(trimmed, 200))},
 	}, nil
 }
 
@@ -54,16 +44,18 @@ func ok2xx(status int) bool { return status >= 200 && status < 300 }
 
 // decodeDocument decodes a JSON response object: an error body (type
 // "error", or any non-2xx body) or a message.
-func decodeDocument(status int, body []byte) (*engine.Response, error) {
-	fields, err := rawjson.ObjectAt("response body", body)
+func decodeDocument(status int, doc []byte) (*engine.Response, error) {
+	if err := body.Object(doc); err != nil {
+		return nil, err
+	}
+	fields, err := rawjson.ObjectAt("", doc)
 	if err != nil {
 		return nil, err
 	}
 	typ := lookupString(fields, "type")
 	if ok2xx(status) && streamEventTypes[typ] {
 		// A one-line JSONL stream: a single event, not a document.
-		events, _ := jsonlEvents(body)
-		return decodeStream(events), nil
+		return decodeStream(jsonlEvents(doc)), nil
 	}
 	resp := &engine.Response{Wire: engine.WireAnthropic, Output: []engine.Message{}}
 	if typ == "error" || !ok2xx(status) {
@@ -166,19 +158,4 @@ func decodeErrorBody(status int, fields []rawjson.Field) *engine.APIError {
 		e.Message = fmt.Sprintf("HTTP %d with no error message", status)
 	}
 	return e
-}
-
-// snippet shortens b to its first line, at most 200 bytes.
-func snippet(b []byte) string {
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		b = b[:i]
-	}
-	if len(b) > 200 {
-		n := 200
-		for n > 0 && !utf8.RuneStart(b[n]) {
-			n--
-		}
-		b = append(b[:n:n], "…"...)
-	}
-	return string(bytes.TrimSpace(b))
 }

@@ -2,12 +2,12 @@ package gemini
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
 )
 
@@ -27,16 +27,19 @@ import (
 // in Extra when the model alone would not rebuild it — snake_case spelling,
 // a role on systemInstruction, tools split over several objects — and the
 // encoder then writes the model's values into that raw value.
-func (Codec) DecodeRequest(body []byte) (*engine.Request, error) {
-	if err := checkJSON(body); err != nil {
+func (Codec) DecodeRequest(b []byte) (*engine.Request, error) {
+	if err := body.Object(b); err != nil {
 		return nil, err
 	}
-	obj, err := parseObject(body, "request body")
+	if !utf8.Valid(b) {
+		return nil, fmt.Errorf("invalid UTF-8 at byte %d", invalidUTF8(b))
+	}
+	obj, err := parseObject(b, "request body")
 	if err != nil {
 		return nil, err
 	}
 	if k := obj.duplicate(topNames...); k != "" {
-		return nil, fmt.Errorf("request body: duplicate key %q", k)
+		return nil, fmt.Errorf("duplicate key %q", k)
 	}
 	req := &engine.Request{Wire: engine.WireGemini}
 	keep := func(key string, v json.RawMessage) {
@@ -92,25 +95,6 @@ func (Codec) DecodeRequest(body []byte) (*engine.Request, error) {
 
 // topNames are the top-level fields the codec interprets.
 var topNames = []name{nModel, nContents, nSystem, nTools, nToolConfig, nGenConfig}
-
-// checkJSON reports where body stops being JSON.
-func checkJSON(body []byte) error {
-	if len(strings.TrimSpace(string(body))) == 0 {
-		return errors.New("empty body")
-	}
-	if !utf8.Valid(body) {
-		return fmt.Errorf("body is not UTF-8: byte %d", invalidUTF8(body))
-	}
-	var v json.RawMessage
-	if err := json.Unmarshal(body, &v); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return fmt.Errorf("body is not JSON: byte %d: %v", se.Offset, se)
-		}
-		return fmt.Errorf("body is not JSON: %v", err)
-	}
-	return nil
-}
 
 // invalidUTF8 is the offset of the first byte that is not UTF-8.
 func invalidUTF8(b []byte) int {

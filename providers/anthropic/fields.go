@@ -1,9 +1,6 @@
 package anthropic
 
 import (
-	"encoding/json"
-	"strings"
-
 	"github.com/llmtck/llmtck/internal/rawjson"
 )
 
@@ -26,15 +23,4 @@ func lookupInt(fields []rawjson.Field, key string) (int, bool) {
 	}
 	n, err := rawjson.IntAt(key, v)
 	return n, err == nil
-}
-
-// setExtra records a raw value under key in a lazily made map. A key with
-// invalid UTF-8 is stored as it will encode (with U+FFFD), so that decoding
-// the encoded body gives the same map.
-func setExtra(m *map[string]json.RawMessage, key string, v json.RawMessage) {
-	key = strings.ToValidUTF8(key, "\uFFFD")
-	if *m == nil {
-		*m = map[string]json.RawMessage{}
-	}
-	(*m)[key] = v
 }

@@ -3,15 +3,13 @@ package gemini
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
-	"github.com/llmtck/llmtck/internal/sse"
 )
 
 // DecodeResponse decodes a GenerateContentResponse, an error body, or a
@@ -29,38 +27,35 @@ import (
 //
 // A stream also fills Response.Stream. It is complete only when every
 // candidate got a finishReason (or the prompt was blocked); grammar faults
-// are Issues under CheckStream. Its chunks' parts are joined per candidate,
+// are Issues under engine.CheckGeminiStream. Its chunks' parts are joined per candidate,
 // plain text parts merged, signed parts never; each block keeps the path of
 // the part it came from (see StreamOrigin and the notes in stream.go).
-func (Codec) DecodeResponse(status int, header http.Header, body []byte) (*engine.Response, error) {
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 {
-		return nil, errors.New("empty body")
-	}
+func (Codec) DecodeResponse(status int, header http.Header, b []byte) (*engine.Response, error) {
+	trimmed := bytes.TrimSpace(b)
 	failed := status != 0 && (status < 200 || status > 299)
-	switch {
-	case sse.Looks(body):
-		return decodeStream(sseEvents(body)), nil
+	switch f := body.Sniff(b); {
+	case f == body.Empty:
+		return nil, body.Unreadable(b, f)
+	case f == body.EventStream:
+		return decodeStream(sseEvents(b)), nil
 	case trimmed[0] == '[':
+		// A stream without alt=sse is one JSON array of chunks; a cut one
+		// is not valid JSON, and the reassembler reports where it ends.
 		if failed {
 			if e := arrayError(trimmed); e != nil {
 				return &engine.Response{Wire: engine.WireGemini, Error: e, Output: []engine.Message{}}, nil
 			}
 		}
-		return decodeStream(arrayEvents(body)), nil
-	case trimmed[0] == '{':
-		if err := checkJSON(trimmed); err != nil {
-			return nil, err
-		}
+		return decodeStream(arrayEvents(b)), nil
+	case f == body.Document && trimmed[0] == '{':
 		return decodeDocument(trimmed, failed)
-	case !utf8.Valid(trimmed):
-		return nil, errors.New("body is binary, not JSON or an event stream")
-	case failed:
+	case failed && (f == body.Text || f == body.Document):
 		// A plain-text or HTML error page from a proxy or load balancer.
 		return &engine.Response{Wire: engine.WireGemini, Output: []engine.Message{},
 			Error: &engine.APIError{Code: strconv.Itoa(status), Message: string(trimmed)}}, nil
+	default:
+		return nil, body.Unreadable(b, f)
 	}
-	return nil, fmt.Errorf("body is neither JSON nor an event stream (starts with %q)", clip(trimmed, 20))
 }
 
 // decodeDocument decodes one JSON response or error object.
@@ -237,15 +232,4 @@ func enumName(raw json.RawMessage, names map[int]string) string {
 		return s
 	}
 	return strconv.Itoa(n)
-}
-
-// clip shortens b for messages.
-func clip(b []byte, n int) string {
-	if len(b) <= n {
-		return string(b)
-	}
-	for n > 0 && !utf8.RuneStart(b[n]) {
-		n--
-	}
-	return string(b[:n]) + "…"
 }

@@ -6,14 +6,6 @@ import (
 	"github.com/llmtck/llmtck/internal/rawjson"
 )
 
-// setExtra records a wire field the model does not name, allocating the map on first use.
-func setExtra(m *map[string]json.RawMessage, key string, v json.RawMessage) {
-	if *m == nil {
-		*m = map[string]json.RawMessage{}
-	}
-	(*m)[key] = v
-}
-
 // writeExtra adds every Extra key not in skip, in sorted order.
 func writeExtra(o *rawjson.Object, extra map[string]json.RawMessage, skip func(key string) bool) {
 	if len(extra) == 0 {
@@ -26,13 +18,4 @@ func writeExtra(o *rawjson.Object, extra map[string]json.RawMessage, skip func(k
 		}
 	}
 	o.Extra(rest)
-}
-
-// excerpt shortens text for an error or issue message.
-func excerpt(b []byte) string {
-	const max = 120
-	if len(b) <= max {
-		return string(b)
-	}
-	return string(b[:max]) + "…"
 }
