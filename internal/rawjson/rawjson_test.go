@@ -177,4 +177,3 @@ func FuzzAppendCompact(f *testing.F) {
 		}
 	})
 }
-
