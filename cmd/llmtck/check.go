@@ -13,6 +13,7 @@ func newCheckCmd() *cobra.Command {
 		provider string
 		only     []string
 		skip     []string
+		exclude  []string
 		list     bool
 	)
 	cmd := &cobra.Command{
@@ -45,7 +46,7 @@ Exit codes: 0 no error-level finding, 1 at least one error-level finding,
 			if err != nil {
 				return usageErr("check: %v", err)
 			}
-			rep, err := report.CheckPaths(args, selected, wire)
+			rep, err := report.CheckPaths(args, selected, wire, exclude...)
 			if err != nil {
 				return usageErr("check: %v", err)
 			}
@@ -76,5 +77,6 @@ Exit codes: 0 no error-level finding, 1 at least one error-level finding,
 	f.StringVar(&provider, "provider", "auto", "wire of every call: auto, anthropic, openai, responses or gemini")
 	f.StringSliceVar(&only, "only", nil, "run only checks whose ID matches one of these globs (ANT-THINK-*)")
 	f.StringSliceVar(&skip, "skip", nil, "skip checks whose ID matches one of these globs")
+	f.StringArrayVar(&exclude, "exclude", nil, "in folders, leave out files and folders whose path below the folder or name matches this glob (repeatable)")
 	return cmd
 }

@@ -18,16 +18,22 @@ var importFormats = map[string][]cassette.Format{
 	"httprr":  {cassette.Format("httprr")},
 	"har":     {cassette.Format("har")},
 	"jsonl":   {cassette.Format("jsonl")},
+	// Rust's httpmock (rig), nock, and Polly.JS (HAR with its own habits).
+	"httpmock": {cassette.FormatHTTPMock},
+	"nock":     {cassette.FormatNock},
+	"polly":    {cassette.FormatHAR},
 }
 
 func newImportCmd() *cobra.Command {
 	var from, outDir string
 	cmd := &cobra.Command{
-		Use:   "import [--from auto|govcr|vcrpy|rubyvcr|httprr|har|jsonl] SRC... -o DIR",
+		Use:   "import [--from auto|govcr|vcrpy|rubyvcr|httprr|har|jsonl|httpmock|nock|polly] SRC... -o DIR",
 		Short: "Convert other tools' recordings into go-vcr v2 cassettes",
-		Long: `import reads recordings made by go-vcr (any version), vcrpy, Ruby VCR, httprr, HAR 1.2
-or JSONL event fixtures and writes one go-vcr v2 cassette per input into DIR, named after
-the input with a .yaml ending. Stock go-vcr v2.1.0 cassette.Load reads the result.`,
+		Long: `import reads recordings made by go-vcr (any version), vcrpy (also langchain-aws's
+requests:/responses: lists), Ruby VCR, httprr, HAR 1.2 and Polly.JS, nock, Rust's httpmock
+YAML or JSONL event fixtures, gzip-compressed or not, and writes one go-vcr v2 cassette per
+input into DIR, named after the input with a .yaml ending. Stock go-vcr v2.1.0 cassette.Load
+reads the result.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErr("import: no SRC given")
@@ -36,7 +42,7 @@ the input with a .yaml ending. Stock go-vcr v2.1.0 cassette.Load reads the resul
 				return usageErr("import: -o DIR is required")
 			}
 			if from != "auto" && importFormats[from] == nil {
-				return usageErr("import: --from %q: want auto, govcr, vcrpy, rubyvcr, httprr, har or jsonl", from)
+				return usageErr("import: --from %q: want auto, govcr, vcrpy, rubyvcr, httprr, har, jsonl, httpmock, nock or polly", from)
 			}
 			if err := os.MkdirAll(outDir, 0o755); err != nil {
 				return usageErr("import: %v", err)
@@ -68,7 +74,7 @@ the input with a .yaml ending. Stock go-vcr v2.1.0 cassette.Load reads the resul
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&from, "from", "auto", "input format: auto, govcr, vcrpy, rubyvcr, httprr, har or jsonl")
+	cmd.Flags().StringVar(&from, "from", "auto", "input format: auto, govcr, vcrpy, rubyvcr, httprr, har, jsonl, httpmock, nock or polly")
 	cmd.Flags().StringVarP(&outDir, "output", "o", "", "folder to write the cassettes into")
 	return cmd
 }
@@ -99,7 +105,7 @@ func loadAs(src, from string) (*cassette.Cassette, error) {
 // cassetteName is the output file name for src: its base name with the
 // recording ending replaced by .yaml.
 func cassetteName(src string) string {
-	base := filepath.Base(src)
+	base := strings.TrimSuffix(filepath.Base(src), ".gz")
 	for _, ext := range []string{".chunks.txt", ".yaml", ".yml", ".json", ".har", ".httprr", ".jsonl", ".ndjson", ".txt"} {
 		if strings.HasSuffix(strings.ToLower(base), ext) {
 			base = base[:len(base)-len(ext)]

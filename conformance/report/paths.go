@@ -24,12 +24,18 @@ var recordingExts = map[string]bool{
 
 // CheckPaths judges every recording named by paths (files, or folders walked
 // recursively) with checks and returns the report; a non-empty wire forces
-// that wire for every call. It fails only on usage errors: a path that does
+// that wire for every call. A folder walk leaves out files and folders whose
+// path below the folder, or whose name, matches one of the exclude globs. It fails only on usage errors: a path that does
 // not exist, a run that found no recording, or one where none of the checks
 // applied to any. Files that cannot be decoded are reported in their
 // FileReport.Error and the other files are still checked.
-func CheckPaths(paths []string, checks []*check.Check, wire engine.Wire) (*Report, error) {
-	files, err := collect(paths)
+func CheckPaths(paths []string, checks []*check.Check, wire engine.Wire, exclude ...string) (*Report, error) {
+	for _, g := range exclude {
+		if _, err := filepath.Match(g, ""); err != nil {
+			return nil, fmt.Errorf("bad --exclude pattern %q: %v", g, err)
+		}
+	}
+	files, err := collect(paths, exclude)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +56,7 @@ func CheckPaths(paths []string, checks []*check.Check, wire engine.Wire) (*Repor
 }
 
 // collect expands paths into the files to check, in walk order.
-func collect(paths []string) ([]string, error) {
+func collect(paths, exclude []string) ([]string, error) {
 	var files []string
 	for _, p := range paths {
 		st, err := os.Stat(p)
@@ -65,6 +71,12 @@ func collect(paths []string) ([]string, error) {
 			if err != nil {
 				return err
 			}
+			if path != p && excluded(p, path, exclude) {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
 			if d.IsDir() {
 				if path != p && strings.HasPrefix(d.Name(), ".") {
 					return filepath.SkipDir
@@ -74,7 +86,7 @@ func collect(paths []string) ([]string, error) {
 			if !d.Type().IsRegular() {
 				return nil
 			}
-			if recordingExts[strings.ToLower(filepath.Ext(path))] || looksLikeRecording(path) {
+			if recordingExts[strings.ToLower(filepath.Ext(strings.TrimSuffix(path, ".gz")))] || looksLikeRecording(path) {
 				files = append(files, path)
 			}
 			return nil
@@ -84,6 +96,25 @@ func collect(paths []string) ([]string, error) {
 		}
 	}
 	return files, nil
+}
+
+// excluded reports whether path, found walking root, matches one of the
+// globs by its path below root or by its name.
+func excluded(root, path string, globs []string) bool {
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		rel = path
+	}
+	rel = filepath.ToSlash(rel)
+	for _, g := range globs {
+		if ok, _ := filepath.Match(g, rel); ok {
+			return true
+		}
+		if ok, _ := filepath.Match(g, filepath.Base(path)); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // looksLikeRecording sniffs the start of a file with an unusual name.

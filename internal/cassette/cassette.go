@@ -21,11 +21,16 @@ const (
 	FormatHTTPRR  Format = "httprr"   // Go httprr trace v1
 	FormatHAR     Format = "har"      // HAR 1.2 JSON
 	FormatJSONL   Format = "jsonl"    // one JSON stream event per line, response only
+
+	FormatVCRLists Format = "vcrpy-lists" // vcrpy mappings in parallel `requests:`/`responses:` lists (langchain-aws)
+	FormatHTTPMock Format = "httpmock"    // httpmock YAML: one `when:`/`then:` document per call, path-only URLs (Rust's rig)
+	FormatNock     Format = "nock"        // nock recordings: a JSON array of {scope, method, path, status, response, rawHeaders}
 )
 
 // Formats lists every format in the order Detect tries them, for help texts
 // and flag validation.
-var Formats = []Format{FormatGoVCRv1, FormatGoVCRv2, FormatVCRPy, FormatRubyVCR, FormatHTTPRR, FormatHAR, FormatJSONL}
+var Formats = []Format{FormatGoVCRv1, FormatGoVCRv2, FormatVCRPy, FormatRubyVCR, FormatHTTPRR, FormatHAR, FormatJSONL,
+	FormatVCRLists, FormatHTTPMock, FormatNock}
 
 // MaxSize is the largest input Load and Parse accept, in bytes.
 const MaxSize = 256 << 20

@@ -3,6 +3,7 @@ package cassette
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -15,6 +16,13 @@ const httprrMagic = "httprr trace v1\n"
 func Detect(data []byte) (Format, error) {
 	if len(data) > MaxSize {
 		return "", tooBig("", int64(len(data)))
+	}
+	if isGzip(data) {
+		inner, err := gunzipFile("", data)
+		if err != nil {
+			return "", err
+		}
+		return Detect(inner)
 	}
 	if _, _, ok := parseFast(data); ok {
 		return FormatGoVCRv1, nil
@@ -39,8 +47,8 @@ func detect(name string, data []byte) (Format, *yamlDoc, error) {
 	if err := checkText(name, data); err != nil {
 		return "", nil, err
 	}
-	if f, ok := detectJSON(data); ok {
-		return f, nil, nil
+	if f, ok, err := detectJSON(name, data); ok || err != nil {
+		return f, nil, err
 	}
 	doc, err := parseYAML(name, data)
 	if err != nil {
@@ -79,38 +87,104 @@ func lineAt(data []byte, i int) int {
 	return bytes.Count(data[:min(i, len(data))], []byte{'\n'}) + 1
 }
 
-// detectJSON recognises HAR (a JSON object with log.entries) and JSONL (one
-// JSON object per line). A file whose first line is a whole JSON object is
-// JSONL even if a later line is broken, so the JSONL reader can name that
-// line. A file opening a JSON object with "log" near the top is HAR, so the
-// HAR reader can report its syntax error.
-func detectJSON(data []byte) (Format, bool) {
+// detectJSON recognises the JSON formats: HAR (an object with log.entries),
+// nock (an array of definitions with a scope) and JSONL (one stream event
+// per line). A file whose first line is a whole stream event is JSONL even
+// if a later line is broken, so the JSONL reader can name that line. A file
+// opening a JSON object with "log" near the top is HAR, so the HAR reader
+// can report its syntax error. Any other JSON document is not a recording:
+// a config.json beside the cassettes is not one call with status 200.
+func detectJSON(name string, data []byte) (Format, bool, error) {
 	t := bytes.TrimLeft(trimBOM(data), " \t\r\n")
-	if len(t) == 0 || t[0] != '{' {
-		return "", false
+	if len(t) == 0 || t[0] != '{' && t[0] != '[' {
+		return "", false, nil
+	}
+	if t[0] == '[' {
+		if isNock(t) {
+			return FormatNock, true, nil
+		}
+		if json.Valid(t) {
+			return "", false, notARecording(name, t)
+		}
+		return "", false, nil
 	}
 	first, _, _ := bytes.Cut(t, []byte{'\n'})
 	first = bytes.TrimSpace(first)
-	if json.Valid(first) {
-		if isHAR(t) {
-			return FormatHAR, true
-		}
-		if isCassetteJSON(first) {
-			return "", false // a cassette written as JSON, which YAML reads
-		}
-		return FormatJSONL, true
-	}
-	if json.Valid(t) {
-		if isHAR(t) {
-			return FormatHAR, true
-		}
-		return "", false
+	switch {
+	case json.Valid(t) && isHAR(t):
+		return FormatHAR, true, nil
+	case json.Valid(first) && isCassetteJSON(first), json.Valid(t) && isCassetteJSON(t):
+		return "", false, nil // a cassette written as JSON, which YAML reads
+	case json.Valid(first) && isStreamEvent(first):
+		return FormatJSONL, true, nil
+	case json.Valid(t):
+		return "", false, notARecording(name, t)
+	case json.Valid(first):
+		return "", false, notARecording(name, first)
 	}
 	head := t[:min(len(t), 4096)]
 	if bytes.Contains(head, []byte(`"log"`)) {
-		return FormatHAR, true
+		return FormatHAR, true, nil
 	}
-	return "", false
+	return "", false, nil
+}
+
+// streamEventKeys are keys one of which every provider's stream event has
+// at its top: Anthropic and Responses events' type, Chat chunks' object and
+// choices, Gemini's candidates, Bedrock ConverseStream's event names.
+var streamEventKeys = []string{"type", "object", "choices", "candidates", "usageMetadata",
+	"messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata"}
+
+func isStreamEvent(line []byte) bool {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(line, &top) != nil {
+		return false
+	}
+	for _, k := range streamEventKeys {
+		if _, ok := top[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+func isNock(data []byte) bool {
+	var defs []struct {
+		Scope  string `json:"scope"`
+		Method string `json:"method"`
+	}
+	if json.Unmarshal(data, &defs) != nil || len(defs) == 0 {
+		return false
+	}
+	return defs[0].Scope != "" && defs[0].Method != ""
+}
+
+// notARecording explains a JSON document that is no recording format.
+func notARecording(name string, doc []byte) *Error {
+	what := "a JSON " + kindOfJSON(doc)
+	var top map[string]json.RawMessage
+	if json.Unmarshal(doc, &top) == nil {
+		keys := make([]string, 0, len(top))
+		for k := range top {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		if len(keys) > 6 {
+			keys = append(keys[:6], "…")
+		}
+		what += " with keys " + strings.Join(keys, ", ")
+	}
+	return errorf(name, 1, "not a recording: %s; expected a cassette (go-vcr, vcrpy, Ruby VCR, httpmock YAML), HAR, nock JSON, httprr or JSONL stream events", what)
+}
+
+func kindOfJSON(doc []byte) string {
+	switch doc[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	}
+	return "value"
 }
 
 func trimBOM(data []byte) []byte {
@@ -147,6 +221,14 @@ func (d *yamlDoc) detect() (Format, error) {
 	}
 	if _, ok := fs["http_interactions"]; ok {
 		return FormatRubyVCR, nil
+	}
+	_, reqs := fs["requests"]
+	if _, resps := fs["responses"]; reqs && resps {
+		return FormatVCRLists, nil
+	}
+	_, when := fs["when"]
+	if _, then := fs["then"]; when && then {
+		return FormatHTTPMock, nil
 	}
 	if _, ok := fs["interactions"]; !ok {
 		return "", d.errorf(d.root, "expected a mapping with `interactions` (go-vcr, vcrpy) or `http_interactions` (Ruby VCR) at the top, found %s", keyList(order))

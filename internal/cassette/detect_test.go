@@ -25,7 +25,7 @@ func TestDetect(t *testing.T) {
 		{"har truncated", "{\n  \"log\": {\n    \"entries\": [\n", FormatHAR},
 		{"jsonl", "{\"type\":\"a\"}\n{\"type\":\"b\"}\n", FormatJSONL},
 		{"jsonl bad later line", "{\"type\":\"a\"}\n{\"type\":\n", FormatJSONL},
-		{"jsonl with BOM and blank lines", "\ufeff\n{\"a\":1}\n\n{\"b\":2}", FormatJSONL},
+		{"jsonl with BOM and blank lines", "\ufeff\n{\"type\":\"a\"}\n\n{\"type\":\"b\"}", FormatJSONL},
 		{"cassette as one-line JSON", `{"version":2,"interactions":[]}`, FormatGoVCRv2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,7 +87,7 @@ func TestParseAs(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 	_, err = ParseAs("r.yml", data, "pcap")
-	if err == nil || err.Error() != "r.yml: unknown format \"pcap\", expected auto, govcr or one of govcr-v1, govcr-v2, vcrpy, rubyvcr, httprr, har, jsonl" {
+	if err == nil || err.Error() != "r.yml: unknown format \"pcap\", expected auto, govcr or one of govcr-v1, govcr-v2, vcrpy, rubyvcr, httprr, har, jsonl, vcrpy-lists, httpmock, nock" {
 		t.Errorf("err = %v", err)
 	}
 	enc := encoded(t, genCassette(2, 500))

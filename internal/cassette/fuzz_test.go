@@ -17,7 +17,7 @@ import (
 func seeds(f *testing.F) [][]byte {
 	f.Helper()
 	var out [][]byte
-	paths := corpus.Files(f)
+	paths := append(corpus.Files(f), corpus.SetFiles(f, corpus.Wave2)...)
 	more, _ := filepath.Glob("testdata/*")
 	golden, _ := filepath.Glob("testdata/golden/*")
 	for _, p := range append(append(paths, more...), golden...) {
@@ -30,6 +30,9 @@ func seeds(f *testing.F) [][]byte {
 		"", "httprr trace v1\n", "httprr trace v1\n0 0\n", "{}", "{\"log\":{}}", "[]", "---\n", header,
 		"---\nversion: 1\ninteractions:\n- request:\n    body: |2-\n\n      x\n    headers: {}\n    url: ''\n    method: ''\n  response:\n    body: ''\n    headers: {}\n    status: ''\n    code: 0\n    duration: 0s\n",
 		"interactions:\n- request: {uri: x, parsed_body: {a: &x [1], b: *x}}\n  response: {status: {code: 200}}\n",
+		"when:\n  path: /v1/x\n  method: POST\nthen:\n  status: 200\n  body: aGk=\n  body_encoding: base64\n---\nwhen: {}\nthen: {status: 500}\n",
+		"requests:\n- {uri: 'https://h/x', method: POST}\nresponses:\n- {status: {code: 200}, body: {string: ok}}\n",
+		`[{"scope":"https://a:443","method":"POST","path":"/x","status":200,"response":["1f8b"],"rawHeaders":["Content-Encoding","gzip"]}]`,
 	} {
 		out = append(out, []byte(s))
 	}

@@ -2,6 +2,7 @@ package cassette
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -94,6 +95,12 @@ func readHAR(name string, data []byte) ([]*Interaction, error) {
 		if err != nil {
 			return nil, errorf(name, 0, "log.entries[%d].response.content.text: %v", i, err)
 		}
+		if in.Response.Header.Get("Content-Encoding") != "" {
+			// Polly.JS keeps a compressed body as a JSON list of hex chunks.
+			if b, ok := hexChunks(body); ok {
+				body = b
+			}
+		}
 		in.Response.Body = body
 		out = append(out, in)
 	}
@@ -109,6 +116,23 @@ func harText(text, encoding string) ([]byte, error) {
 		return b, nil
 	}
 	return bodyBytes(text), nil
+}
+
+// hexChunks decodes a JSON list of hex strings into the bytes they spell.
+func hexChunks(text []byte) ([]byte, bool) {
+	var chunks []string
+	if len(text) == 0 || text[0] != '[' || json.Unmarshal(text, &chunks) != nil {
+		return nil, false
+	}
+	var out []byte
+	for _, c := range chunks {
+		b, err := hex.DecodeString(c)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, b...)
+	}
+	return out, true
 }
 
 func harHeaders(hs []harHeader) http.Header {

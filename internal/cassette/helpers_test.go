@@ -30,7 +30,13 @@ type manifestEntry struct {
 // ("1 (response only)" counts as 1).
 func manifest(t *testing.T) map[string]manifestEntry {
 	t.Helper()
-	f, err := os.Open(filepath.Join(corpus.Dir(t), "MANIFEST.tsv"))
+	return setManifest(t, corpus.Dev)
+}
+
+// setManifest reads the MANIFEST.tsv of one corpus set.
+func setManifest(t *testing.T, set string) map[string]manifestEntry {
+	t.Helper()
+	f, err := os.Open(filepath.Join(corpus.SetDir(t, set), "MANIFEST.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,6 +69,10 @@ func manifest(t *testing.T) map[string]manifestEntry {
 // manifestFormat maps MANIFEST.tsv's format column to ours.
 func manifestFormat(s string) Format {
 	switch {
+	case strings.Contains(s, "requests:/responses: lists"):
+		return FormatVCRLists
+	case strings.HasPrefix(s, "httpmock"):
+		return FormatHTTPMock
 	case strings.HasPrefix(s, "vcrpy"):
 		return FormatVCRPy
 	case strings.Contains(s, `"version: 2"`):

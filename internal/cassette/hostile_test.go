@@ -76,7 +76,28 @@ func TestHostileEmptyAndBinary(t *testing.T) {
 	zw := gzip.NewWriter(gz)
 	zw.Write(readFile(t, "testdata/rubyvcr.yml"))
 	zw.Close()
-	expectError(t, "c.yaml.gz", gz.String(), "binary data")
+	// A gzip-compressed recording is read as the recording inside it.
+	zipped, err := Parse("c.yaml.gz", gz.Bytes())
+	if err != nil {
+		t.Fatalf("gzip-compressed recording: %v", err)
+	}
+	plain, err := Parse("c.yaml", readFile(t, "testdata/rubyvcr.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(zipped.Interactions) != len(plain.Interactions) || zipped.Format != plain.Format {
+		t.Errorf("gzip-compressed: %d interactions as %s, plain: %d as %s", len(zipped.Interactions), zipped.Format, len(plain.Interactions), plain.Format)
+	}
+	// A bomb is refused after reading at most the size limit, not expanded.
+	bomb := &bytes.Buffer{}
+	zw = gzip.NewWriter(bomb)
+	zw.Write([]byte("interactions:\n"))
+	zeros := make([]byte, 1<<20)
+	for range MaxSize>>20 + 1 {
+		zw.Write(zeros)
+	}
+	zw.Close()
+	expectError(t, "bomb.yaml.gz", bomb.String(), "more than the 256 MiB limit once decompressed")
 }
 
 // Every corpus file, cut short at many points: an error or fewer

@@ -74,6 +74,13 @@ func Parse(name string, data []byte) (*Cassette, error) {
 	if len(data) > MaxSize {
 		return nil, tooBig(name, int64(len(data)))
 	}
+	if isGzip(data) {
+		inner, err := gunzipFile(name, data)
+		if err != nil {
+			return nil, err
+		}
+		return Parse(name, inner)
+	}
 	// llmtck's own layout has a fast reader; anything it does not recognise
 	// goes the general way.
 	if ins, eph, ok := parseFast(data); ok {
@@ -93,12 +100,19 @@ func ParseAs(name string, data []byte, f Format) (*Cassette, error) {
 	if len(data) > MaxSize {
 		return nil, tooBig(name, int64(len(data)))
 	}
+	if isGzip(data) {
+		inner, err := gunzipFile(name, data)
+		if err != nil {
+			return nil, err
+		}
+		return ParseAs(name, inner, f)
+	}
 	switch f {
 	case "auto", "":
 		return Parse(name, data)
-	case FormatHTTPRR, FormatHAR, FormatJSONL:
+	case FormatHTTPRR, FormatHAR, FormatJSONL, FormatHTTPMock, FormatNock:
 		return parseDetected(name, data, f, nil)
-	case FormatGoVCRv1, FormatGoVCRv2, FormatVCRPy, FormatRubyVCR, "govcr":
+	case FormatGoVCRv1, FormatGoVCRv2, FormatVCRPy, FormatRubyVCR, FormatVCRLists, "govcr":
 	default:
 		return nil, errorf(name, 0, "unknown format %q, expected auto, govcr or one of %s", f, formatList())
 	}
@@ -151,6 +165,12 @@ func parseDetected(name string, data []byte, f Format, doc *yamlDoc) (*Cassette,
 		ins, err = doc.readVCRPy()
 	case FormatRubyVCR:
 		ins, err = doc.readRubyVCR()
+	case FormatVCRLists:
+		ins, err = doc.readVCRLists()
+	case FormatHTTPMock:
+		ins, err = readHTTPMock(name, data)
+	case FormatNock:
+		ins, err = readNock(name, data)
 	default:
 		return nil, errorf(name, 0, "unknown format %q, expected one of %s", f, formatList())
 	}
