@@ -40,7 +40,7 @@ func readNock(name string, data []byte) ([]*Interaction, error) {
 			return nil, errorf(name, 0, "%s: expected a nock definition with `scope` and `method`", where)
 		}
 		in := &Interaction{
-			Request: Request{Method: strings.ToUpper(d.Method), URL: strings.TrimSuffix(nockScope(d.Scope), "/") + d.Path},
+			Request:  Request{Method: strings.ToUpper(d.Method), URL: strings.TrimSuffix(nockScope(d.Scope), "/") + d.Path},
 			Response: Response{Status: d.Status, StatusText: statusText(d.Status, "")},
 		}
 		var err error
