@@ -14,6 +14,9 @@ type Exchange struct {
 	URL    string `json:"url"`
 	Status int    `json:"status"`
 	Wire   Wire   `json:"wire"`
+	// Dialect is who served the call: the wire's own provider API
+	// (DialectDirect), a cloud gateway, or another server speaking the wire.
+	Dialect Dialect `json:"dialect,omitempty"`
 	// RequestHeader and ResponseHeader are the recorded headers (redacted
 	// values included as recorded); never nil after decoding.
 	RequestHeader  http.Header `json:"request_header,omitempty"`

@@ -218,6 +218,10 @@ type StreamIssue struct {
 	// stream was cut (the client stopped reading, the connection dropped),
 	// which degrades the response but breaks no grammar rule on its own.
 	Truncation bool `json:"truncation,omitempty"`
+	// Tolerated marks a departure the provider's SDK reads past (it skips
+	// or ignores the part): the response may lose something, silently, but
+	// no client fails on it. OpenAI-compatible servers commit these often.
+	Tolerated bool `json:"tolerated,omitempty"`
 }
 
 // Fact names used in stream summaries and reports.

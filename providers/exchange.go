@@ -45,6 +45,7 @@ func Decode(index int, c Call) engine.Exchange {
 	}
 	codec := For(ex.Wire)
 	if codec == nil {
+		setDialect(&ex)
 		return ex
 	}
 	if len(c.RequestBody) > 0 {
@@ -62,7 +63,21 @@ func Decode(index int, c Call) engine.Exchange {
 	if len(c.ResponseBody) > 0 || c.Status != 0 {
 		decodeResponse(&ex, codec, c.ResponseBody)
 	}
+	setDialect(&ex)
 	return ex
+}
+
+// setDialect names who served ex, from its URL or, without a host, from
+// the model its request or response names.
+func setDialect(ex *engine.Exchange) {
+	model := ""
+	if ex.Request != nil {
+		model = ex.Request.Model
+	}
+	if model == "" && ex.Response != nil {
+		model = ex.Response.Model
+	}
+	ex.Dialect = DetectDialect(ex.URL, ex.Wire, model)
 }
 
 // AddResponse decodes the response of a call whose request Decode already
@@ -79,6 +94,7 @@ func AddResponse(ex *engine.Exchange, c Call) {
 	if codec := For(wire); codec != nil && (len(c.ResponseBody) > 0 || c.Status != 0) {
 		decodeResponse(ex, codec, c.ResponseBody)
 	}
+	setDialect(ex)
 }
 
 func decodeResponse(ex *engine.Exchange, codec Codec, body []byte) {

@@ -395,6 +395,15 @@ func TestAnthropicChecks(t *testing.T) {
 			want: []atWant{{0, check.SeverityError, "messages[1] (assistant) has empty content"}},
 		},
 		{
+			name: "whitespace text beside a tool_use is accepted", check: "ANT-MSG-001",
+			exs: []antEx{{Req: atReq("", atUser("q"), atAssistant(atText(" "), atToolUse("toolu_1")), atUserBlocks(atToolResult("toolu_1", "21C"))), Resp: atResp(atText("ok"))}},
+		},
+		{
+			name: "empty text beside a tool_use is not", check: "ANT-MSG-001",
+			exs:  []antEx{{Req: atReq("", atUser("q"), atAssistant(atText(""), atToolUse("toolu_1")), atUserBlocks(atToolResult("toolu_1", "21C"))), Resp: atResp(atText("ok"))}},
+			want: []atWant{{0, check.SeverityError, "is empty"}},
+		},
+		{
 			name: "a fault in history is reported where it was introduced", check: "ANT-MSG-001",
 			exs: []antEx{
 				{Req: atReq("", atUser(" ")), Resp: atResp(atText("a"))},

@@ -143,6 +143,12 @@ var anthropicFixtures = []fixtureSpec{
 	fixtureSpec{Check: "ANT-MSG-001", Name: "real-thinking-echo", Pass: true, Source: srcAntThinking},
 	fixtureSpec{Check: "ANT-MSG-001", Name: "blank-user-text", Interaction: 1, Source: srcAntThinking,
 		Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "messages.2.content.0.text", `" \n"`) }},
+	// The API takes a whitespace-only text block beside other content
+	// (LibreChat-AI/agents#124 tried the shapes on the API).
+	fixtureSpec{Check: "ANT-MSG-001", Name: "whitespace-text-beside-tool-use", Pass: true, Source: srcAntToolThinking,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "messages.1.content.1.text", `" "`) }},
+	fixtureSpec{Check: "ANT-MSG-001", Name: "empty-text-beside-tool-use", Interaction: 1, Source: srcAntToolThinking,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "messages.1.content.1.text", `""`) }},
 
 	fixtureSpec{Check: "ANT-MSG-002", Name: "real-thinking-echo", Pass: true, Source: srcAntThinking},
 	fixtureSpec{Check: "ANT-MSG-002", Name: "second-user-message", Interaction: 1, Source: srcAntToolThinking,

@@ -32,6 +32,8 @@ const (
 	srcGemLangchain = "tmc__langchaingo/llms__googleai__testdata__TestGoogleAIToolCallResponse.httprr"
 )
 
+const srcGemCrewParallel = "wave2/crewAIInc__crewAI/lib__crewai__tests__cassettes__agents__TestGeminiNativeToolCalling.test_gemini_parallel_native_tool_calling_test_agent_kickoff.yaml"
+
 var geminiFixtures = []fixtureSpec{
 	fixtureSpec{Check: "GEM-SIG-001", Name: "real-signature-beside-call", Pass: true, Source: srcGemSigStream},
 	fixtureSpec{Check: "GEM-SIG-001", Name: "signature-nested-in-function-call", Interaction: 1, Source: srcGemSigStream,
@@ -81,6 +83,9 @@ var geminiFixtures = []fixtureSpec{
 
 	fixtureSpec{Check: "GEM-TOOL-001", Name: "real-call-then-response", Pass: true, Source: srcGemCagentTool},
 	fixtureSpec{Check: "GEM-TOOL-001", Name: "real-sequential-steps", Pass: true, Source: srcGemRetry},
+	// crewAI answers a parallel call with one content per response; 200.
+	fixtureSpec{Check: "GEM-TOOL-001", Name: "real-responses-one-content-each", Pass: true, Source: srcGemCrewParallel},
+	fixtureSpec{Check: "GEM-TOOL-002", Name: "real-responses-one-content-each", Pass: true, Source: srcGemCrewParallel},
 	fixtureSpec{Check: "GEM-TOOL-001", Name: "history-opens-with-call", Interaction: 1, Source: srcGemLangchain,
 		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "contents.0") }},
 	fixtureSpec{Check: "GEM-TOOL-001", Name: "call-turn-dropped", Interaction: 1, Source: srcGemSigStream,

@@ -20,6 +20,9 @@ const (
 	srcResponsesOtherModel = "pydantic__pydantic-ai/tests__models__cassettes__test_google__test_thinking_with_tool_calls_from_other_model.yaml"
 )
 
+// Real recordings of the wave2 set, relative to the corpus root.
+const srcXAIResponses = "wave2/0xPlaygrounds__rig/tests__cassettes__xai__reasoning_tool_roundtrip__streaming.yaml"
+
 var openaiFixtures = []fixtureSpec{
 	// Chat Completions.
 	fixtureSpec{Check: "OAI-TOOL-001", Name: "real-tool-round-trip", Pass: true, Source: srcChatToolOutput},
@@ -57,6 +60,9 @@ var openaiFixtures = []fixtureSpec{
 	// Responses.
 	fixtureSpec{Check: "OAI-RSN-001", Name: "real-reasoning-then-call", Pass: true, Source: srcResponsesTools},
 	fixtureSpec{Check: "OAI-RSN-001", Name: "real-reasoning-stream", Pass: true, Source: srcResponsesStream},
+	// xAI's Responses API took a reasoning item followed by its function call
+	// echoed without the fc_ id (rig's recording, 200).
+	fixtureSpec{Check: "OAI-RSN-001", Name: "real-xai-call-echoed-without-id", Pass: true, Source: srcXAIResponses},
 	// The corpus's real violation: the API answered 400 here.
 	fixtureSpec{Check: "OAI-RSN-001", Name: "real-edited-history-rejected", Interaction: 1, Source: srcResponsesEdited},
 	fixtureSpec{Check: "OAI-RSN-001", Name: "reasoning-moved-after-call", Interaction: 1, Source: srcResponsesTools,

@@ -30,7 +30,7 @@ type chunkChoice struct {
 	FinishReason *string `json:"finish_reason"`
 	Delta        struct {
 		Role             string            `json:"role"`
-		Content          *string           `json:"content"`
+		Content          json.RawMessage   `json:"content"` // a string, or Mistral's list of text and thinking parts
 		Refusal          *string           `json:"refusal"`
 		ReasoningContent *string           `json:"reasoning_content"`
 		Reasoning        *string           `json:"reasoning"`
@@ -86,6 +86,12 @@ func (r *reassembly) issue(event int, format string, args ...any) {
 	r.st.Issues = append(r.st.Issues, engine.StreamIssue{Check: engine.CheckChatStream, Event: event, Message: fmt.Sprintf(format, args...)})
 }
 
+// tolerated records an issue openai-go reads past.
+func (r *reassembly) tolerated(event int, format string, args ...any) {
+	r.issue(event, format, args...)
+	r.st.Issues[len(r.st.Issues)-1].Tolerated = true
+}
+
 // event handles one SSE event. Like the SDK, anything after [DONE] or after
 // an error is not accumulated; unlike the SDK, a bad payload is an issue and
 // the stream goes on, so later facts are still seen.
@@ -95,7 +101,7 @@ func (r *reassembly) event(i int, ev sse.Event) {
 		return
 	}
 	if r.done {
-		r.issue(i, "event after [DONE]: %s", body.Excerpt(data, 120))
+		r.tolerated(i, "event after [DONE]: %s", body.Excerpt(data, 120))
 		return
 	}
 	if bytes.HasPrefix(data, []byte("[DONE]")) {
@@ -122,7 +128,7 @@ func (r *reassembly) event(i int, ev sse.Event) {
 	}
 	// openai-go rejects a chunk whose id differs from the stream's.
 	if c.ID != "" && r.id != "" && c.ID != r.id {
-		r.issue(i, "chunk id %q differs from the stream's id %q; the SDK drops this chunk", c.ID, r.id)
+		r.tolerated(i, "chunk id %q differs from the stream's id %q; openai-go drops this chunk", c.ID, r.id)
 		return
 	}
 	if r.id == "" && c.ID != "" {
@@ -156,6 +162,43 @@ func (r *reassembly) streamError(data []byte) bool {
 	return true
 }
 
+// content adds a delta's content: a string, or the list of parts Mistral
+// streams, whose text parts are content and whose thinking parts (each a
+// list of text parts) are reasoning.
+func (r *reassembly) content(i, choice int, cs *choiceState, raw json.RawMessage) {
+	if s, ok := rawjson.String(raw); ok {
+		cs.content.WriteString(s)
+		return
+	}
+	var parts []struct {
+		Type     string          `json:"type"`
+		Text     string          `json:"text"`
+		Thinking json.RawMessage `json:"thinking"`
+	}
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		r.issue(i, "choice %d delta.content: expected a string or a list of parts, found %s", choice, rawjson.Describe(raw))
+		return
+	}
+	for _, p := range parts {
+		switch p.Type {
+		case "text":
+			cs.content.WriteString(p.Text)
+		case "thinking":
+			var inner []struct {
+				Text string `json:"text"`
+			}
+			if s, ok := rawjson.String(p.Thinking); ok {
+				cs.reasoning.WriteString(s)
+			} else if json.Unmarshal(p.Thinking, &inner) == nil {
+				for _, t := range inner {
+					cs.reasoning.WriteString(t.Text)
+				}
+			}
+			cs.sawReasoning = true
+		}
+	}
+}
+
 // choice adds one choice delta.
 func (r *reassembly) choice(i int, ch chunkChoice) {
 	idx := 0
@@ -175,8 +218,8 @@ func (r *reassembly) choice(i int, ch chunkChoice) {
 	if d.Role != "" {
 		cs.role = d.Role
 	}
-	if d.Content != nil {
-		cs.content.WriteString(*d.Content)
+	if len(d.Content) > 0 && !rawjson.IsNull(d.Content) {
+		r.content(i, idx, cs, d.Content)
 	}
 	if d.Refusal != nil {
 		cs.refusal.WriteString(*d.Refusal)
@@ -230,7 +273,7 @@ func (r *reassembly) finish(events int) {
 	for _, k := range keys {
 		cs := r.choices[k]
 		if r.done && r.st.Error == nil && cs.finish == "" {
-			r.issue(last, "choice %d ended without a finish_reason", k)
+			r.tolerated(last, "choice %d ended without a finish_reason", k)
 		}
 		if cs.finish == "tool_calls" && !cs.hasCalls() {
 			r.issue(last, "choice %d finished with tool_calls but streamed no tool call", k)

@@ -188,7 +188,7 @@ func TestStreamFaults(t *testing.T) {
 		name:     "chunk of the wrong shape",
 		body:     sseBody(cStart, `{"id":"c1","choices":[{"index":0,"delta":{"content":5}}]}`, cArgs1, cArgs2, cFinish, cDone),
 		complete: true,
-		issues:   []wantIssue{{1, "chunk is not a chat.completion.chunk"}},
+		issues:   []wantIssue{{1, "delta.content: expected a string or a list of parts, found a number"}},
 	}, {
 		name:     "event after [DONE]",
 		body:     sseBody(cStart, cArgs1, cArgs2, cFinish, cDone, cUsage),
@@ -360,5 +360,33 @@ func TestStreamArgumentsMatchDocument(t *testing.T) {
 	a, b := d.Output[0].Blocks[0], s.Output[0].Blocks[0]
 	if !bytes.Equal(a.Input, b.Input) || a.ID != b.ID || a.Name != b.Name || !rawjson.Equal(a.Extra["type"], b.Extra["type"]) {
 		t.Errorf("document call %+v\nstream call   %+v", a, b)
+	}
+}
+
+// Mistral streams content as a list of parts: text parts are the answer,
+// thinking parts (lists of text) the reasoning. Both are read, no issue.
+func TestStreamMistralContentParts(t *testing.T) {
+	resp, err := openai.Codec{}.DecodeResponse(200, nil, sseBody(
+		`{"id":"m1","object":"chat.completion.chunk","model":"magistral-medium-2507","choices":[{"index":0,"delta":{"role":"assistant","content":[{"type":"thinking","thinking":[{"type":"text","text":"2+2"}]}]},"finish_reason":null}]}`,
+		`{"id":"m1","object":"chat.completion.chunk","model":"magistral-medium-2507","choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":[{"type":"text","text":" is 4."}]}]},"finish_reason":null}]}`,
+		`{"id":"m1","object":"chat.completion.chunk","model":"magistral-medium-2507","choices":[{"index":0,"delta":{"content":[{"type":"text","text":"4"}]},"finish_reason":"stop"}]}`,
+		`[DONE]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Stream.Issues) != 0 {
+		t.Fatalf("issues: %+v", resp.Stream.Issues)
+	}
+	var text, reasoning string
+	for _, b := range resp.Output[0].Blocks {
+		switch b.Type {
+		case engine.BlockText:
+			text += b.Text
+		case engine.BlockReasoning, engine.BlockThinking:
+			reasoning += b.Text
+		}
+	}
+	if text != "4" || reasoning != "2+2 is 4." {
+		t.Errorf("text %q reasoning %q", text, reasoning)
 	}
 }

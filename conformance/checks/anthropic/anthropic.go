@@ -163,10 +163,11 @@ var checks = []*check.Check{
 	}),
 	antCheck(&check.Check{
 		ID: "ANT-MSG-001", Title: "No empty content", Severity: check.SeverityError, Scope: "R",
-		Law:           "Every message has non-empty content and no text block is empty or whitespace only, except that a final assistant message may be empty.",
+		Law:           "Every message has non-empty content, no text block is empty, and no message holds only whitespace text; a final assistant message may be empty.",
 		ProviderError: "messages.N: all messages must have non-empty content except for the optional final assistant message",
 		Troubleshoot: "Empty messages come from a turn whose only content was filtered out (thinking stripped, tool calls moved elsewhere) or from an empty user input; blank text blocks from streaming accumulators that start a block and never fill it. " +
-			"Drop empty blocks and messages before sending. The text-block variant reads `messages: text content blocks must be non-empty` or `… must contain non-whitespace text`.",
+			"Drop empty blocks and messages before sending. The text-block variants read `messages: text content blocks must be non-empty` (an empty text block, anywhere) and `messages: text content blocks must contain non-whitespace text` (a message whose only text is whitespace). " +
+			"A whitespace-only text block beside other content (more text, a tool_use) is accepted, so it is not reported.",
 		Judge: judgeAntMsg001,
 	}),
 	antCheck(&check.Check{

@@ -22,16 +22,21 @@ func judgeAntMsg001(tr *check.Traffic, r *check.Reporter) {
 				r.Add(i, "request."+m.Path+".content", "messages[%d] (%s) has empty content", k, m.Role)
 				continue
 			}
+			substance := antHasSubstance(m)
 			for p := range m.Blocks {
 				b := &m.Blocks[p]
 				if b.Type != engine.BlockText || strings.TrimSpace(b.Text) != "" {
 					continue
 				}
-				what := "empty"
-				if b.Text != "" {
-					what = "whitespace only"
+				switch {
+				case b.Text == "":
+					r.Add(i, antLoc(b, "text"), "text block content[%d] of messages[%d] (%s) is empty", p, k, m.Role)
+				case !substance:
+					r.Add(i, antLoc(b, "text"), "text block content[%d] of messages[%d] (%s) is whitespace only, and the message holds nothing else", p, k, m.Role)
 				}
-				r.Add(i, antLoc(b, "text"), "text block content[%d] of messages[%d] (%s) is %s", p, k, m.Role, what)
+				// Whitespace beside other content is accepted: LibreChat-AI/agents#124
+				// tried [text:' ', text:'real'] on the API, and a " " text before
+				// tool_use blocks was answered 200.
 			}
 		}
 	})
@@ -113,4 +118,16 @@ func judgeAntHdr001(tr *check.Traffic, r *check.Reporter) {
 
 func antHeaderNames(h http.Header) string {
 	return strings.ToLower(strings.Join(sortedKeys(h), ", "))
+}
+
+// antHasSubstance reports whether a message holds anything but blank text:
+// non-whitespace text, a tool call or result, an image, thinking.
+func antHasSubstance(m *engine.Message) bool {
+	for p := range m.Blocks {
+		b := &m.Blocks[p]
+		if b.Type != engine.BlockText || strings.TrimSpace(b.Text) != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -30,6 +30,9 @@ func judgeGemTool001(tr *check.Traffic, r *check.Reporter) {
 			if m.Role == engine.RoleAssistant || !gemHasResult(m) {
 				continue
 			}
+			if i > 0 && gemResultsOnly(&msgs[i-1]) {
+				continue // one response turn sent as several contents: judged at its first
+			}
 			switch {
 			case i == 0:
 				r.Add(q.ex.Index, "request."+m.Path, "the history opens with a function response turn; it must come right after the function call turn it answers")
@@ -56,20 +59,55 @@ func judgeGemTool002(tr *check.Traffic, r *check.Reporter) {
 				continue // a call turn at the tail has no response turn yet
 			}
 			m := &msgs[next]
+			turn := gemResponseTurn(msgs, next)
 			results := 0
-			for j := range m.Blocks {
-				if m.Blocks[j].Type == engine.BlockToolResult {
-					results++
+			for _, c := range turn {
+				for j := range c.Blocks {
+					if c.Blocks[j].Type == engine.BlockToolResult {
+						results++
+					}
 				}
 			}
 			if results != len(run.calls) {
-				r.Add(q.ex.Index, "request."+m.Path, "the function call turn at contents[%d] has %d functionCall part(s) (%s), but the next content has %d functionResponse part(s)",
+				r.Add(q.ex.Index, "request."+m.Path, "the function call turn at contents[%d] has %d functionCall part(s) (%s), but the response turn after it has %d functionResponse part(s)",
 					run.first, len(run.calls), strings.Join(gemCallNames(run), ", "), results)
 				continue
 			}
-			gemMatchResults(r, q, run, m)
+			for _, c := range turn {
+				gemMatchResults(r, q, run, c)
+			}
 		}
 	}
+}
+
+// gemResponseTurn is the response turn starting at contents[i]: that
+// content, and the contents right after it that hold only functionResponse
+// parts. Gemini reads consecutive user contents as one turn: crewAI sends
+// each response of a parallel call as a content of its own, and the API
+// answers 200 (gemini-2.5-flash, crewAI's TestGeminiNativeToolCalling).
+func gemResponseTurn(msgs []engine.Message, i int) []*engine.Message {
+	turn := []*engine.Message{&msgs[i]}
+	if !gemResultsOnly(&msgs[i]) {
+		return turn
+	}
+	for k := i + 1; k < len(msgs) && gemResultsOnly(&msgs[k]); k++ {
+		turn = append(turn, &msgs[k])
+	}
+	return turn
+}
+
+// gemResultsOnly reports whether m is a user-side content holding nothing
+// but functionResponse parts.
+func gemResultsOnly(m *engine.Message) bool {
+	if m.Role == engine.RoleAssistant || len(m.Blocks) == 0 {
+		return false
+	}
+	for j := range m.Blocks {
+		if m.Blocks[j].Type != engine.BlockToolResult {
+			return false
+		}
+	}
+	return true
 }
 
 // gemMatchResults reports responses named after no call of the turn, and

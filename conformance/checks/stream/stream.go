@@ -72,7 +72,7 @@ func streamCheck(c *check.Check) *check.Check {
 				if is.Check == c.ID {
 					msg := strings.TrimPrefix(is.Message, fmt.Sprintf("event %d: ", is.Event))
 					sev := check.SeverityError
-					if is.Truncation { // a cut, not a malformed stream
+					if is.Truncation || is.Tolerated { // a cut, or a departure the SDK reads past
 						sev = check.SeverityWarning
 					}
 					r.AddSeverity(sev, ex.Index, fmt.Sprintf("response.events[%d]", is.Event), "%s", msg)
