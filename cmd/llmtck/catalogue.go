@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
 )
 
@@ -20,6 +21,9 @@ type catalogueEntry struct {
 	ProviderError string `json:"provider_error,omitempty"`
 	Troubleshoot  string `json:"troubleshoot"`
 	Since         string `json:"since"`
+	// Evidence backs an error-level check: the endpoints its refusal is
+	// observed on (an error there, a warning elsewhere) and the sources.
+	Evidence *check.Evidence `json:"evidence,omitempty"`
 }
 
 // writeCatalogue prints the registry: a table in text, or a JSON array.
@@ -28,7 +32,11 @@ func writeCatalogue(w io.Writer, format string) error {
 	if format == "json" {
 		entries := make([]catalogueEntry, 0, len(all))
 		for _, c := range all {
-			entries = append(entries, catalogueEntry{c.ID, c.Title, string(c.Severity), c.Scope, string(c.Wire), c.Law, c.ProviderError, c.Troubleshoot, c.Since})
+			e := catalogueEntry{c.ID, c.Title, string(c.Severity), c.Scope, string(c.Wire), c.Law, c.ProviderError, c.Troubleshoot, c.Since, nil}
+			if len(c.Evidence.Sources) > 0 {
+				e.Evidence = &c.Evidence
+			}
+			entries = append(entries, e)
 		}
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)

@@ -23,6 +23,9 @@ type Check struct {
 	Troubleshoot string
 	// Since is the llmtck version that introduced the check.
 	Since string
+	// Evidence backs an error-level check: where the provider's refusal was
+	// observed. Its findings on other endpoints are warnings.
+	Evidence Evidence
 
 	// Judge reports the check's findings on the traffic.
 	Judge func(tr *Traffic, r *Reporter)

@@ -8,6 +8,7 @@ import (
 // Reporter collects one check's findings.
 type Reporter struct {
 	check    *Check
+	tr       *Traffic
 	findings []Finding
 }
 
@@ -20,13 +21,23 @@ func (r *Reporter) Add(interaction int, location, format string, args ...any) *F
 // AddSeverity records a finding at the given severity, for checks whose
 // severity depends on the situation (an error on one model, a warning on
 // another).
+//
+// An error on an endpoint the check's evidence does not cover is reported
+// as a warning, saying where the rule is observed.
 func (r *Reporter) AddSeverity(sev Severity, interaction int, location, format string, args ...any) *Finding {
+	msg := fmt.Sprintf(format, args...)
+	if sev == SeverityError {
+		if ex := r.tr.exchange(interaction); ex != nil && !r.check.Evidence.Holds(ex.Dialect) {
+			sev = SeverityWarning
+			msg += fmt.Sprintf(" (an error on %s; not observed on %s)", r.check.Evidence, ex.Dialect)
+		}
+	}
 	r.findings = append(r.findings, Finding{
 		Check:       r.check.ID,
 		Severity:    sev,
 		Interaction: interaction,
 		Location:    location,
-		Message:     fmt.Sprintf(format, args...),
+		Message:     msg,
 	})
 	return &r.findings[len(r.findings)-1]
 }
@@ -39,7 +50,7 @@ func Judge(tr *Traffic, checks []*Check) []Finding {
 		if !c.AppliesTo(tr) {
 			continue
 		}
-		r := &Reporter{check: c}
+		r := &Reporter{check: c, tr: tr}
 		c.Judge(tr, r)
 		all = append(all, r.findings...)
 	}

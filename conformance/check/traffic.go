@@ -29,3 +29,17 @@ func Analysis[T any](tr *Traffic, name string, build func(*Traffic) T) T {
 	v, _ := tr.analyses.LoadOrStore(name, build(tr))
 	return v.(T)
 }
+
+// exchange is the exchange whose Index is index: normally the one at that
+// position, since Index is the position in the cassette.
+func (tr *Traffic) exchange(index int) *engine.Exchange {
+	if index >= 0 && index < len(tr.Exchanges) && tr.Exchanges[index].Index == index {
+		return &tr.Exchanges[index]
+	}
+	for i := range tr.Exchanges {
+		if tr.Exchanges[i].Index == index {
+			return &tr.Exchanges[i]
+		}
+	}
+	return nil
+}

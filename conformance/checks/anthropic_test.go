@@ -337,6 +337,14 @@ func TestAnthropicChecks(t *testing.T) {
 			want: []atWant{{0, check.SeverityError, "tool_use toolu_2 of messages[1] not answered"}},
 		},
 		{
+			// The rule is observed on Anthropic's API and its gateways; a server
+			// of its own that speaks the wire gets a warning, not an error.
+			name: "parallel calls: one result missing, on a compatible server", check: "ANT-TOOL-001",
+			exs: []antEx{{URL: "https://llm-gateway.example.com/v1/messages",
+				Req: atReq("", atUser("w"), atAssistant(atToolUse("toolu_1"), atToolUse("toolu_2")), atUserBlocks(atToolResult("toolu_1", "21C"))), Resp: atResp(atText("ok"))}},
+			want: []atWant{{0, check.SeverityWarning, "has no tool_result for it (an error on direct, bedrock, vertex; not observed on compatible)"}},
+		},
+		{
 			name: "a result for a call two messages back", check: "ANT-TOOL-002",
 			exs: []antEx{{Req: atReq("", atUser("w"), atAssistant(atToolUse("toolu_1")), atUserBlocks(atToolResult("toolu_1", "21C")),
 				atAssistant(atText("more?")), atUserBlocks(atToolResult("toolu_1", "21C"))), Resp: atResp(atText("ok"))}},

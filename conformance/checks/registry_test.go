@@ -53,5 +53,12 @@ func TestRegistryEntriesComplete(t *testing.T) {
 		if c.Judge == nil {
 			t.Errorf("%s: no judge", c.ID)
 		}
+		// An error says the provider refuses: say where that was seen.
+		if c.Severity == check.SeverityError && len(c.Evidence.Sources) == 0 {
+			t.Errorf("%s: an error-level check without evidence (Evidence.Sources)", c.ID)
+		}
+		if c.Severity == check.SeverityError && c.ProviderError == "" && len(c.Evidence.Endpoints) > 0 {
+			t.Errorf("%s: refused on %s, but no ProviderError text", c.ID, c.Evidence)
+		}
 	}
 }

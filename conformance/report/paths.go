@@ -141,6 +141,7 @@ func checkFile(path string, checks []*check.Check, wire engine.Wire) FileReport 
 	}
 	fr.Interactions = len(tr.Exchanges)
 	fr.Provider = ProviderOf(tr.Exchanges)
+	fr.Dialect = DialectOf(tr.Exchanges)
 	for _, ex := range tr.Exchanges {
 		fr.Statuses = append(fr.Statuses, ex.Status)
 	}
@@ -179,4 +180,21 @@ func ProviderOf(exs []engine.Exchange) string {
 		return string(engine.WireUnknown)
 	}
 	return strings.Join(wires, ",")
+}
+
+// DialectOf names who served a file's calls when that is not the providers'
+// own API: each dialect once, in order of first use, joined by commas; ""
+// when every call went to the provider itself.
+func DialectOf(exs []engine.Exchange) string {
+	var out []string
+	seen := map[engine.Dialect]bool{}
+	for _, ex := range exs {
+		d := ex.Dialect
+		if d == "" || d == engine.DialectDirect || ex.Wire == engine.WireUnknown && d == engine.DialectUnknown || seen[d] {
+			continue
+		}
+		seen[d] = true
+		out = append(out, string(d))
+	}
+	return strings.Join(out, ",")
 }

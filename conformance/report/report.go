@@ -20,8 +20,12 @@ type Report struct {
 
 // FileReport is one checked file.
 type FileReport struct {
-	Path         string `json:"path"`
-	Provider     string `json:"provider"`
+	Path     string `json:"path"`
+	Provider string `json:"provider"`
+	// Dialect names who served the calls when it is not the providers' own
+	// API (bedrock, vertex, azure, openrouter, deepseek … or unknown when the
+	// recording names no host), joined by commas when several did.
+	Dialect      string `json:"dialect,omitempty"`
 	Interactions int    `json:"interactions"`
 	// Error is set when the file could not be decoded at all.
 	Error string `json:"error"`
@@ -97,7 +101,11 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "%s: error: %s\n", f.Path, f.Error)
 			continue
 		}
-		fmt.Fprintf(&b, "%s  %s  %d interactions  %s\n", f.Path, f.Provider, f.Interactions, statusCounts(f.Statuses))
+		provider := f.Provider
+		if f.Dialect != "" {
+			provider += " (" + f.Dialect + ")"
+		}
+		fmt.Fprintf(&b, "%s  %s  %d interactions  %s\n", f.Path, provider, f.Interactions, statusCounts(f.Statuses))
 		for _, fd := range f.Findings {
 			fmt.Fprintf(&b, "  %s\n", fd)
 			if fd.Diff != "" {

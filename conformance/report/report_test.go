@@ -40,6 +40,7 @@ func TestReportJSONSchema(t *testing.T) {
 		Files   []struct {
 			Path         string `json:"path"`
 			Provider     string `json:"provider"`
+			Dialect      string `json:"dialect"`
 			Interactions int    `json:"interactions"`
 			Error        string `json:"error"`
 			Statuses     []int  `json:"statuses"`

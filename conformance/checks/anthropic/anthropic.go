@@ -24,7 +24,8 @@ var checks = []*check.Check{
 		Troubleshoot: "The signature covers the thinking text, so any edit is caught: trimming or re-wrapping the text, re-encoding the signature (URL-safe base64, re-quoting), rebuilding the block from a summary, or a proxy that converts between providers and back. " +
 			"Store the block exactly as the response produced it (for a stream: the concatenated thinking_delta text and signature_delta) and send those bytes back. " +
 			"The echo is tied to its origin by signature, else by thinking text, else by its place in the message that echoes a recorded response; the finding names the interaction that produced the original and shows the first differing byte. A block moved, reordered or left out is ANT-THINK-010's.",
-		Judge: judgeAntThink001,
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#19539", "anthropics/claude-code#63404", "vybestack/llxprt-code#1653", "wire-rules A1"}},
+		Judge:    judgeAntThink001,
 	}),
 	antCheck(&check.Check{
 		ID: "ANT-THINK-002", Title: "Thinking blocks carry their payload", Severity: check.SeverityError, Scope: "R",
@@ -32,7 +33,8 @@ var checks = []*check.Check{
 		ProviderError: "messages.N.content.M.thinking.signature: Field required",
 		Troubleshoot: "A missing signature usually comes from a client that keeps only the thinking text (OpenAI-compatible adapters, chat UIs storing reasoning as plain text), or from a stream whose signature_delta never arrived because it was cut off. " +
 			"Keep the signature with the block, and drop a thinking block that has none rather than sending it.",
-		Judge: judgeAntThink002,
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"JohnnyZ93/oai-compatible-copilot#217", "justlovemaki/AIClient2API#437", "wire-rules A2"}},
+		Judge:    judgeAntThink002,
 	}),
 	antCheck(&check.Check{
 		ID: "ANT-THINK-003", Title: "Thinking payloads come from this provider", Severity: check.SeverityError, Scope: "R",
@@ -42,7 +44,8 @@ var checks = []*check.Check{
 			"Only echo blocks the same platform produced; drop the others. " +
 			"How llmtck decides: a payload equal to one a recorded response produced is genuine (another platform is an error, another model family a warning, since such blocks are dropped); one equal to another wire's payload is cross-provider; otherwise, when the message recognisably echoes a recorded response (a shared signature, thinking text, tool_use id or text block) the block is synthesized if no such block was produced, and foreign when its token is not Anthropic-shaped. " +
 			"A message with no recorded origin is client-authored history from elsewhere and is not judged.",
-		Judge: judgeAntThink003,
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#10627", "ding113/claude-code-hub#518", "code-yeongyu/oh-my-openagent#2775 (synthesized blocks)", "wire-rules A2, A12"}},
+		Judge:    judgeAntThink003,
 	}),
 	antCheck(&check.Check{
 		ID: "ANT-THINK-004", Title: "Tool loop opens with thinking", Severity: check.SeverityError, Scope: "R",
@@ -51,7 +54,8 @@ var checks = []*check.Check{
 		Troubleshoot: "Typical causes: the harness stores assistant messages without their thinking blocks (only text and tool calls), enables thinking in the middle of a tool loop, or merges messages so a text block comes first. " +
 			"Keep the thinking blocks of the current tool loop and send them back first; change the thinking configuration only when a new user turn starts. " +
 			"With adaptive thinking the model may answer without thinking, so the check fires only when the response that opened the loop did start with thinking.",
-		Judge: judgeAntThink004,
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Models: "thinking enabled", Sources: []string{"n8n-io/n8n#22550", "anomalyco/opencode#3077 (Bedrock)", "router-for-me/CLIProxyAPI#1109", "wire-rules A3"}},
+		Judge:    judgeAntThink004,
 	}),
 	antCheck(&check.Check{
 		ID: "ANT-THINK-005", Title: "Thinking comes first, never last", Severity: check.SeverityError, Scope: "R",
@@ -59,7 +63,8 @@ var checks = []*check.Check{
 		ProviderError: "messages.N.content.0: If an assistant message contains any thinking blocks, the first block must be thinking or redacted_thinking. Found text.",
 		Troubleshoot: "Blocks get reordered when a harness rebuilds a message from separate lists (text first, then reasoning, then tool calls) or when a UI-oriented store sorts parts by type. " +
 			"Keep content blocks in the order the response produced them. A prefill that ends in thinking is rejected with `messages.N: The final block in an assistant message cannot be thinking.`: continue after a complete block instead.",
-		Judge: judgeAntThink005,
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Models: "thinking enabled", Sources: []string{"anthropics/claude-code#20705", "tailcallhq/forgecode#2107", "wire-rules A3, A4"}},
+		Judge:    judgeAntThink005,
 	}),
 	antCheck(&check.Check{
 		ID: "ANT-THINK-006", Title: "No thinking in the final message when thinking is off", Severity: check.SeverityError, Scope: "R",
@@ -67,7 +72,8 @@ var checks = []*check.Check{
 		ProviderError: "messages.N.content.0: When thinking is disabled, an `assistant` message in the final position cannot contain `thinking`. To use thinking blocks, enable `thinking` in your request.",
 		Troubleshoot: "This happens when a pause_turn continuation or a prefill is resent without the thinking configuration of the request that produced it (a retry path or a sub-agent that builds its own request). " +
 			"Send the same thinking configuration as the request that produced the message, or strip the thinking blocks of the final message.",
-		Judge: judgeAntThink006,
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"tailcallhq/forgecode#1853", "wire-rules A4"}},
+		Judge:    judgeAntThink006,
 	}),
 	antCheck(&check.Check{
 		ID: "ANT-THINK-007", Title: "One thinking configuration per tool loop", Severity: check.SeverityInfo, Scope: "R,C",
@@ -82,7 +88,8 @@ var checks = []*check.Check{
 		ProviderError: "Thinking may not be enabled when tool_choice forces tool use.",
 		Troubleshoot: "Structured-output helpers often force a tool (tool_choice {\"type\":\"tool\"}) while the agent's default enables thinking. " +
 			"Use tool_choice auto (or none) with thinking, or disable thinking for the forced call. Adaptive thinking allows forced tool use on some models, so it is not judged here.",
-		Judge: judgeAntThink008,
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Models: "manual thinking (type \"enabled\"); adaptive thinking allows forced tool use on some models", Sources: []string{"mastra-ai/mastra#7507", "can1357/oh-my-pi#341", "wire-rules A5"}},
+		Judge:    judgeAntThink008,
 	}),
 	antCheck(&check.Check{
 		ID: "ANT-THINK-009", Title: "Echoed thinking keeps its prefix", Severity: check.SeverityWarning, Scope: "R",
@@ -99,7 +106,8 @@ var checks = []*check.Check{
 		ProviderError: "messages.N.content.M: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified. These blocks must remain as they were in the original response.",
 		Troubleshoot: "Blocks move when a harness filters redacted_thinking or empty-text thinking blocks (display \"omitted\" still returns a signed block that must be echoed), rebuilds a message with text first, or merges two responses into one message. " +
 			"In the latest assistant message this is rejected; in earlier messages older models strip the blocks while preserved-thinking models reject or drop them, so findings there are warnings. Echo every block of every response, in order.",
-		Judge: judgeAntThink010,
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Models: "models with preserved thinking", Sources: []string{"Anthropic docs: preserved-thinking, prefix-checks", "wire-rules A12"}},
+		Judge:    judgeAntThink010,
 	}),
 	antCheck(&check.Check{
 		ID: "ANT-THINK-011", Title: "Valid thinking configuration", Severity: check.SeverityInfo, Scope: "C",
@@ -114,7 +122,8 @@ var checks = []*check.Check{
 		ProviderError: "messages.N: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_…. Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
 		Troubleshoot: "Typical causes: the user interrupted a tool call and the harness stored the call but not a result; a parallel call's result was lost; a reminder or user message was inserted between the call and its results; compaction cut between them. " +
 			"Always answer every tool_use, with is_error:true and an explanation when it was cancelled or denied.",
-		Judge: judgeAntTool001,
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#1237", "anthropics/claude-code#5989", "anthropics/claude-code#2697", "wire-rules A6"}},
+		Judge:    judgeAntTool001,
 	}),
 	antCheck(&check.Check{
 		ID: "ANT-TOOL-002", Title: "Every tool_result has its tool_use", Severity: check.SeverityError, Scope: "R,C",
@@ -122,13 +131,15 @@ var checks = []*check.Check{
 		ProviderError: "messages.N.content.M: unexpected `tool_use_id` found in `tool_result` blocks: toolu_…. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.",
 		Troubleshoot: "Usually compaction or a sliding window dropped the assistant message with the tool_use but kept its result, or a stream aborted before the tool_use was persisted. " +
 			"Trim history only at turn boundaries, and drop a tool_result together with its call.",
-		Judge: judgeAntTool002,
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#13460", "router-for-me/CLIProxyAPI#497", "wire-rules A7"}},
+		Judge:    judgeAntTool002,
 	}),
 	antCheck(&check.Check{
 		ID: "ANT-TOOL-003", Title: "tool_result blocks come first", Severity: check.SeverityError, Scope: "R",
 		Law:           "In a user message, every tool_result block comes before any other block.",
 		ProviderError: "messages.N: Did not find 1 `tool_result` block(s) at the beginning of this message. Messages following `tool_use` blocks must begin with a matching number of `tool_result` blocks.",
 		Troubleshoot:  "Harnesses that prepend a reminder, an image or the user's interjection to the results message cause this. Put tool_result blocks first and any other content after them.",
+		Evidence:      check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#37", "anthropics/anthropic-sdk-typescript#653", "wire-rules A8"}},
 		Judge:         judgeAntTool003,
 	}),
 	antCheck(&check.Check{
@@ -137,7 +148,8 @@ var checks = []*check.Check{
 		ProviderError: "messages.N.content.M.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
 		Troubleshoot: "Ids from other providers break the pattern when a history is carried across (Kimi's functions.name:0, ids with dots, colons or pipes). Map foreign ids to a conforming one, consistently in the call and its result. " +
 			"A repeated id is a warning sign of a client that numbers calls itself; it is reported as info.",
-		Judge: judgeAntTool004,
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"RooCodeInc/Roo-Code#10649", "BlockRunAI/ClawRouter#17", "wire-rules A9"}},
+		Judge:    judgeAntTool004,
 	}),
 	antCheck(&check.Check{
 		ID: "ANT-TOOL-005", Title: "Echoed tool input unchanged", Severity: check.SeverityInfo, Scope: "R,C",
@@ -151,7 +163,8 @@ var checks = []*check.Check{
 		ProviderError: "messages.N: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_…. Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
 		Troubleshoot: "When the user interrupts a tool call, answer it anyway: a tool_result with is_error:true and text such as \"Cancelled by user before execution; no side effects.\", first in the next user message, followed by the user's text. " +
 			"A missing result is rejected (error); a result without is_error or without an explanation leaves the model guessing whether the tool ran (info).",
-		Judge: judgeAntCancel001,
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#1237", "anthropics/claude-code#5989", "wire-rules A6, §1.6"}},
+		Judge:    judgeAntCancel001,
 	}),
 	antCheck(&check.Check{
 		ID: "ANT-CANCEL-002", Title: "Nothing cut off is persisted", Severity: check.SeverityError, Scope: "R,C",
@@ -159,7 +172,8 @@ var checks = []*check.Check{
 		ProviderError: "messages.N.content.M.thinking.signature: Field required",
 		Troubleshoot: "A stream that ends early (client cancel, error event, dropped connection) leaves a partial message. A thinking block without its signature_delta cannot be echoed, and a tool_use whose input_json_delta stopped midway must not be executed. " +
 			"The safe rule is to discard the partial message entirely; if complete blocks are kept, every kept tool_use needs a tool_result.",
-		Judge: judgeAntCancel002,
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"JohnnyZ93/oai-compatible-copilot#217 (thinking.signature: Field required)", "decocms/studio#1803 (stream aborted before the tool_use was persisted)", "wire-rules §1.6"}},
+		Judge:    judgeAntCancel002,
 	}),
 	antCheck(&check.Check{
 		ID: "ANT-MSG-001", Title: "No empty content", Severity: check.SeverityError, Scope: "R",
@@ -168,7 +182,8 @@ var checks = []*check.Check{
 		Troubleshoot: "Empty messages come from a turn whose only content was filtered out (thinking stripped, tool calls moved elsewhere) or from an empty user input; blank text blocks from streaming accumulators that start a block and never fill it. " +
 			"Drop empty blocks and messages before sending. The text-block variants read `messages: text content blocks must be non-empty` (an empty text block, anywhere) and `messages: text content blocks must contain non-whitespace text` (a message whose only text is whitespace). " +
 			"A whitespace-only text block beside other content (more text, a tool_use) is accepted, so it is not reported.",
-		Judge: judgeAntMsg001,
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#6774 (empty message)", "anthropics/claude-code#23369, #23440 (whitespace-only text, direct API)", "LibreChat-AI/agents#124 (shapes tried on the API: whitespace beside other text accepted)", "NousResearch/hermes-agent#55092 (Bedrock)"}},
+		Judge:    judgeAntMsg001,
 	}),
 	antCheck(&check.Check{
 		ID: "ANT-MSG-002", Title: "Roles alternate", Severity: check.SeverityInfo, Scope: "R",

@@ -20,7 +20,8 @@ var checks = []*check.Check{
 			"a converter that turns output messages into easy-input {role, content} messages and so loses their msg_ id (vercel/ai#7099, openai-node#1567), " +
 			"or a filter that keeps reasoning but drops or reorders the next item (continuedev/continue#8933). " +
 			"Echo output items as they came, ids included, in output order; if you must change the answer text, drop the reasoning item too.",
-		Judge: judgeRSNFollower,
+		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Models: "reasoning models", Sources: []string{"continuedev/continue#8933", "openai/openai-node#1567", "vercel/ai#7099", "pydantic-ai's test_openai_responses_thinking_with_modified_history (400)", "rig's xAI recording (a function call echoed without its fc_ id after reasoning: 200)", "wire-rules R1"}},
+		Judge:    judgeRSNFollower,
 	}),
 	rspCheck(&check.Check{
 		ID: "OAI-RSN-002", Title: "Function call sent with its reasoning item", Severity: check.SeverityError, Scope: "R",
@@ -29,7 +30,8 @@ var checks = []*check.Check{
 		Troubleshoot: "Harnesses that drop reasoning items (to save tokens, after switching models, or because they never stored them) but keep the function_call's server id trigger this (cline/cline#12242, mastra-ai/mastra#8738). " +
 			"Either send the reasoning item (with its encrypted_content when store is false) before the call, or remove the fc_ id from the function_call so the API treats it as client-authored (continuedev/continue#11785). " +
 			"Requests chained with previous_response_id are not judged: the server holds the reasoning.",
-		Judge: judgeRSNAccompanied,
+		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Models: "reasoning models", Sources: []string{"cline/cline#12242", "continuedev/continue#11785", "wire-rules R2"}},
+		Judge:    judgeRSNAccompanied,
 	}),
 	rspCheck(&check.Check{
 		ID: "OAI-RSN-003", Title: "Stateless reasoning carries encrypted_content", Severity: check.SeverityError, Scope: "R",
@@ -38,7 +40,8 @@ var checks = []*check.Check{
 		Troubleshoot: "With store:false nothing is kept server-side, so an id-only reasoning item cannot be looked up and the API answers 404 (can1357/oh-my-pi#41, anomalyco/opencode#7724). " +
 			"Keep the encrypted_content you received in response.output_item.done and send it back with the item, or set store:true. " +
 			"A store:false request that uses reasoning without include [\"reasoning.encrypted_content\"] is a warning, not an error: current models return the payload by default, older behaviour left reasoning items without it, so the next stateless turn could not replay them.",
-		Judge: judgeRSNStateless,
+		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Models: "store:false", Sources: []string{"can1357/oh-my-pi#41", "anomalyco/opencode#7724", "wire-rules R3"}},
+		Judge:    judgeRSNStateless,
 	}),
 	rspCheck(&check.Check{
 		ID: "OAI-RSN-004", Title: "Encrypted reasoning echoed byte-exact", Severity: check.SeverityError, Scope: "R,C",
@@ -48,7 +51,8 @@ var checks = []*check.Check{
 			"It breaks when a store or proxy re-encodes it (base64 round trips, trimming, string escaping), when it is taken from response.output_item.added or from an unfinished stream instead of output_item.done, " +
 			"or when a conversation is replayed to another organization, project or gateway (Wei-Shaw/sub2api#2863). " +
 			"Keep the JSON string as received and send it back unchanged to the same account.",
-		Judge: judgeRSNEncrypted,
+		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Sources: []string{"openai/codex#8132", "openai/codex#35334", "Wei-Shaw/sub2api#2863", "wire-rules R4"}},
+		Judge:    judgeRSNEncrypted,
 	}),
 	rspCheck(&check.Check{
 		ID: "OAI-TOOL-010", Title: "Every function_call has an output", Severity: check.SeverityError, Scope: "R",
@@ -56,7 +60,8 @@ var checks = []*check.Check{
 		ProviderError: "No tool output found for function call call_….",
 		Troubleshoot: "Typical after compaction or a proxy rewrite kept the call but dropped its output, or when a run was interrupted before the tool finished (router-for-me/CLIProxyAPI#2368). " +
 			"Send one function_call_output per call, right after it; for a call that was cancelled, denied or never run, send an output that says so (Codex sends \"aborted\").",
-		Judge: judgeRspCallsAnswered,
+		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Sources: []string{"microsoft/vscode#320060", "wire-rules R5"}},
+		Judge:    judgeRspCallsAnswered,
 	}),
 	rspCheck(&check.Check{
 		ID: "OAI-TOOL-011", Title: "Every function_call_output answers a call", Severity: check.SeverityError, Scope: "R",
@@ -64,7 +69,8 @@ var checks = []*check.Check{
 		ProviderError: "No tool call found for function call output with call_id call_….",
 		Troubleshoot: "An orphan output is what is left when compaction or truncation removes the call but keeps its result, when outputs are sent with previous_response_id pointing at the wrong response, or when call ids are rewritten (microsoft/vscode#320060, cline/cline#9288, continuedev/continue#10092). " +
 			"Drop orphan outputs or restore their calls; Codex's history normaliser removes them before sending.",
-		Judge: judgeRspOutputsMatched,
+		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Sources: []string{"microsoft/vscode#320060", "wire-rules R5"}},
+		Judge:    judgeRspOutputsMatched,
 	}),
 	rspCheck(&check.Check{
 		ID: "OAI-TOOL-012", Title: "Responses item ids and roles", Severity: check.SeverityError, Scope: "R",
@@ -73,7 +79,8 @@ var checks = []*check.Check{
 		Troubleshoot: "Both come from code written for Chat Completions: a role \"tool\" message is how chat answers a call, but Responses wants a function_call_output item with the call_id (Chevey339/kelivo#281); " +
 			"and putting the call_id (call_…) or another provider's id in a function_call's id field fails the prefix check (continuedev/continue#11785). " +
 			"Keep the server's item ids as received, or leave id out.",
-		Judge: judgeRspIDsAndRoles,
+		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Sources: []string{"Chevey339/kelivo#281", "continuedev/continue#11785", "wire-rules R6"}},
+		Judge:    judgeRspIDsAndRoles,
 	}),
 	rspCheck(&check.Check{
 		ID: "OAI-CANCEL-001", Title: "Cancelled calls closed right after the call", Severity: check.SeverityInfo, Scope: "R",

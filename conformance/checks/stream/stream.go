@@ -58,8 +58,21 @@ var terminalCheck = map[engine.Wire]string{
 	engine.WireGemini:    engine.CheckGeminiStream,
 }
 
+// streamSources cite what each grammar is held to: the provider's SDK,
+// which fails on a stream that breaks it, whoever served the stream.
+var streamSources = map[string][]string{
+	engine.CheckAnthropicStream:     {"anthropic-sdk-go packages/ssestream and Message.Accumulate", "wire-rules §1.4"},
+	engine.CheckAnthropicBlockIndex: {"anthropic-sdk-go messageutil.go (indices 0, 1, 2… without gaps)", "wire-rules §1.4"},
+	engine.CheckAnthropicDeltaType:  {"anthropic-sdk-go Message.Accumulate (delta types per block type)", "wire-rules §1.4"},
+	engine.CheckAnthropicToolInput:  {"anthropic-sdk-go Message.Accumulate (partial_json parsed at content_block_stop)", "wire-rules §1.4"},
+	engine.CheckChatStream:          {"openai-go ChatCompletionAccumulator", "wire-rules §2.3"},
+	engine.CheckResponsesStream:     {"openai-go Responses streaming events", "wire-rules §3.2"},
+	engine.CheckGeminiStream:        {"go-genai chats.go (a turn without finishReason is dropped)", "wire-rules §4.3"},
+}
+
 func streamCheck(c *check.Check) *check.Check {
 	c.Severity, c.Scope, c.Since = check.SeverityError, "S", "0.1.0"
+	c.Evidence = check.Evidence{Sources: streamSources[c.ID]}
 	c.Judge = func(tr *check.Traffic, r *check.Reporter) {
 		for i := range tr.Exchanges {
 			ex := &tr.Exchanges[i]

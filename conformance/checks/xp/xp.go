@@ -24,6 +24,7 @@ var checks = []*check.Check{
 		Law:          "Every request and response body of a provider call decodes as the wire its URL and shape name.",
 		Troubleshoot: "A body that does not decode is either not what the provider sent (a scrubber or recorder rewrote it) or a wire llmtck does not know yet; the message says which field broke.",
 		Since:        "0.1.0",
+		Evidence:     check.Evidence{Sources: []string{"every provider parses the body as its wire: one that does not decode is refused or was rewritten"}},
 		Judge:        judgeDecode,
 	},
 	&check.Check{
