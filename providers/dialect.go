@@ -1,6 +1,7 @@
 package providers
 
 import (
+	"net"
 	"net/url"
 	"strings"
 
@@ -53,6 +54,11 @@ func DetectDialect(rawURL string, wire engine.Wire, model string) engine.Dialect
 		return engine.DialectAzure
 	case strings.HasPrefix(path, "/api/chat") || strings.HasPrefix(path, "/api/generate") || port == "11434":
 		return engine.DialectOllama
+	}
+	if host == "localhost" || net.ParseIP(host) != nil && net.ParseIP(host).IsLoopback() {
+		// llmtck's own replay server and simulators, or a local stand-in:
+		// judged as the provider it stands in for.
+		return engine.DialectUnknown
 	}
 	for _, h := range hostDialects {
 		if host == h.suffix || strings.HasSuffix(host, "."+h.suffix) {

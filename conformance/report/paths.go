@@ -190,7 +190,7 @@ func DialectOf(exs []engine.Exchange) string {
 	seen := map[engine.Dialect]bool{}
 	for _, ex := range exs {
 		d := ex.Dialect
-		if d == "" || d == engine.DialectDirect || ex.Wire == engine.WireUnknown && d == engine.DialectUnknown || seen[d] {
+		if d == "" || d == engine.DialectDirect || d == engine.DialectUnknown || seen[d] {
 			continue
 		}
 		seen[d] = true

@@ -22,7 +22,7 @@ type Report struct {
 type FileReport struct {
 	Path     string `json:"path"`
 	Provider string `json:"provider"`
-	// Dialect names who served the calls when it is not the providers' own
+	// Dialect names who served the calls when it is not the providers. own
 	// API (bedrock, vertex, azure, openrouter, deepseek … or unknown when the
 	// recording names no host), joined by commas when several did.
 	Dialect      string `json:"dialect,omitempty"`
