@@ -91,6 +91,13 @@ var openaiFixtures = []fixtureSpec{
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
 			replaceOnce(t, c, 1, "request", `Mq865810g==`, `Mq865811g==`)
 		}},
+	// Sent back without its id (Ruby and Python SDK users do): still compared,
+	// matched by the function call that follows it.
+	fixtureSpec{Check: "OAI-RSN-004", Name: "id-less-encrypted-content-byte-flipped", Interaction: 1, Source: srcResponsesTools,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			deleteJSON(t, c, 1, "input.1.id")
+			replaceOnce(t, c, 1, "request", `Mq865810g==`, `Mq865811g==`)
+		}},
 	fixtureSpec{Check: "OAI-RSN-004", Name: "streamed-encrypted-content-byte-flipped", Interaction: 1, Source: srcResponsesStream,
 		Mutate: func(t *testing.T, c *cassette.Cassette) { replaceOnce(t, c, 1, "request", `UcqGK8PU="`, `UcqGK9PU="`) }},
 

@@ -97,6 +97,9 @@ func rsResp(id string, items ...string) string {
 }
 
 // rsTurn is the first call of most tables: the model reasons, then calls.
+// rsSummarised is a reasoning item with a summary.
+const rsSummarised = `{"type":"reasoning","id":"rs_2","summary":[{"type":"summary_text","text":"Add the numbers."}],"encrypted_content":"gAAAA-two"}`
+
 var rsTurn = oaiCall{url: responsesURL, req: rsReq(rsUser), resp: rsResp("resp_1", rsItem, rsCall)}
 
 func TestResponsesReasoningChecks(t *testing.T) {
@@ -177,6 +180,18 @@ func TestResponsesReasoningChecks(t *testing.T) {
 			calls: []oaiCall{{url: responsesURL, req: rsReq(rsUser), resp: rsResp("resp_1", `{"type":"reasoning","id":"rs_1","summary":[]}`, rsCall)},
 				{url: responsesURL, req: rsReq(rsUser, rsItem, rsCall, rsOut)}},
 			want: []string{"1: interaction 0 produced it without one"}},
+		// Ruby and Python SDK users send reasoning back without its id: the
+		// item is matched by the call that follows it, or by its summary.
+		{name: "payload without an id, echoed exactly", check: "OAI-RSN-004",
+			calls: []oaiCall{rsTurn, {url: responsesURL, req: rsReq(rsUser, strings.Replace(rsItem, `"id":"rs_1",`, "", 1), rsCall, rsOut)}}},
+		{name: "payload without an id, altered", check: "OAI-RSN-004",
+			calls: []oaiCall{rsTurn, {url: responsesURL, req: rsReq(rsUser, strings.Replace(strings.Replace(rsItem, `"id":"rs_1",`, "", 1), "-one", "-0ne", 1), rsCall, rsOut)}},
+			want: []string{"1: sent without an id (matched to rs_1 of interaction 0 by the function call call_1 that follows it)"}},
+		{name: "payload without an id, altered, matched by its summary", check: "OAI-RSN-004",
+			calls: []oaiCall{
+				{url: responsesURL, req: rsReq(rsUser), resp: rsResp("resp_1", rsSummarised, rsAnswer)},
+				{url: responsesURL, req: rsReq(rsUser, strings.Replace(strings.Replace(rsSummarised, `"id":"rs_2",`, "", 1), "-two", "-tw0", 1), `{"role":"assistant","content":"42"}`, rsUser)}},
+			want: []string{"1: sent without an id (matched to rs_2 of interaction 0 by its summary)"}},
 		{name: "payload from another recording is not judged", check: "OAI-RSN-004",
 			calls: []oaiCall{{url: responsesURL, req: rsReq(rsUser, rsItem, rsCall, rsOut)}}},
 	})

@@ -20,6 +20,8 @@ import (
 // rspOrigin is one output item a recorded response produced.
 type rspOrigin struct {
 	exchange int             // interaction whose response produced it
+	at       int             // its position in the traffic
+	output   int             // its index in that response's output
 	item     *engine.Message // the output item
 	next     *engine.Message // the output item right after it; nil when it was last
 	// reasoning is the id of the nearest reasoning item before this one in
@@ -76,7 +78,7 @@ func (idx rspIndex) response(id string) ([]*engine.Block, bool) {
 func (idx rspIndex) originOf(o origin.Origin) *rspOrigin {
 	ex := idx.x.Exchange(o)
 	out := ex.Response.Output
-	r := &rspOrigin{exchange: ex.Index, item: &out[o.Output], route: rspRouteOf(ex)}
+	r := &rspOrigin{exchange: ex.Index, at: o.Exchange, output: o.Output, item: &out[o.Output], route: rspRouteOf(ex)}
 	if o.Output+1 < len(out) {
 		r.next = &out[o.Output+1]
 	}
@@ -185,4 +187,41 @@ func rspDescribe(m *engine.Message) string {
 		fmt.Fprintf(&b, " %q", show.Clip(v.Text, 40))
 	}
 	return b.String()
+}
+
+// reasoningWithoutID finds the output item a reasoning item echoed without
+// an id (as Ruby and Python SDK users send them) came from: the reasoning
+// right before the function call that follows it in the input, by that
+// call's call_id; else the reasoning item whose summary it repeats. how says
+// which, for the finding.
+func (idx rspIndex) reasoningWithoutID(in []engine.Message, i int) (src *rspOrigin, how string) {
+	if i+1 < len(in) {
+		if c := rspCall(&in[i+1]); c != nil && c.ID != "" {
+			if call := idx.call(c.ID); call != nil {
+				if r := idx.reasoningBefore(call); r != nil {
+					return r, "by the function call " + c.ID + " that follows it"
+				}
+			}
+		}
+	}
+	if rb := rspReasoning(&in[i]); rb != nil && rb.Text != "" {
+		if o, ok := idx.x.Last(engine.WireResponses, origin.Thinking, rb.Text, idx.before); ok {
+			return idx.originOf(o), "by its summary"
+		}
+	}
+	return nil, ""
+}
+
+// reasoningBefore is the reasoning item right before o in o's output, or nil.
+func (idx rspIndex) reasoningBefore(o *rspOrigin) *rspOrigin {
+	out := idx.x.Exchange(origin.Origin{Exchange: o.at}).Response.Output
+	for k := o.output - 1; k >= 0; k-- {
+		if rspReasoning(&out[k]) != nil {
+			return idx.originOf(origin.Origin{Exchange: o.at, Wire: engine.WireResponses, Output: k, Block: -1})
+		}
+		if rspCall(&out[k]) == nil {
+			break // reasoning is followed by its call, or calls in parallel
+		}
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package responses
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 
 	"github.com/llmtck/llmtck/conformance/check"
@@ -149,34 +150,41 @@ func judgeRSNEncrypted(tr *check.Traffic, r *check.Reporter) {
 			if rb == nil || len(rb.EncryptedContent) == 0 {
 				continue
 			}
-			src := idx.item(rb.ItemID)
-			if rb.ItemID == "" || src == nil {
+			src, how := idx.item(rb.ItemID), ""
+			if rb.ItemID == "" {
+				src, how = idx.reasoningWithoutID(req.Messages, i)
+			}
+			if src == nil {
 				continue // not produced in this cassette: nothing to compare with
 			}
 			ob := rspReasoning(src.item)
 			if ob == nil {
 				continue
 			}
+			name := rb.ItemID
+			if name == "" {
+				name = fmt.Sprintf("at %s, sent without an id (matched to %s of interaction %d %s),", m.Path, origin.ItemID(src.item), src.exchange, how)
+			}
 			loc := "request." + m.Path + ".encrypted_content"
 			switch {
 			case src.partial:
 				r.Add(ex.Index, loc, "reasoning item %s echoes an item whose stream in interaction %d never sent response.output_item.done; its encrypted_content is incomplete",
-					rb.ItemID, src.exchange)
+					name, src.exchange)
 			case len(ob.EncryptedContent) == 0:
 				r.Add(ex.Index, loc, "reasoning item %s carries encrypted_content (%d bytes), but interaction %d produced it without one (%s); the payload was not issued with this item",
-					rb.ItemID, len(rb.EncryptedContent), src.exchange, src.item.Path)
+					name, len(rb.EncryptedContent), src.exchange, src.item.Path)
 			case !bytes.Equal(rb.EncryptedContent, ob.EncryptedContent) && !rspSameString(rb.EncryptedContent, ob.EncryptedContent):
 				want, _ := rawjson.String(ob.EncryptedContent)
 				got, _ := rawjson.String(rb.EncryptedContent)
 				f := r.Add(ex.Index, loc, "encrypted_content of reasoning item %s differs from the one interaction %d produced (response %s)",
-					rb.ItemID, src.exchange, src.item.Path)
+					name, src.exchange, src.item.Path)
 				f.Diff = diff.Bytes([]byte(want), []byte(got))
 			case src.route.org != "" && sent.org != "" && src.route.org != sent.org:
 				r.Add(ex.Index, loc, "encrypted_content of reasoning item %s was issued to organization %q (interaction %d) but is sent to organization %q",
-					rb.ItemID, src.route.org, src.exchange, sent.org)
+					name, src.route.org, src.exchange, sent.org)
 			case src.route.host != "" && sent.host != "" && src.route.host != sent.host:
 				r.Add(ex.Index, loc, "encrypted_content of reasoning item %s was issued by %s (interaction %d) but is sent to %s",
-					rb.ItemID, src.route.host, src.exchange, sent.host)
+					name, src.route.host, src.exchange, sent.host)
 			}
 		}
 	})

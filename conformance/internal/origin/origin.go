@@ -30,7 +30,8 @@ const (
 	Call
 	// Item is a Responses output item by its own id (rs_…, fc_…, msg_…).
 	Item
-	// Thinking is a thinking block by its non-empty text.
+	// Thinking is a thinking block, or a reasoning item, by its non-empty
+	// text (a reasoning item's text is its summary).
 	Thinking
 	// Response is a whole response by its id (msg_…, resp_…); its Output
 	// and Block are -1.
@@ -93,7 +94,7 @@ func build(tr *check.Traffic) *Index {
 				if b.Type == engine.BlockToolCall && b.ID != "" {
 					x.add(Call, b.ID, at)
 				}
-				if b.Type == engine.BlockThinking && b.Text != "" {
+				if (b.Type == engine.BlockThinking || b.Type == engine.BlockReasoning) && b.Text != "" {
 					x.add(Thinking, b.Text, at)
 				}
 			}
