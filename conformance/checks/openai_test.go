@@ -3,6 +3,9 @@ package checks_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/checks"
 )
 
 // Chat Completions bodies for the tables.
@@ -95,4 +98,38 @@ func TestChatCompat(t *testing.T) {
 		{name: "client-authored call not judged", check: "OAI-COMPAT-001",
 			calls: []oaiCall{next(dsURL, "deepseek-chat", chUser, withoutRC, chToolA)}},
 	})
+}
+
+// What OpenAI-compatible servers stream and the SDKs read past is a
+// warning, never an error: comment lines (OpenRouter), a chunk id that
+// changes, a last chunk without finish_reason, an error object inside a 200
+// stream. Only what no client can use (arguments that are not JSON) errs.
+func TestCompatibleStreamGrammar(t *testing.T) {
+	chunk := func(id, delta, finish string) string {
+		return `data: {"id":"` + id + `","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":` + delta + `,"finish_reason":` + finish + `}]}` + "\n\n"
+	}
+	req := `{"model":"m","messages":[{"role":"user","content":"hi"}],"stream":true}`
+	for _, tc := range []struct {
+		name, body string
+		severity   check.Severity
+	}{
+		{"comment lines", ": OPENROUTER PROCESSING\n\n" + chunk("c1", `{"role":"assistant","content":"hi"}`, `"stop"`) + ": OPENROUTER PROCESSING\n\ndata: [DONE]\n\n", ""},
+		{"chunk id changes", chunk("c1", `{"role":"assistant","content":"h"}`, "null") + chunk("c2", `{"content":"i"}`, `"stop"`) + "data: [DONE]\n\n", check.SeverityWarning},
+		{"no finish_reason", chunk("c1", `{"role":"assistant","content":"hi"}`, "null") + "data: [DONE]\n\n", check.SeverityWarning},
+		{"error object inside a 200 stream", chunk("c1", `{"role":"assistant","content":"h"}`, "null") + `data: {"id":"c1","object":"chat.completion.chunk","error":{"code":502,"message":"Upstream error"},"choices":[]}` + "\n\ndata: [DONE]\n\n", ""},
+		{"arguments that are not JSON", chunk("c1", `{"role":"assistant","tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{\"a\":"}}]}`, `"tool_calls"`) + "data: [DONE]\n\n", check.SeverityError},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := oaiTraffic(t, oaiCall{url: "https://openrouter.ai/api/v1/chat/completions", req: req, resp: tc.body})
+			var worst check.Severity
+			for _, f := range check.Judge(tr, []*check.Check{checks.Lookup("OAI-STREAM-001")}) {
+				if worst != check.SeverityError {
+					worst = f.Severity
+				}
+			}
+			if worst != tc.severity {
+				t.Errorf("worst OAI-STREAM-001 finding %q, want %q", worst, tc.severity)
+			}
+		})
+	}
 }
