@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: build test bench lint demo demo-corpus fmt-check fuzz-seeds
+.PHONY: build test bench lint demo demo-corpus fmt-check fuzz-seeds mutants
 
 build:
 	$(GO) build -o bin/llmtck ./cmd/llmtck
@@ -18,6 +18,11 @@ fmt-check:
 
 lint: fmt-check
 	$(GO) vet $(PKGS)
+
+# Mutation testing on real traffic: one fault at a time planted into the
+# corpus recordings; prints the catch rate per check family and every miss.
+mutants:
+	$(GO) test -count=1 -run TestMutantsOnRealTraffic -v ./conformance/checks | grep -E 'planted|MISS|ok|FAIL'
 
 # Benchmarks only (no tests); figures that matter are compared side by side in one run.
 bench:
