@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/anthropics/anthropic-sdk-go v1.84.0
+	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.27
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/dnaeon/go-vcr/v2 v2.1.0
 	github.com/elazarl/goproxy v1.9.2
@@ -19,6 +20,7 @@ require (
 )
 
 require (
+	github.com/aws/smithy-go v1.28.9 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
