@@ -186,7 +186,7 @@ func TestResponsesReasoningChecks(t *testing.T) {
 			calls: []oaiCall{rsTurn, {url: responsesURL, req: rsReq(rsUser, strings.Replace(rsItem, `"id":"rs_1",`, "", 1), rsCall, rsOut)}}},
 		{name: "payload without an id, altered", check: "OAI-RSN-004",
 			calls: []oaiCall{rsTurn, {url: responsesURL, req: rsReq(rsUser, strings.Replace(strings.Replace(rsItem, `"id":"rs_1",`, "", 1), "-one", "-0ne", 1), rsCall, rsOut)}},
-			want: []string{"1: sent without an id (matched to rs_1 of interaction 0 by the function call call_1 that follows it)"}},
+			want:  []string{"1: sent without an id (matched to rs_1 of interaction 0 by the function call call_1 that follows it)"}},
 		{name: "payload without an id, altered, matched by its summary", check: "OAI-RSN-004",
 			calls: []oaiCall{
 				{url: responsesURL, req: rsReq(rsUser), resp: rsResp("resp_1", rsSummarised, rsAnswer)},
