@@ -12,6 +12,7 @@ const (
 	WireOpenAI    Wire = "openai"    // OpenAI Chat Completions and compatible hosts
 	WireResponses Wire = "responses" // OpenAI Responses
 	WireGemini    Wire = "gemini"    // Google Gemini generateContent
+	WireBedrock   Wire = "bedrock"   // Amazon Bedrock Converse and ConverseStream
 	WireUnknown   Wire = "unknown"   // anything else: kept, not judged
 )
 

@@ -11,4 +11,5 @@ const (
 	CheckChatStream          = "OAI-STREAM-001" // Chat Completions chunks and tool-call fragments
 	CheckResponsesStream     = "OAI-STREAM-002" // Responses sequence numbers, items, terminal event
 	CheckGeminiStream        = "GEM-STREAM-001" // Gemini chunks and finishReason
+	CheckBedrockStream       = "BDR-STREAM-001" // ConverseStream events: messageStart … messageStop
 )

@@ -45,6 +45,8 @@ func detectPath(rawURL string) engine.Wire {
 		return engine.WireAnthropic // Vertex AI route for Claude
 	case strings.Contains(p, "/model/") && (strings.HasSuffix(p, "/invoke") || strings.HasSuffix(p, "/invoke-with-response-stream")):
 		return engine.WireAnthropic // Bedrock InvokeModel for Claude
+	case strings.Contains(p, "/model/") && (strings.HasSuffix(p, "/converse") || strings.HasSuffix(p, "/converse-stream")):
+		return engine.WireBedrock // Bedrock Converse, for every model it serves
 	case strings.HasSuffix(p, "/chat/completions"):
 		return engine.WireOpenAI
 	case strings.HasSuffix(p, "/responses"):

@@ -113,12 +113,16 @@ func modelFromPath(rawURL string) string {
 	if err != nil {
 		return ""
 	}
-	_, rest, ok := strings.Cut(u.Path, "/models/")
-	if !ok {
-		return ""
+	if _, rest, ok := strings.Cut(u.Path, "/models/"); ok {
+		model, _, _ := strings.Cut(rest, ":")
+		return model
 	}
-	model, _, _ := strings.Cut(rest, ":")
-	return model
+	// Bedrock: /model/{modelId}/converse, the id path-escaped ("v1%3A0").
+	if _, rest, ok := strings.Cut(u.Path, "/model/"); ok {
+		model, _, _ := strings.Cut(rest, "/")
+		return model
+	}
+	return ""
 }
 
 // streamedByPath reports whether the endpoint itself asks for a stream, as
@@ -128,7 +132,7 @@ func streamedByPath(rawURL string) bool {
 	if err != nil {
 		return false
 	}
-	for _, s := range []string{":streamGenerateContent", ":streamRawPredict", "/invoke-with-response-stream"} {
+	for _, s := range []string{":streamGenerateContent", ":streamRawPredict", "/invoke-with-response-stream", "/converse-stream"} {
 		if strings.HasSuffix(u.Path, s) {
 			return true
 		}

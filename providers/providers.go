@@ -7,6 +7,7 @@ import (
 
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers/anthropic"
+	"github.com/llmtck/llmtck/providers/bedrock"
 	"github.com/llmtck/llmtck/providers/gemini"
 	"github.com/llmtck/llmtck/providers/openai"
 	"github.com/llmtck/llmtck/providers/responses"
@@ -35,6 +36,7 @@ var codecs = map[engine.Wire]Codec{
 	engine.WireOpenAI:    openai.Codec{},
 	engine.WireResponses: responses.Codec{},
 	engine.WireGemini:    gemini.Codec{},
+	engine.WireBedrock:   bedrock.Codec{},
 }
 
 // For returns the codec of wire, or nil for WireUnknown.
@@ -42,5 +44,5 @@ func For(wire engine.Wire) Codec { return codecs[wire] }
 
 // Wires lists the wires that have a codec, in report order.
 func Wires() []engine.Wire {
-	return []engine.Wire{engine.WireAnthropic, engine.WireOpenAI, engine.WireResponses, engine.WireGemini}
+	return []engine.Wire{engine.WireAnthropic, engine.WireOpenAI, engine.WireResponses, engine.WireGemini, engine.WireBedrock}
 }

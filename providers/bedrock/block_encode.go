@@ -1,0 +1,107 @@
+package bedrock
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// encodeBlocks encodes blocks as a content array.
+func encodeBlocks(blocks []engine.Block) (json.RawMessage, error) {
+	items := make([]json.RawMessage, 0, len(blocks))
+	for i := range blocks {
+		item, err := encodeBlock(&blocks[i])
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, item)
+	}
+	return rawjson.ArrayOf(items), nil
+}
+
+// encodeBlock encodes one block as its union member.
+func encodeBlock(b *engine.Block) (json.RawMessage, error) {
+	var inner rawjson.Object
+	member := ""
+	switch b.Type {
+	case engine.BlockOther:
+		if len(b.Raw) == 0 {
+			return nil, fmt.Errorf("%s: a %s block without its raw value", b.Path, b.WireType)
+		}
+		return b.Raw, nil
+	case engine.BlockText:
+		var o rawjson.Object
+		o.String(memberText, b.Text)
+		return o.Bytes(), nil
+	case engine.BlockToolCall:
+		member = memberToolUse
+		inner.String("toolUseId", b.ID)
+		inner.String("name", b.Name)
+		input := b.Input
+		if len(input) == 0 {
+			input = json.RawMessage("{}")
+		}
+		inner.Raw("input", input)
+	case engine.BlockToolResult:
+		member = memberToolResult
+		inner.String("toolUseId", b.ToolCallID)
+		content := b.ResultRaw
+		if len(content) == 0 {
+			var err error
+			if content, err = encodeResultContent(b.Content); err != nil {
+				return nil, err
+			}
+		}
+		inner.Raw("content", content)
+		if _, kept := b.Extra["status"]; !kept && b.IsError {
+			inner.String("status", "error")
+		}
+	case engine.BlockThinking:
+		var text rawjson.Object
+		text.String("text", b.Text)
+		if len(b.Signature) > 0 {
+			text.Raw("signature", b.Signature)
+		}
+		text.Extra(b.Extra)
+		var reasoning rawjson.Object
+		reasoning.Raw("reasoningText", text.Bytes())
+		var o rawjson.Object
+		o.Raw(memberReasoning, reasoning.Bytes())
+		return o.Bytes(), nil
+	case engine.BlockRedacted:
+		var reasoning rawjson.Object
+		reasoning.Raw("redactedContent", b.Data)
+		var o rawjson.Object
+		o.Raw(memberReasoning, reasoning.Bytes())
+		return o.Bytes(), nil
+	default:
+		return nil, fmt.Errorf("%s: Converse has no %s block", b.Path, b.Type)
+	}
+	inner.Extra(b.Extra)
+	var o rawjson.Object
+	o.Raw(member, inner.Bytes())
+	return o.Bytes(), nil
+}
+
+// encodeResultContent writes a tool result's content blocks.
+func encodeResultContent(blocks []engine.Block) (json.RawMessage, error) {
+	items := make([]json.RawMessage, 0, len(blocks))
+	for _, b := range blocks {
+		var o rawjson.Object
+		switch {
+		case b.Type == engine.BlockText && b.WireType == memberJSON && len(b.Raw) > 0:
+			o.Raw(memberJSON, b.Raw)
+		case b.Type == engine.BlockText:
+			o.String(memberText, b.Text)
+		case len(b.Raw) > 0:
+			items = append(items, b.Raw)
+			continue
+		default:
+			return nil, fmt.Errorf("%s: a %s block in a toolResult", b.Path, b.Type)
+		}
+		items = append(items, o.Bytes())
+	}
+	return rawjson.ArrayOf(items), nil
+}

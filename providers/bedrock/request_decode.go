@@ -1,0 +1,154 @@
+package bedrock
+
+import (
+	"encoding/json"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/body"
+	"github.com/llmtck/llmtck/internal/rawjson"
+)
+
+// decodeRequest decodes a Converse request. messages and system go to the
+// model; toolConfig gives Tools and ToolChoice, inferenceConfig.maxTokens
+// MaxTokens and additionalModelRequestFields.thinking Thinking, while the
+// objects themselves stay in Extra so encoding writes them back whole.
+func decodeRequest(b []byte) (*engine.Request, error) {
+	if err := body.Object(b); err != nil {
+		return nil, err
+	}
+	fields, err := rawjson.ObjectAt("", b)
+	if err != nil {
+		return nil, err
+	}
+	req := &engine.Request{Wire: engine.WireBedrock}
+	for _, f := range fields {
+		switch f.Key {
+		case "messages":
+			if req.Messages, err = decodeMessages(f.Value); err != nil {
+				return nil, err
+			}
+		case "system":
+			if req.System, err = decodeBlocks("system", f.Value); err != nil {
+				return nil, err
+			}
+		case "toolConfig":
+			if err := decodeToolConfig(req, f.Value); err != nil {
+				return nil, err
+			}
+			rawjson.SetExtra(&req.Extra, f.Key, f.Value)
+		case "inferenceConfig":
+			if v, ok := lookup(f.Value, "maxTokens"); ok {
+				if req.MaxTokens, err = rawjson.IntAt("inferenceConfig.maxTokens", v); err != nil {
+					return nil, err
+				}
+			}
+			rawjson.SetExtra(&req.Extra, f.Key, f.Value)
+		case "additionalModelRequestFields":
+			if v, ok := lookup(f.Value, "thinking"); ok {
+				req.Thinking = decodeThinking(v)
+			}
+			rawjson.SetExtra(&req.Extra, f.Key, f.Value)
+		default:
+			rawjson.SetExtra(&req.Extra, f.Key, f.Value)
+		}
+	}
+	if req.Messages == nil {
+		req.Messages = []engine.Message{}
+	}
+	return req, nil
+}
+
+// lookup is the value of key in a JSON object, if raw is one and has it.
+func lookup(raw json.RawMessage, key string) (json.RawMessage, bool) {
+	fields, err := rawjson.Fields(raw)
+	if err != nil {
+		return nil, false
+	}
+	return rawjson.Lookup(fields, key)
+}
+
+func decodeMessages(raw json.RawMessage) ([]engine.Message, error) {
+	items, err := rawjson.ArrayAt("messages", raw)
+	if err != nil {
+		return nil, err
+	}
+	msgs := make([]engine.Message, 0, len(items))
+	for i, item := range items {
+		path := rawjson.Index("messages", i)
+		fields, err := rawjson.ObjectAt(path, item)
+		if err != nil {
+			return nil, err
+		}
+		m := engine.Message{Path: path}
+		for _, f := range fields {
+			switch f.Key {
+			case "role":
+				role, err := rawjson.StringAt(rawjson.At(path, "role"), f.Value)
+				if err != nil {
+					return nil, err
+				}
+				m.Role = engine.Role(role)
+			case "content":
+				if m.Blocks, err = decodeBlocks(rawjson.At(path, "content"), f.Value); err != nil {
+					return nil, err
+				}
+			default:
+				rawjson.SetExtra(&m.Extra, f.Key, f.Value)
+			}
+		}
+		if m.Blocks == nil {
+			m.Blocks = []engine.Block{}
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs, nil
+}
+
+// decodeToolConfig reads each toolSpec's name, description and input
+// schema, and the tool choice.
+func decodeToolConfig(req *engine.Request, raw json.RawMessage) error {
+	fields, err := rawjson.ObjectAt("toolConfig", raw)
+	if err != nil {
+		return err
+	}
+	if v, ok := rawjson.Lookup(fields, "toolChoice"); ok {
+		req.ToolChoice = v
+	}
+	tools, ok := rawjson.Lookup(fields, "tools")
+	if !ok {
+		return nil
+	}
+	items, err := rawjson.ArrayAt("toolConfig.tools", tools)
+	if err != nil {
+		return err
+	}
+	for _, item := range items {
+		t := engine.Tool{Raw: item}
+		if spec, ok := lookup(item, "toolSpec"); ok {
+			if v, ok := lookup(spec, "name"); ok {
+				t.Name, _ = rawjson.String(v)
+			}
+			if v, ok := lookup(spec, "description"); ok {
+				t.Description, _ = rawjson.String(v)
+			}
+			if v, ok := lookup(spec, "inputSchema"); ok {
+				t.Schema, _ = lookup(v, "json")
+			}
+		}
+		req.Tools = append(req.Tools, t)
+	}
+	return nil
+}
+
+// decodeThinking reads Anthropic's thinking configuration as Bedrock passes
+// it through additionalModelRequestFields.
+func decodeThinking(raw json.RawMessage) *engine.Thinking {
+	t := &engine.Thinking{Raw: raw}
+	if v, ok := lookup(raw, "type"); ok {
+		t.Type, _ = rawjson.String(v)
+	}
+	if v, ok := lookup(raw, "budget_tokens"); ok {
+		t.BudgetTokens, _ = rawjson.IntAt("", v)
+	}
+	return t
+}
