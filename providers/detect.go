@@ -8,6 +8,7 @@ import (
 
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
+	"github.com/llmtck/llmtck/providers/bedrock"
 	"github.com/llmtck/llmtck/internal/sse"
 )
 
@@ -123,6 +124,8 @@ func detectResponseDoc(doc []byte) engine.Wire {
 		return engine.WireOpenAI
 	case m["candidates"] != nil || m["promptFeedback"] != nil:
 		return engine.WireGemini
+	case bedrock.IsStreamEvent(doc):
+		return engine.WireBedrock
 	}
 	return engine.WireUnknown
 }

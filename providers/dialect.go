@@ -47,10 +47,16 @@ func DetectDialect(rawURL string, wire engine.Wire, model string) engine.Dialect
 	}
 	host, port, path := strings.ToLower(u.Hostname()), u.Port(), u.Path
 	switch {
+	case wire == engine.WireBedrock:
+		return engine.DialectDirect // Converse is Bedrock's own wire
+	case strings.HasPrefix(host, "bedrock-mantle."):
+		return engine.DialectBedrock // Bedrock's OpenAI-compatible endpoint
 	case strings.Contains(path, "/model/") && (strings.HasSuffix(path, "/converse") || strings.HasSuffix(path, "/converse-stream") ||
 		strings.HasSuffix(path, "/invoke") || strings.HasSuffix(path, "/invoke-with-response-stream")):
 		return engine.DialectBedrock
-	case strings.Contains(path, "/openai/deployments/") || strings.HasPrefix(path, "/openai/v1/"):
+	case strings.Contains(path, "/openai/deployments/"):
+		return engine.DialectAzure
+	case strings.HasPrefix(path, "/openai/v1/") && (host == "" || azureHost(host)):
 		return engine.DialectAzure
 	case strings.HasPrefix(path, "/api/chat") || strings.HasPrefix(path, "/api/generate") || port == "11434":
 		return engine.DialectOllama
@@ -99,4 +105,13 @@ func modelDialect(model string) engine.Dialect {
 		return ""
 	}
 	return engine.DialectCompatible
+}
+
+func azureHost(host string) bool {
+	for _, h := range hostDialects {
+		if h.dialect == engine.DialectAzure && strings.HasSuffix(host, "."+h.suffix) {
+			return true
+		}
+	}
+	return false
 }

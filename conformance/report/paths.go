@@ -150,7 +150,21 @@ func checkFile(path string, checks []*check.Check, wire engine.Wire) FileReport 
 		fr.Checked = append(fr.Checked, ch.ID)
 	}
 	fr.Findings = check.Judge(tr, applicable)
+	if fr.Provider == string(engine.WireUnknown) && fr.Interactions > 0 {
+		fr.Note = noChecksNote(tr.Exchanges)
+	}
 	return fr
+}
+
+// noChecksNote says why the calls of a file that was read are judged by
+// no wire's rules.
+func noChecksNote(exs []engine.Exchange) string {
+	for _, ex := range exs {
+		if ex.Dialect == engine.DialectOllama && ex.Wire == engine.WireUnknown {
+			return "read, but no check applies: Ollama's native API (/api/chat, /api/generate) has no rules in the catalogue; record its OpenAI-compatible /v1 endpoint to have it checked"
+		}
+	}
+	return "read, but no check applies: no call was recognised as provider traffic (anthropic, openai, responses, gemini or bedrock)"
 }
 
 // LoadTraffic reads a recording of any known format and decodes every call,

@@ -27,6 +27,9 @@ type FileReport struct {
 	// recording names no host), joined by commas when several did.
 	Dialect      string `json:"dialect,omitempty"`
 	Interactions int    `json:"interactions"`
+	// Note says why no check applied to a file that was read (a wire the
+	// catalogue has no rules for, such as Ollama's native API).
+	Note string `json:"note,omitempty"`
 	// Error is set when the file could not be decoded at all.
 	Error string `json:"error"`
 	// Statuses holds each interaction's HTTP status, in order, so a reader
@@ -106,6 +109,9 @@ func (r *Report) WriteText(w io.Writer) error {
 			provider += " (" + f.Dialect + ")"
 		}
 		fmt.Fprintf(&b, "%s  %s  %d interactions  %s\n", f.Path, provider, f.Interactions, statusCounts(f.Statuses))
+		if f.Note != "" {
+			fmt.Fprintf(&b, "  note: %s\n", f.Note)
+		}
 		for _, fd := range f.Findings {
 			fmt.Fprintf(&b, "  %s\n", fd)
 			if fd.Diff != "" {

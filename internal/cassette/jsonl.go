@@ -14,7 +14,8 @@ import (
 // framing and no request (vercel/ai's .chunks.txt fixtures). Each stream
 // becomes an interaction with an empty request and a 200 text/event-stream
 // response whose body frames each line as an SSE event: `event: <type>`
-// when the object has a string "type", then `data: <line>`. A fixture may
+// when the object has a string "type" (or is {"<eventType>": payload}, as
+// Bedrock's ConverseStream events are saved), then `data: <line>`. A fixture may
 // hold several responses back to back (the steps of a tool loop): a
 // stream-opening event (message_start, response.created) after other events
 // starts the next interaction, so each stream is judged on its own.
@@ -61,11 +62,14 @@ func readJSONL(name string, data []byte) ([]*Interaction, error) {
 }
 
 // streamOpeners are the event types that can only begin a response stream.
-var streamOpeners = map[string]bool{"message_start": true, "response.created": true}
+var streamOpeners = map[string]bool{"message_start": true, "response.created": true, "messageStart": true}
 
 // eventType is the object's "type" when it is a string that fits on an
-// `event:` line.
+// `event:` line, or the key of an object with one member that is an object.
 func eventType(fields []rawjson.Field) string {
+	if len(fields) == 1 && fields[0].Key != "type" && rawjson.Kind(fields[0].Value) == "object" && !strings.ContainsAny(fields[0].Key, "\r\n") {
+		return fields[0].Key
+	}
 	for _, f := range fields {
 		if f.Key != "type" {
 			continue

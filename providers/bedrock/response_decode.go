@@ -25,6 +25,8 @@ func decodeResponse(status int, header http.Header, b []byte) (*engine.Response,
 	switch f := body.Sniff(b); {
 	case f == body.JSONLines:
 		return decodeLines(b), nil
+	case f == body.EventStream:
+		return decodeSSE(b), nil
 	case f == body.Document && trimmed[0] == '{':
 		if !ok2xx(status) {
 			return errorResponse(status, header, trimmed), nil
@@ -118,6 +120,10 @@ var streamEvents = map[string]bool{
 	"messageStart": true, "contentBlockStart": true, "contentBlockDelta": true,
 	"contentBlockStop": true, "messageStop": true, "metadata": true,
 }
+
+// IsStreamEvent reports whether a JSON object is one ConverseStream event
+// saved as a line or an SSE data field: {"<eventType>": {…}}.
+func IsStreamEvent(doc []byte) bool { return isEvent(doc) }
 
 // isEvent reports whether a JSON object is one stream event saved as a line:
 // {"<eventType>": {…}}.

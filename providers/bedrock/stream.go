@@ -10,6 +10,7 @@ import (
 	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/eventstream"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/internal/sse"
 )
 
 // event is one ConverseStream event: its type and JSON payload, from an
@@ -50,6 +51,24 @@ func decodeLines(b []byte) *engine.Response {
 	for _, l := range lines {
 		e := event{offset: l.Offset, payload: l.Data}
 		if fields, err := rawjson.Fields(l.Data); err == nil && len(fields) == 1 {
+			e.typ, e.payload = fields[0].Key, fields[0].Value
+			e.exception = strings.HasSuffix(e.typ, "Exception")
+		}
+		events = append(events, e)
+	}
+	return reassemble(events)
+}
+
+// decodeSSE reassembles JSON-line events that a recording framed as SSE
+// (llmtck's JSONL reader writes `event: <type>` and `data: <line>`).
+func decodeSSE(b []byte) *engine.Response {
+	var events []event
+	for _, ev := range sse.Parse(b) {
+		if ev.Data == "" {
+			continue
+		}
+		e := event{offset: ev.Offset, payload: []byte(ev.Data)}
+		if fields, err := rawjson.Fields(e.payload); err == nil && len(fields) == 1 {
 			e.typ, e.payload = fields[0].Key, fields[0].Value
 			e.exception = strings.HasSuffix(e.typ, "Exception")
 		}
