@@ -160,3 +160,19 @@ func Excerpt(b []byte, n int) string {
 	}
 	return string(bytes.TrimSpace(b[:n])) + "…"
 }
+
+// UTF8 is nil for valid UTF-8, else an error naming the first bad byte:
+// JSON cannot carry such bytes back unchanged.
+func UTF8(b []byte) error {
+	if utf8.Valid(b) {
+		return nil
+	}
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return fmt.Errorf("invalid UTF-8 at byte %d", i)
+		}
+		i += n
+	}
+	return nil
+}

@@ -46,6 +46,9 @@ func decodeBlock(path string, raw json.RawMessage) (engine.Block, error) {
 	}
 	f := fields[0]
 	other.WireType = f.Key
+	if !hasMembers(f.Value, required[f.Key]...) {
+		return other, nil // Bedrock refuses it; kept as sent for the checks to name
+	}
 	at := rawjson.At(path, f.Key)
 	b := engine.Block{WireType: f.Key, Path: path}
 	switch f.Key {
@@ -91,6 +94,27 @@ func decodeBlock(path string, raw json.RawMessage) (engine.Block, error) {
 		return decodeReasoning(at, f.Value, other)
 	}
 	return other, nil
+}
+
+// required names the members an interpreted block cannot do without; the
+// encoder writes each of them.
+var required = map[string][]string{
+	memberToolUse:    {"toolUseId", "name", "input"},
+	memberToolResult: {"toolUseId", "content"},
+}
+
+// hasMembers reports whether raw is an object holding every key.
+func hasMembers(raw json.RawMessage, keys ...string) bool {
+	fields, err := rawjson.Fields(raw)
+	if err != nil {
+		return len(keys) == 0
+	}
+	for _, k := range keys {
+		if _, ok := rawjson.Lookup(fields, k); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // decodeMembers walks an interpreted member's object, giving each field to
@@ -156,6 +180,9 @@ func decodeReasoning(path string, raw json.RawMessage, other engine.Block) (engi
 	b := engine.Block{WireType: memberReasoning, Path: other.Path}
 	switch f.Key {
 	case "reasoningText":
+		if !hasMembers(f.Value, "text") {
+			return other, nil
+		}
 		b.Type = engine.BlockThinking
 		return b, decodeMembers(&b, at, f.Value, func(k string, v json.RawMessage, p string) (bool, error) {
 			switch k {

@@ -16,6 +16,9 @@ func decodeRequest(b []byte) (*engine.Request, error) {
 	if err := body.Object(b); err != nil {
 		return nil, err
 	}
+	if err := body.UTF8(b); err != nil {
+		return nil, err
+	}
 	fields, err := rawjson.ObjectAt("", b)
 	if err != nil {
 		return nil, err
@@ -52,9 +55,6 @@ func decodeRequest(b []byte) (*engine.Request, error) {
 			rawjson.SetExtra(&req.Extra, f.Key, f.Value)
 		}
 	}
-	if req.Messages == nil {
-		req.Messages = []engine.Message{}
-	}
 	return req, nil
 }
 
@@ -88,6 +88,9 @@ func decodeMessages(raw json.RawMessage) ([]engine.Message, error) {
 					return nil, err
 				}
 				m.Role = engine.Role(role)
+				if role == "" { // kept, so the encoding writes it back
+					rawjson.SetExtra(&m.Extra, f.Key, f.Value)
+				}
 			case "content":
 				if m.Blocks, err = decodeBlocks(rawjson.At(path, "content"), f.Value); err != nil {
 					return nil, err
@@ -95,9 +98,6 @@ func decodeMessages(raw json.RawMessage) ([]engine.Message, error) {
 			default:
 				rawjson.SetExtra(&m.Extra, f.Key, f.Value)
 			}
-		}
-		if m.Blocks == nil {
-			m.Blocks = []engine.Block{}
 		}
 		msgs = append(msgs, m)
 	}

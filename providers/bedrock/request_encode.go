@@ -25,13 +25,19 @@ func encodeRequest(req *engine.Request) ([]byte, error) {
 			return nil, err
 		}
 		var mo rawjson.Object
-		mo.String("role", string(m.Role))
-		mo.Raw("content", content)
+		if m.Role != "" { // a request without one is kept as it was sent
+			mo.String("role", string(m.Role))
+		}
+		if m.Blocks != nil {
+			mo.Raw("content", content)
+		}
 		mo.Extra(m.Extra)
 		items = append(items, mo.Bytes())
 	}
-	o.Raw("messages", rawjson.ArrayOf(items))
-	if len(req.System) > 0 {
+	if req.Messages != nil {
+		o.Raw("messages", rawjson.ArrayOf(items))
+	}
+	if req.System != nil {
 		system, err := encodeBlocks(req.System)
 		if err != nil {
 			return nil, err

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
@@ -31,8 +30,8 @@ func (Codec) DecodeRequest(b []byte) (*engine.Request, error) {
 	if err := body.Object(b); err != nil {
 		return nil, err
 	}
-	if !utf8.Valid(b) {
-		return nil, fmt.Errorf("invalid UTF-8 at byte %d", invalidUTF8(b))
+	if err := body.UTF8(b); err != nil {
+		return nil, err
 	}
 	obj, err := parseObject(b, "request body")
 	if err != nil {
@@ -95,18 +94,6 @@ func (Codec) DecodeRequest(b []byte) (*engine.Request, error) {
 
 // topNames are the top-level fields the codec interprets.
 var topNames = []name{nModel, nContents, nSystem, nTools, nToolConfig, nGenConfig}
-
-// invalidUTF8 is the offset of the first byte that is not UTF-8.
-func invalidUTF8(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 {
-			return i
-		}
-		i += n
-	}
-	return len(b)
-}
 
 func decodeContents(raw json.RawMessage) ([]engine.Message, error) {
 	items, err := rawjson.Array(raw)
