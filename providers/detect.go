@@ -8,8 +8,8 @@ import (
 
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
-	"github.com/llmtck/llmtck/providers/bedrock"
 	"github.com/llmtck/llmtck/internal/sse"
+	"github.com/llmtck/llmtck/providers/bedrock"
 )
 
 // Detect names the wire of one call from its URL and, when the URL says
