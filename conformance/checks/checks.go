@@ -9,6 +9,7 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks/anthropic"
+	"github.com/llmtck/llmtck/conformance/checks/bedrock"
 	"github.com/llmtck/llmtck/conformance/checks/gemini"
 	"github.com/llmtck/llmtck/conformance/checks/history"
 	"github.com/llmtck/llmtck/conformance/checks/openai"
@@ -23,6 +24,7 @@ var families = [][]*check.Check{
 	openai.Checks(),
 	responses.Checks(),
 	gemini.Checks(),
+	bedrock.Checks(),
 	history.Checks(),
 	stream.Checks(),
 	xp.Checks(),

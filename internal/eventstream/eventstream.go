@@ -78,9 +78,20 @@ func (m *Message) String(name string) string {
 type Error struct {
 	Offset int
 	Msg    string
+	// Truncated is set when the stream ends inside the frame: a cut, not
+	// a corruption.
+	Truncated bool
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("event stream: byte %d: %s", e.Offset, e.Msg) }
+
+// Unwrap makes errors.Is(err, ErrTruncated) tell a cut stream.
+func (e *Error) Unwrap() error {
+	if e.Truncated {
+		return ErrTruncated
+	}
+	return nil
+}
 
 // ErrTruncated is wrapped by errors about a stream that ends inside a frame.
 var ErrTruncated = errors.New("truncated")
@@ -135,7 +146,7 @@ func decodeAt(b []byte, off int) (Message, int, error) {
 		return Message{}, 0, &Error{Offset: off + at, Msg: fmt.Sprintf(format, args...)}
 	}
 	if len(rest) < preludeLen {
-		return Message{}, 0, &Error{Offset: off, Msg: fmt.Sprintf("%v: %d bytes left, a prelude takes %d", ErrTruncated, len(rest), preludeLen)}
+		return Message{}, 0, &Error{Offset: off, Msg: fmt.Sprintf("%v: %d bytes left, a prelude takes %d", ErrTruncated, len(rest), preludeLen), Truncated: true}
 	}
 	total := binary.BigEndian.Uint32(rest[0:4])
 	headersLen := binary.BigEndian.Uint32(rest[4:8])
@@ -152,7 +163,7 @@ func decodeAt(b []byte, off int) (Message, int, error) {
 	case headersLen > total-minFrameLen:
 		return fail(4, "headers length %d does not fit in a message of %d bytes", headersLen, total)
 	case int(total) > len(rest):
-		return Message{}, 0, &Error{Offset: off, Msg: fmt.Sprintf("%v: message of %d bytes, %d left", ErrTruncated, total, len(rest))}
+		return Message{}, 0, &Error{Offset: off, Msg: fmt.Sprintf("%v: message of %d bytes, %d left", ErrTruncated, total, len(rest)), Truncated: true}
 	}
 	frame := rest[:total]
 	if got, want := crc32.ChecksumIEEE(frame[:total-trailerLen]), binary.BigEndian.Uint32(frame[total-trailerLen:]); got != want {

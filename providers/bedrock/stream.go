@@ -2,6 +2,7 @@ package bedrock
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -37,8 +38,15 @@ func decodeEventStream(b []byte) *engine.Response {
 		events[i] = e
 	}
 	resp := reassemble(events)
-	if err != nil {
-		resp.Stream.Issues = append(resp.Stream.Issues, engine.StreamIssue{Check: engine.CheckBedrockStream, Event: len(events), Message: err.Error()})
+	st := resp.Stream
+	switch {
+	case err == nil:
+	case errors.Is(err, eventstream.ErrTruncated) && st.Truncated:
+		// Cut inside its last frame: a truncation, already reported as one.
+		last := &st.Issues[len(st.Issues)-1]
+		last.Message += " (" + err.Error() + ")"
+	default:
+		st.Issues = append(st.Issues, engine.StreamIssue{Check: engine.CheckBedrockStream, Event: len(events), Message: err.Error()})
 	}
 	return resp
 }

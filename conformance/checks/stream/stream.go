@@ -48,6 +48,11 @@ var checks = []*check.Check{
 		Law:          "Every chunk is a GenerateContentResponse, the last chunk carries finishReason, and nothing follows it.",
 		Troubleshoot: "A stream without a finishReason was cut off; go-genai's chat drops such a turn together with its user input. Keep trailing parts that carry only a thoughtSignature: they belong to the turn.",
 	}),
+	streamCheck(&check.Check{
+		ID: engine.CheckBedrockStream, Title: "Bedrock ConverseStream grammar", Wire: engine.WireBedrock,
+		Law:          "An AWS event stream whose frames decode (lengths and both CRCs), holding messageStart, then per content block its deltas (contentBlockStart first for a toolUse) and contentBlockStop, then messageStop and metadata; an exception frame ends it.",
+		Troubleshoot: "A frame that fails its CRC or stops short means the body was cut or rewritten between Bedrock and the recorder (a proxy that decoded it as text, a logger that truncated it). A stream without messageStop was cut off: its toolUse input may be incomplete JSON and its reasoning unsigned, so it must not be persisted as a finished turn.",
+	}),
 }
 
 // terminalCheck names, per wire, the grammar check that owns "ended early".
@@ -56,6 +61,7 @@ var terminalCheck = map[engine.Wire]string{
 	engine.WireOpenAI:    engine.CheckChatStream,
 	engine.WireResponses: engine.CheckResponsesStream,
 	engine.WireGemini:    engine.CheckGeminiStream,
+	engine.WireBedrock:   engine.CheckBedrockStream,
 }
 
 // streamSources cite what each grammar is held to: the provider's SDK,
@@ -68,6 +74,7 @@ var streamSources = map[string][]string{
 	engine.CheckChatStream:          {"openai-go ChatCompletionAccumulator", "wire-rules §2.3"},
 	engine.CheckResponsesStream:     {"openai-go Responses streaming events", "wire-rules §3.2"},
 	engine.CheckGeminiStream:        {"go-genai chats.go (a turn without finishReason is dropped)", "wire-rules §4.3"},
+	engine.CheckBedrockStream:       {"aws-sdk-go-v2 aws/protocol/eventstream (frame CRCs)", "Bedrock ConverseStream API reference (event order)"},
 }
 
 func streamCheck(c *check.Check) *check.Check {

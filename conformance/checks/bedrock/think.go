@@ -1,0 +1,224 @@
+package bedrock
+
+import (
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/internal/diff"
+	"github.com/llmtck/llmtck/conformance/internal/origin"
+	"github.com/llmtck/llmtck/engine"
+)
+
+func reasoning(b *engine.Block) bool {
+	return b.Type == engine.BlockThinking || b.Type == engine.BlockRedacted
+}
+
+// judgeThink001 ties each echoed reasoning block to the response block that
+// produced it (by signature, else by text, else by its place in the message
+// whose toolUse the response made) and compares them. A fault is reported
+// once, at the request that first carries it.
+func judgeThink001(tr *check.Traffic, r *check.Reporter) {
+	x := origin.Of(tr)
+	reported := map[string]bool{}
+	report := func(i int, b *engine.Block, key, diffText, format string, args ...any) {
+		if reported[key] {
+			return
+		}
+		reported[key] = true
+		r.Add(i, b.Path, format, args...).Diff = diffText
+	}
+	requests(tr, func(i int, _ *engine.Exchange, req *engine.Request) {
+		for k := range req.Messages {
+			m := &req.Messages[k]
+			if m.Role != engine.RoleAssistant {
+				continue
+			}
+			echoOf := echoedResponse(x, m, i)
+			nth := 0
+			for p := range m.Blocks {
+				b := &m.Blocks[p]
+				if !reasoning(b) {
+					continue
+				}
+				orig, at := originOf(x, b, echoOf, nth, i)
+				nth++
+				if orig == nil {
+					continue
+				}
+				switch {
+				case b.Type != orig.Type:
+					report(i, b, "type"+b.Path+string(b.Signature)+string(b.Data), "",
+						"reasoning block is %s where interaction %d produced %s", kind(b), at, kind(orig))
+				case b.Type == engine.BlockRedacted && string(b.Data) != string(orig.Data):
+					report(i, b, "data"+string(b.Data), diff.Bytes(orig.Data, b.Data),
+						"redactedContent differs from the one interaction %d produced", at)
+				case b.Type == engine.BlockThinking && len(b.Signature) > 0 && string(b.Signature) != string(orig.Signature):
+					report(i, b, "sig"+string(b.Signature), diff.Bytes(orig.Signature, b.Signature),
+						"reasoning signature differs from the one interaction %d produced", at)
+				case b.Type == engine.BlockThinking && b.Text != orig.Text:
+					report(i, b, "text"+string(b.Signature)+b.Text, diff.Bytes([]byte(orig.Text), []byte(b.Text)),
+						"reasoning text differs from what interaction %d produced (its signature covers the text)", at)
+				}
+			}
+		}
+	})
+}
+
+func kind(b *engine.Block) string {
+	if b.Type == engine.BlockRedacted {
+		return "redactedContent"
+	}
+	return "reasoningText"
+}
+
+// echoedResponse is the response output message that an assistant message
+// echoes, found by one of its toolUse ids or reasoning signatures; nil when
+// the message has no recorded origin.
+func echoedResponse(x *origin.Index, m *engine.Message, before int) *origin.Origin {
+	for _, b := range m.Blocks {
+		var o origin.Origin
+		var ok bool
+		switch {
+		case b.Type == engine.BlockToolCall && b.ID != "":
+			o, ok = x.Last(engine.WireBedrock, origin.Call, b.ID, before)
+		case reasoning(&b) && len(b.Signature) > 0:
+			o, ok = x.Last(engine.WireBedrock, origin.Payload, origin.String(b.Signature), before)
+		}
+		if ok {
+			return &o
+		}
+	}
+	return echoedByText(x, m, before)
+}
+
+// echoedByText finds the latest response message with a text block equal to
+// one of m's: the origin of a reply echoed without tool calls or signatures.
+func echoedByText(x *origin.Index, m *engine.Message, before int) *origin.Origin {
+	texts := map[string]bool{}
+	for _, b := range m.Blocks {
+		if b.Type == engine.BlockText && b.Text != "" {
+			texts[b.Text] = true
+		}
+	}
+	if len(texts) == 0 {
+		return nil
+	}
+	for i := before - 1; i >= 0; i-- {
+		ex := x.Exchange(origin.Origin{Exchange: i})
+		if ex.Wire != engine.WireBedrock || ex.Response == nil {
+			continue
+		}
+		for k, out := range ex.Response.Output {
+			for _, b := range out.Blocks {
+				if b.Type == engine.BlockText && texts[b.Text] {
+					return &origin.Origin{Exchange: i, Wire: ex.Wire, Output: k, Block: -1}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// originOf finds the response block an echoed reasoning block came from:
+// the block carrying its signature or data, the block with its text, or
+// the nth reasoning block of the response message the echo comes from.
+func originOf(x *origin.Index, b *engine.Block, echoOf *origin.Origin, nth, before int) (*engine.Block, int) {
+	for _, tok := range [][]byte{b.Signature, b.Data} {
+		if len(tok) == 0 {
+			continue
+		}
+		if o, ok := x.Last(engine.WireBedrock, origin.Payload, origin.String(tok), before); ok {
+			return x.Block(o), o.Exchange
+		}
+	}
+	if b.Text != "" {
+		if o, ok := x.Last(engine.WireBedrock, origin.Thinking, b.Text, before); ok {
+			return x.Block(o), o.Exchange
+		}
+	}
+	if echoOf == nil {
+		return nil, 0
+	}
+	msg := x.Message(*echoOf)
+	seen := 0
+	for p := range msg.Blocks {
+		if reasoning(&msg.Blocks[p]) {
+			if seen == nth {
+				return &msg.Blocks[p], echoOf.Exchange
+			}
+			seen++
+		}
+	}
+	return nil, 0
+}
+
+func judgeThink002(tr *check.Traffic, r *check.Reporter) {
+	requests(tr, func(i int, _ *engine.Exchange, req *engine.Request) {
+		if !claude(req.Model) {
+			return
+		}
+		for _, m := range req.Messages {
+			if m.Role != engine.RoleAssistant {
+				continue
+			}
+			for _, b := range m.Blocks {
+				if b.Type == engine.BlockThinking && len(b.Signature) == 0 {
+					r.Add(i, b.Path, "reasoningText sent to %s without its signature", req.Model)
+				}
+			}
+		}
+	})
+}
+
+func judgeThink003(tr *check.Traffic, r *check.Reporter) {
+	requests(tr, func(i int, _ *engine.Exchange, req *engine.Request) {
+		for _, m := range req.Messages {
+			if m.Role == engine.RoleAssistant {
+				continue
+			}
+			for _, b := range m.Blocks {
+				if reasoning(&b) {
+					r.Add(i, b.Path, "reasoningContent in a %s message", orNone(m.Role))
+				}
+			}
+		}
+	})
+}
+
+// judgeThink004: in a request that carries tool results, the assistant
+// message before them keeps the reasoning its response opened with.
+func judgeThink004(tr *check.Traffic, r *check.Reporter) {
+	x := origin.Of(tr)
+	requests(tr, func(i int, _ *engine.Exchange, req *engine.Request) {
+		if !claude(req.Model) || req.Thinking == nil || req.Thinking.Type == "disabled" {
+			return
+		}
+		msgs := req.Messages
+		n := len(msgs)
+		if n < 2 || msgs[n-1].Role != engine.RoleUser || len(resultIDs(&msgs[n-1])) == 0 || msgs[n-2].Role != engine.RoleAssistant {
+			return
+		}
+		echo := &msgs[n-2]
+		o := echoedResponse(x, echo, i)
+		if o == nil {
+			return
+		}
+		want := 0
+		for _, b := range x.Message(*o).Blocks {
+			if reasoning(&b) {
+				want++
+			}
+		}
+		got := 0
+		for _, b := range echo.Blocks {
+			if reasoning(&b) {
+				got++
+			}
+		}
+		switch {
+		case want == 0:
+		case len(echo.Blocks) == 0 || !reasoning(&echo.Blocks[0]):
+			r.Add(i, echo.Path, "the assistant message of the tool loop does not start with the reasoning interaction %d produced (%d reasoning blocks, %d echoed)", o.Exchange, want, got)
+		case got < want:
+			r.Add(i, echo.Path, "the assistant message of the tool loop keeps %d of the %d reasoning blocks interaction %d produced", got, want, o.Exchange)
+		}
+	})
+}

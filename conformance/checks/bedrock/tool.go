@@ -1,0 +1,93 @@
+package bedrock
+
+import (
+	"strings"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/engine"
+)
+
+func judgeTool001(tr *check.Traffic, r *check.Reporter) {
+	requests(tr, func(i int, _ *engine.Exchange, req *engine.Request) {
+		msgs := req.Messages
+		for k, m := range msgs {
+			if m.Role == engine.RoleAssistant && k+1 < len(msgs) {
+				results := resultIDs(&msgs[k+1])
+				var missing []string
+				for _, b := range m.Blocks {
+					if b.Type == engine.BlockToolCall && !results[b.ID] {
+						missing = append(missing, b.ID)
+					}
+				}
+				if len(missing) > 0 {
+					r.Add(i, msgs[k+1].Path, "no toolResult for %s of messages[%d]", strings.Join(missing, ", "), k)
+				}
+			}
+			if m.Role != engine.RoleUser {
+				continue
+			}
+			calls := map[string]bool{}
+			if k > 0 && msgs[k-1].Role == engine.RoleAssistant {
+				for _, b := range msgs[k-1].Blocks {
+					if b.Type == engine.BlockToolCall {
+						calls[b.ID] = true
+					}
+				}
+			}
+			for _, b := range m.Blocks {
+				if b.Type == engine.BlockToolResult && !calls[b.ToolCallID] {
+					r.Add(i, b.Path, "toolResult %s answers no toolUse of the message before it", b.ToolCallID)
+				}
+			}
+		}
+	})
+}
+
+func resultIDs(m *engine.Message) map[string]bool {
+	ids := map[string]bool{}
+	for _, b := range m.Blocks {
+		if b.Type == engine.BlockToolResult {
+			ids[b.ToolCallID] = true
+		}
+	}
+	return ids
+}
+
+func judgeTool002(tr *check.Traffic, r *check.Reporter) {
+	requests(tr, func(i int, _ *engine.Exchange, req *engine.Request) {
+		if _, ok := req.Extra["toolConfig"]; ok {
+			return
+		}
+		for _, m := range req.Messages {
+			for _, b := range m.Blocks {
+				if b.Type == engine.BlockToolCall || b.Type == engine.BlockToolResult {
+					r.Add(i, b.Path, "the history holds %s blocks but the request defines no toolConfig", b.WireType)
+					return
+				}
+			}
+		}
+	})
+}
+
+func judgeTool003(tr *check.Traffic, r *check.Reporter) {
+	requests(tr, func(i int, _ *engine.Exchange, req *engine.Request) {
+		for _, m := range req.Messages {
+			for _, b := range m.Blocks {
+				if b.Type == engine.BlockToolResult && b.IsError && emptyContent(&b) {
+					r.Add(i, b.Path, "toolResult %s has status \"error\" and no content", b.ToolCallID)
+				}
+			}
+		}
+	})
+}
+
+// emptyContent reports whether a tool result says nothing: no content
+// block, or only blank text.
+func emptyContent(b *engine.Block) bool {
+	for _, c := range b.Content {
+		if c.Type != engine.BlockText || strings.TrimSpace(c.Text) != "" || c.WireType == "json" {
+			return false
+		}
+	}
+	return true
+}
