@@ -45,7 +45,12 @@ func detectPath(rawURL string) engine.Wire {
 	case strings.HasSuffix(p, ":rawPredict"), strings.HasSuffix(p, ":streamRawPredict"):
 		return engine.WireAnthropic // Vertex AI route for Claude
 	case strings.Contains(p, "/model/") && (strings.HasSuffix(p, "/invoke") || strings.HasSuffix(p, "/invoke-with-response-stream")):
-		return engine.WireAnthropic // Bedrock InvokeModel for Claude
+		// Bedrock InvokeModel takes each model family's native body: only
+		// Claude's is the Anthropic wire (Nova, Llama, Titan are not).
+		if m := strings.ToLower(p); strings.Contains(m, "anthropic") || strings.Contains(m, "claude") {
+			return engine.WireAnthropic
+		}
+		return engine.WireUnknown
 	case strings.Contains(p, "/model/") && (strings.HasSuffix(p, "/converse") || strings.HasSuffix(p, "/converse-stream")):
 		return engine.WireBedrock // Bedrock Converse, for every model it serves
 	case strings.HasSuffix(p, "/chat/completions"):

@@ -19,6 +19,7 @@ var hostDialects = []struct {
 	{"generativelanguage.googleapis.com", engine.DialectDirect},
 	{"amazonaws.com", engine.DialectBedrock}, // bedrock-runtime.<region>.amazonaws.com
 	{"aiplatform.googleapis.com", engine.DialectVertex},
+	{"-aiplatform.googleapis.com", engine.DialectVertex}, // <region>-aiplatform.googleapis.com
 	{"openai.azure.com", engine.DialectAzure},
 	{"cognitiveservices.azure.com", engine.DialectAzure},
 	{"services.ai.azure.com", engine.DialectAzure},
@@ -67,12 +68,15 @@ func DetectDialect(rawURL string, wire engine.Wire, model string) engine.Dialect
 		return engine.DialectUnknown
 	}
 	for _, h := range hostDialects {
-		if host == h.suffix || strings.HasSuffix(host, "."+h.suffix) {
+		if host == h.suffix || strings.HasSuffix(host, "."+h.suffix) || strings.HasPrefix(h.suffix, "-") && strings.HasSuffix(host, h.suffix) {
 			return h.dialect
 		}
 	}
 	if host != "" {
 		return engine.DialectCompatible
+	}
+	if strings.HasPrefix(path, "/api/v1/") {
+		return engine.DialectOpenRouter // openrouter.ai/api/v1, recorded without its host
 	}
 	if wire == engine.WireOpenAI || wire == engine.WireResponses {
 		if d := modelDialect(model); d != "" {

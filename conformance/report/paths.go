@@ -164,6 +164,11 @@ func noChecksNote(exs []engine.Exchange) string {
 			return "read, but no check applies: Ollama's native API (/api/chat, /api/generate) has no rules in the catalogue; record its OpenAI-compatible /v1 endpoint to have it checked"
 		}
 	}
+	for _, ex := range exs {
+		if ex.Dialect == engine.DialectBedrock && strings.Contains(ex.URL, "/invoke") {
+			return "read, but no check applies: Bedrock InvokeModel with a native body other than Anthropic's (Nova, Llama, Titan …) has no rules in the catalogue; Converse calls and Claude's InvokeModel are checked"
+		}
+	}
 	return "read, but no check applies: no call was recognised as provider traffic (anthropic, openai, responses, gemini or bedrock)"
 }
 

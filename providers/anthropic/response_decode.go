@@ -7,12 +7,16 @@ import (
 
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
+	"github.com/llmtck/llmtck/internal/eventstream"
 	"github.com/llmtck/llmtck/internal/rawjson"
 )
 
 // decodeResponse tells a stream, a message document and an error body apart
 // by their content, since recorded headers are often missing.
 func decodeResponse(status int, b []byte) (*engine.Response, error) {
+	if eventstream.Looks(b) {
+		return decodeStream(eventStreamEvents(b)), nil // Bedrock InvokeModelWithResponseStream
+	}
 	f := body.Sniff(b)
 	trimmed := bytes.TrimSpace(b)
 	switch {

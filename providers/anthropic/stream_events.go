@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/llmtck/llmtck/internal/body"
+	"github.com/llmtck/llmtck/internal/eventstream"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/sse"
 )
@@ -79,4 +80,51 @@ func decodeEvent(data []byte) (*wireEvent, error) {
 		return nil, err
 	}
 	return &ev, nil
+}
+
+// eventStreamEvents unwraps Bedrock InvokeModelWithResponseStream: AWS
+// event-stream frames of type "chunk" whose payload {"bytes": "<base64>"}
+// holds one Anthropic stream event. An exception frame becomes an error
+// event; a frame that does not decode ends the events with what it says.
+func eventStreamEvents(b []byte) []event {
+	msgs, err := eventstream.Decode(b)
+	offsets, end := eventstream.Offsets(b)
+	events := make([]event, 0, len(msgs)+1)
+	for i, m := range msgs {
+		ev := event{offset: offsets[i], name: m.String(":event-type")}
+		if m.String(":message-type") == "exception" {
+			ev.name = "error"
+			ev.data = exceptionEvent(m.String(":exception-type"), m.Payload)
+			events = append(events, ev)
+			continue
+		}
+		var chunk struct {
+			Bytes []byte `json:"bytes"` // base64 in the JSON, as AWS sends it
+		}
+		if json.Unmarshal(m.Payload, &chunk) == nil && chunk.Bytes != nil {
+			ev.name, ev.data = "", chunk.Bytes
+		} else {
+			ev.data = m.Payload
+		}
+		events = append(events, ev)
+	}
+	if err != nil {
+		events = append(events, event{offset: end, name: "frame", data: []byte(err.Error()), cut: true})
+	}
+	return events
+}
+
+// exceptionEvent writes a Bedrock exception frame as an Anthropic error
+// event: {"type":"error","error":{"type":…,"message":…}}.
+func exceptionEvent(typ string, payload []byte) []byte {
+	var p struct {
+		Message string `json:"message"`
+	}
+	_ = json.Unmarshal(payload, &p)
+	var inner, o rawjson.Object
+	inner.String("type", typ)
+	inner.String("message", p.Message)
+	o.String("type", "error")
+	o.Raw("error", inner.Bytes())
+	return o.Bytes()
 }
