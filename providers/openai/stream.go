@@ -34,6 +34,7 @@ type chunkChoice struct {
 		Refusal          *string           `json:"refusal"`
 		ReasoningContent *string           `json:"reasoning_content"`
 		Reasoning        *string           `json:"reasoning"`
+		ReasoningDetails []json.RawMessage `json:"reasoning_details"` // OpenRouter
 		ToolCalls        []json.RawMessage `json:"tool_calls"`
 		FunctionCall     *struct {
 			Name      string `json:"name"`
@@ -61,9 +62,10 @@ type choiceState struct {
 	// OpenRouter) deltas; the SDK ignores both.
 	reasoningContent, reasoning       strings.Builder
 	sawReasoningContent, sawReasoning bool
-	calls                             []*callState // by tool-call index; nil for a skipped index
-	lastCall                          int          // index of the last fragment, for fragments without one
-	function                          *callState   // legacy streamed function_call
+	details                           map[int]*detailState // OpenRouter reasoning_details, by index
+	calls                             []*callState         // by tool-call index; nil for a skipped index
+	lastCall                          int                  // index of the last fragment, for fragments without one
+	function                          *callState           // legacy streamed function_call
 }
 
 // decodeStream reassembles a chat completions event stream.
@@ -232,6 +234,9 @@ func (r *reassembly) choice(i int, ch chunkChoice) {
 		cs.reasoning.WriteString(*d.Reasoning)
 		cs.sawReasoning = true
 	}
+	if len(d.ReasoningDetails) > 0 {
+		cs.addDetails(d.ReasoningDetails)
+	}
 	if fc := d.FunctionCall; fc != nil {
 		if cs.function == nil {
 			cs.function = &callState{}
@@ -316,6 +321,9 @@ func (r *reassembly) message(k int, cs *choiceState, last int) engine.Message {
 	}
 	if cs.refusal.Len() > 0 {
 		rawjson.SetExtra(&m.Extra, "refusal", rawjson.Quote(cs.refusal.String()))
+	}
+	if len(cs.details) > 0 {
+		rawjson.SetExtra(&m.Extra, "reasoning_details", cs.detailsJSON())
 	}
 	if f := cs.function; f != nil {
 		var o rawjson.Object

@@ -54,6 +54,16 @@ var checks = []*check.Check{
 		Evidence: check.Evidence{Endpoints: []engine.Dialect{engine.DialectDeepSeek, engine.DialectMoonshot}, Models: "DeepSeek and Moonshot thinking models", Sources: []string{"iOfficeAI/AionUi#2746", "DeepSeek docs: thinking mode and tool calls", "wire-rules §2.2"}},
 		Judge:    judgeChatCompat,
 	}),
+	chatCheck(&check.Check{
+		ID: "OAI-COMPAT-002", Title: "OpenRouter reasoning_details echoed unchanged", Severity: check.SeverityError, Scope: "R,C",
+		Law:           "On OpenRouter, an assistant message that echoes a response's tool calls carries back that response's reasoning_details, each signature (reasoning.text) and data (reasoning.encrypted) unchanged.",
+		ProviderError: "Invalid `signature` in `thinking` block (relayed from Anthropic)",
+		Troubleshoot: "OpenRouter turns the reasoning of Anthropic, Gemini and OpenAI models into reasoning_details and passes it back to them only if the client sends the whole list again on the assistant message. " +
+			"Clients that keep only the plain reasoning text, or rebuild the list from it, lose the signatures: the model loses its reasoning in the tool loop (a warning here), and an altered signature is refused by the model's provider (an error). " +
+			"Store reasoning_details as the response gave it (for a stream, the entries merged by index) and send it back unchanged.",
+		Evidence: check.Evidence{Endpoints: []engine.Dialect{engine.DialectOpenRouter}, Models: "reasoning models behind OpenRouter (Anthropic, Gemini, OpenAI)", Sources: []string{"OpenRouter docs: reasoning tokens, preserving reasoning blocks", "RooCodeInc/Roo-Code#9506", "cline/cline#7551"}},
+		Judge:    judgeOpenRouterDetails,
+	}),
 }
 
 // chatCheck fills the fields every Chat Completions check shares.

@@ -1,0 +1,29 @@
+package checks_test
+
+import (
+	"testing"
+
+	"github.com/llmtck/llmtck/internal/cassette"
+)
+
+const (
+	// Claude through OpenRouter, streamed: a reasoning.text entry signed,
+	// then a tool call; the next request echoes reasoning_details.
+	srcORSigned = "wave2/0xPlaygrounds__rig/tests__cassettes__openrouter__reasoning_tool_order_matrix__streaming_signed_agent_roundtrip.yaml"
+	// An OpenAI reasoning model through OpenRouter: reasoning.encrypted
+	// entries carried into the next turn.
+	srcOREncrypted = "wave2/0xPlaygrounds__rig/tests__cassettes__openrouter__streaming_tools__stream_encrypted_reasoning_survives_into_the_next_turn.yaml"
+)
+
+var compatFixtures = []fixtureSpec{
+	{Check: "OAI-COMPAT-002", Name: "real-signed-reasoning-details", Pass: true, Source: srcORSigned},
+	{Check: "OAI-COMPAT-002", Name: "real-encrypted-reasoning-details", Pass: true, Source: srcOREncrypted},
+	{Check: "OAI-COMPAT-002", Name: "signature-altered", Interaction: 1, Source: srcORSigned,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			replaceOnce(t, c, 1, "request", `"signature":"signature_REDACTED_1"`, `"signature":"signature_REDACTED_9"`)
+		}},
+	{Check: "OAI-COMPAT-002", Name: "encrypted-data-altered", Interaction: 1, Source: srcOREncrypted,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			replaceOnce(t, c, 1, "request", `"data":"encrypted_reasoning_REDACTED_1"`, `"data":"encrypted_reasoning_REDACTED_7"`)
+		}},
+}
