@@ -39,6 +39,7 @@ type call struct {
 	statusText string
 	respHeader http.Header // as received, redacted
 	stream     bool
+	frames     bool // the stream is an AWS event stream
 
 	index int    // in the cassette; -1 when not recorded
 	tools int    // tool calls in the response; -1 when unknown

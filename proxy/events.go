@@ -18,12 +18,18 @@ type eventClock struct {
 	headLen int
 	hasData bool // current event has a data field
 	named   bool // current event has a non-empty event field
+
+	frames *frameCounter // set for an AWS event stream: frames, not SSE events
 }
 
 func newEventClock(start time.Time) *eventClock { return &eventClock{start: start} }
 
 // write notes the bytes of p, which arrived at now.
 func (c *eventClock) write(p []byte, now time.Time) {
+	if c.frames != nil {
+		c.frames.write(c, p, now)
+		return
+	}
 	for i, b := range p {
 		switch {
 		case b == '\n' && c.prevCR:
@@ -73,6 +79,10 @@ func (c *eventClock) endLine(end int64, now time.Time) {
 // finish closes the body: a final event without its blank line still counts,
 // as sse.Parse returns it marked Unterminated.
 func (c *eventClock) finish(now time.Time) {
+	if c.frames != nil {
+		c.frames.finish(c, now)
+		return
+	}
 	if c.lineLen > 0 {
 		c.endLine(c.pos, now)
 	}

@@ -22,6 +22,21 @@ var DefaultHosts = []string{
 	"aiplatform.googleapis.com",
 	"*-aiplatform.googleapis.com",
 	"*.openai.azure.com",
+	"*.cognitiveservices.azure.com",
+	"*.services.ai.azure.com",
+	"bedrock-runtime.*.amazonaws.com",
+	"bedrock-runtime-fips.*.amazonaws.com",
+	"bedrock-mantle.*.api.aws",
+	"openrouter.ai",
+	"api.deepseek.com",
+	"api.groq.com",
+	"api.x.ai",
+	"api.mistral.ai",
+	"api.together.xyz",
+	"api.together.ai",
+	"api.fireworks.ai",
+	"api.moonshot.ai",
+	"api.z.ai",
 }
 
 // ForwardOptions configure the forward proxy.

@@ -58,15 +58,23 @@ func TestForwardInterceptsOnlyProviderHosts(t *testing.T) {
 
 func TestIntercepts(t *testing.T) {
 	for host, want := range map[string]bool{
-		"api.anthropic.com:443":                   true,
-		"API.OpenAI.com":                          true,
-		"us-central1-aiplatform.googleapis.com":   true,
-		"myres.openai.azure.com:443":              true,
-		"generativelanguage.googleapis.com.":      true,
-		"api.anthropic.com.evil.example":          false,
-		"storage.googleapis.com":                  false,
-		"github.com:443":                          false,
-		"aiplatform.googleapis.com.attacker.test": false,
+		"api.anthropic.com:443":                             true,
+		"API.OpenAI.com":                                    true,
+		"us-central1-aiplatform.googleapis.com":             true,
+		"myres.openai.azure.com:443":                        true,
+		"generativelanguage.googleapis.com.":                true,
+		"api.anthropic.com.evil.example":                    false,
+		"storage.googleapis.com":                            false,
+		"github.com:443":                                    false,
+		"aiplatform.googleapis.com.attacker.test":           false,
+		"bedrock-runtime.us-east-1.amazonaws.com":           true,
+		"bedrock-runtime-fips.us-gov-west-1.amazonaws.com":  true,
+		"bedrock-mantle.us-east-1.api.aws":                  true,
+		"s3.us-east-1.amazonaws.com":                        false,
+		"bedrock-runtime.us-east-1.amazonaws.com.evil.test": false,
+		"openrouter.ai":                                     true,
+		"api.deepseek.com:443":                              true,
+		"myres.cognitiveservices.azure.com":                 true,
 	} {
 		if got := Intercepts(DefaultHosts, host); got != want {
 			t.Errorf("Intercepts(%q) = %v, want %v", host, got, want)

@@ -144,6 +144,7 @@ func (r *Recorder) forward(c *call, b *book) (*http.Response, error) {
 	c.status, c.statusText = resp.StatusCode, resp.Status
 	c.respHeader = r.policy.Header(resp.Header) // a copy: resp.Header changes below
 	c.stream = isStream(resp.Header, nil)
+	c.frames = isEventStream(resp.Header, nil)
 	resp.Body = newTee(resp.Body, resp.ContentLength, c)
 	// Send the body chunked: the client then sees its end only after the
 	// interaction is written to the cassette.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/internal/eventstream"
 	"github.com/llmtck/llmtck/internal/sse"
 	"github.com/llmtck/llmtck/providers"
 )
@@ -107,6 +108,9 @@ func served(h http.Header, body []byte) http.Header {
 func split(rec *cassette.Response, stream bool) ([][]byte, []time.Duration) {
 	if !stream {
 		return [][]byte{rec.Body}, nil
+	}
+	if eventstream.Looks(rec.Body) {
+		return splitFrames(rec.Body, rec.EventOffsets)
 	}
 	events := sse.Parse(rec.Body)
 	timed := len(rec.EventOffsets) == len(events)

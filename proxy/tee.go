@@ -23,7 +23,11 @@ type tee struct {
 func newTee(src io.ReadCloser, declared int64, c *call) *tee {
 	body := newBodyBuffer("response.body", declared)
 	body.noSpill = c.book == nil // passthrough keeps a small body for the log line only
-	return &tee{declared: declared, src: src, c: c, body: body, clock: newEventClock(c.headersAt)}
+	clock := newEventClock(c.headersAt)
+	if c.frames {
+		clock.frames = &frameCounter{}
+	}
+	return &tee{declared: declared, src: src, c: c, body: body, clock: clock}
 }
 
 func (t *tee) Read(p []byte) (int, error) {

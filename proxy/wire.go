@@ -49,5 +49,5 @@ func dropHopByHop(h http.Header) http.Header {
 // isStream reports whether a response is an event stream.
 func isStream(h http.Header, body []byte) bool {
 	ct := strings.ToLower(h.Get("Content-Type"))
-	return strings.HasPrefix(ct, "text/event-stream") || ct == "" && body != nil && sse.Looks(body)
+	return strings.HasPrefix(ct, "text/event-stream") || ct == "" && body != nil && sse.Looks(body) || isEventStream(h, body)
 }

@@ -31,7 +31,8 @@ func Default() Policy {
 			"anthropic-organization-id", "openai-organization", "openai-project",
 			"x-goog-user-project",
 		},
-		Query: []string{"key"},
+		// key: Gemini; access_token: Google OAuth; X-Amz-*: presigned AWS URLs.
+		Query: []string{"key", "access_token", "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token"},
 	}
 }
 

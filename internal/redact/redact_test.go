@@ -170,3 +170,17 @@ func TestScanCorpusHasNoFalsePositives(t *testing.T) {
 		}
 	}
 }
+
+// Gateway credentials carried in the URL: Google OAuth access tokens and
+// presigned AWS URLs.
+func TestGatewayQueryCredentials(t *testing.T) {
+	p := Default()
+	got := p.URL("https://bedrock-runtime.us-east-1.amazonaws.com/model/m/converse?X-Amz-Credential=ASIAXAMPLE%2F20251125&X-Amz-Signature=abc123&x-amz-security-token=tok&other=1")
+	want := "https://bedrock-runtime.us-east-1.amazonaws.com/model/m/converse?X-Amz-Credential=REDACTED&X-Amz-Signature=REDACTED&x-amz-security-token=REDACTED&other=1"
+	if got != want {
+		t.Errorf("URL:\n got %s\nwant %s", got, want)
+	}
+	if got := p.URL("https://aiplatform.googleapis.com/v1/x:generateContent?access_token=ya29.a0AfH6"); got != "https://aiplatform.googleapis.com/v1/x:generateContent?access_token=REDACTED" {
+		t.Errorf("URL: %s", got)
+	}
+}
