@@ -54,9 +54,16 @@ func ThoughtBlock(t Thought) (b Block, ok bool) {
 		return b, true
 	case ReplayGeminiSignature:
 		return Block{Type: BlockThinking, Thought: true, Text: t.Content, Signature: t.Payload}, true
+	case ReplayBedrockReasoning:
+		return Block{Type: BlockThinking, WireType: bedrockReasoning, Text: t.Content, Signature: t.Payload}, true
+	case ReplayBedrockRedacted:
+		return Block{Type: BlockRedacted, WireType: bedrockReasoning, Data: t.Payload}, true
 	}
 	return Block{}, false
 }
+
+// bedrockReasoning is the Converse union member reasoning blocks come in.
+const bedrockReasoning = "reasoningContent"
 
 // PlainThoughtBlock renders a thought as an inline text block.
 func PlainThoughtBlock(t Thought) Block {
@@ -70,6 +77,10 @@ func ThoughtFromBlock(b Block, raw RawThought) (Thought, bool) {
 	switch {
 	case b.Type == BlockThinking && b.Thought:
 		raw.ReplayCompatibility, raw.Payload = ReplayGeminiSignature, b.Signature
+	case b.Type == BlockThinking && b.WireType == bedrockReasoning:
+		raw.ReplayCompatibility, raw.Payload = ReplayBedrockReasoning, b.Signature
+	case b.Type == BlockRedacted && b.WireType == bedrockReasoning:
+		raw.ReplayCompatibility, raw.Payload = ReplayBedrockRedacted, b.Data
 	case b.Type == BlockThinking:
 		raw.ReplayCompatibility, raw.Payload = ReplayAnthropicThinking, b.Signature
 	case b.Type == BlockRedacted:

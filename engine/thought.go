@@ -23,6 +23,10 @@ const (
 	ReplayAnthropicRedacted  = "anthropic-messages-redacted-thinking-v1" // payload: redacted_thinking.data
 	ReplayResponsesReasoning = "openai-responses-reasoning-item-v1"      // payload: reasoning.encrypted_content
 	ReplayGeminiSignature    = "gemini-thought-signature-v1"             // payload: part.thoughtSignature
+	// Bedrock's reasoning is bound to Bedrock: Claude's signatures there are
+	// not the Anthropic API's, so the tags differ.
+	ReplayBedrockReasoning = "bedrock-converse-reasoning-text-v1"     // payload: reasoningText.signature
+	ReplayBedrockRedacted  = "bedrock-converse-redacted-reasoning-v1" // payload: reasoningContent.redactedContent
 )
 
 // ReplayTags returns the tags a wire's adapter can replay by default: the
@@ -36,6 +40,8 @@ func ReplayTags(w Wire) []string {
 		return []string{ReplayResponsesReasoning}
 	case WireGemini:
 		return []string{ReplayGeminiSignature}
+	case WireBedrock:
+		return []string{ReplayBedrockReasoning, ReplayBedrockRedacted}
 	}
 	return nil
 }

@@ -20,6 +20,12 @@ func ErrorBody(wire engine.Wire, status int, message string) []byte {
 		var o rawjson.Object
 		o.Raw("error", inner.Bytes())
 		return o.Bytes()
+	case engine.WireBedrock:
+		// Bedrock names the exception in the x-amzn-ErrorType header (see
+		// BedrockErrorType); the body holds the message only.
+		var o rawjson.Object
+		o.String("message", message)
+		return o.Bytes()
 	case engine.WireOpenAI, engine.WireResponses:
 		inner.String("message", message)
 		inner.String("type", "invalid_request_error") // OpenAI's type for 400 and 404 alike
@@ -58,4 +64,21 @@ func anthropicType(status int) string {
 		return "rate_limit_error"
 	}
 	return "invalid_request_error"
+}
+
+// BedrockErrorType is the x-amzn-ErrorType header Bedrock sends with an
+// error body of the given status.
+func BedrockErrorType(status int) string {
+	name := "ValidationException"
+	switch status {
+	case http.StatusForbidden:
+		name = "AccessDeniedException"
+	case http.StatusNotFound:
+		name = "ResourceNotFoundException"
+	case http.StatusTooManyRequests:
+		name = "ThrottlingException"
+	case http.StatusInternalServerError:
+		name = "InternalServerException"
+	}
+	return name + ":http://internal.amazon.com/coral/com.amazon.bedrock/"
 }

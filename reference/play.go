@@ -155,7 +155,7 @@ func Tools(tools []simulator.Tool) []engine.ToolDefinition {
 // thinkingFor is the session's thinking configuration for a provider that
 // takes one: only the Messages API has this request field.
 func thinkingFor(w engine.Wire, t *engine.Thinking) *engine.Thinking {
-	if w != engine.WireAnthropic {
+	if w != engine.WireAnthropic && w != engine.WireBedrock {
 		return nil
 	}
 	return t

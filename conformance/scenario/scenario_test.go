@@ -10,7 +10,7 @@ import (
 	"github.com/llmtck/llmtck/fixtures"
 )
 
-var knownWires = []engine.Wire{engine.WireAnthropic, engine.WireOpenAI, engine.WireResponses, engine.WireGemini}
+var knownWires = []engine.Wire{engine.WireAnthropic, engine.WireOpenAI, engine.WireResponses, engine.WireGemini, engine.WireBedrock}
 
 func TestBundledScenarios(t *testing.T) {
 	names := scenario.Names()

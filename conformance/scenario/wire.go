@@ -35,6 +35,7 @@ var wires = map[engine.Wire]wire{
 	engine.WireOpenAI:    chat{},
 	engine.WireResponses: responses{},
 	engine.WireGemini:    gem{},
+	engine.WireBedrock:   bedrock{},
 }
 
 func wireNames() []string {
@@ -82,6 +83,9 @@ func (s *Scenario) Respond(m *Minter, n int, req *engine.Request, stream bool) (
 		return nil, "", fmt.Errorf("scenario %s has no step %d", s.Name, n)
 	}
 	parts, err = wires[s.Steps[n].Wire].respond(m, s, n, req, stream)
+	if stream && s.Steps[n].Wire == engine.WireBedrock {
+		return parts, EventStreamType, err
+	}
 	if stream {
 		return parts, "text/event-stream", err
 	}

@@ -212,6 +212,7 @@ var origins = map[engine.Wire]string{
 	engine.WireOpenAI:    "https://api.openai.com",
 	engine.WireResponses: "https://api.openai.com",
 	engine.WireGemini:    "https://generativelanguage.googleapis.com",
+	engine.WireBedrock:   "https://bedrock-runtime.us-east-1.amazonaws.com",
 }
 
 // serve judges one request that came to wire w and answers it. Requests
@@ -231,6 +232,9 @@ func (s *Simulator) serve(w engine.Wire, rw http.ResponseWriter, r *http.Request
 			rj.Body = providers.ErrorBody(w, rj.Status, rj.Message)
 		}
 		s.rejections = append(s.rejections, Rejection{Step: step, Rejection: rj})
+		if w == engine.WireBedrock {
+			rw.Header().Set("X-Amzn-Errortype", providers.BedrockErrorType(rj.Status))
+		}
 		s.answer(rw, in, rj.Status, "application/json", [][]byte{rj.Body})
 	}
 	fault := func(f *scenario.Fault) {

@@ -48,6 +48,13 @@ func encodeBlock(b *engine.Block) (json.RawMessage, error) {
 		member = memberToolResult
 		inner.String("toolUseId", b.ToolCallID)
 		content := b.ResultRaw
+		if s, ok := rawjson.String(content); ok {
+			// A result the engine holds as a string (another wire's shape):
+			// Converse takes a list of content blocks.
+			var t rawjson.Object
+			t.String(memberText, s)
+			content = rawjson.ArrayOf([]json.RawMessage{t.Bytes()})
+		}
 		if len(content) == 0 {
 			var err error
 			if content, err = encodeResultContent(b.Content); err != nil {

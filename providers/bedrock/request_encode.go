@@ -65,9 +65,20 @@ func encodeRequest(req *engine.Request) ([]byte, error) {
 		}
 		extra["toolConfig"] = tc.Bytes()
 	}
-	if _, ok := extra["additionalModelRequestFields"]; !ok && req.Thinking != nil && len(req.Thinking.Raw) > 0 {
+	if _, ok := extra["additionalModelRequestFields"]; !ok && req.Thinking != nil {
+		// Claude's thinking goes through as the Anthropic field, as the
+		// AWS SDKs document it.
+		thinking := req.Thinking.Raw
+		if len(thinking) == 0 {
+			var t rawjson.Object
+			t.String("type", req.Thinking.Type)
+			if req.Thinking.BudgetTokens > 0 {
+				t.Int("budget_tokens", req.Thinking.BudgetTokens)
+			}
+			thinking = t.Bytes()
+		}
 		var am rawjson.Object
-		am.Raw("thinking", req.Thinking.Raw)
+		am.Raw("thinking", thinking)
 		extra["additionalModelRequestFields"] = am.Bytes()
 	}
 	// The configuration objects in a stable order, then anything else.

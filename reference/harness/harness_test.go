@@ -535,7 +535,7 @@ func TestStartErrors(t *testing.T) {
 	if _, err := harness.New(harness.Config{BaseURL: "localhost:80", Wire: engine.WireAnthropic}); err == nil {
 		t.Error("relative base URL accepted")
 	}
-	if _, err := harness.New(harness.Config{BaseURL: "http://x", Wire: "bedrock"}); err == nil || !strings.Contains(err.Error(), `no codec for wire "bedrock"`) {
+	if _, err := harness.New(harness.Config{BaseURL: "http://x", Wire: "cohere"}); err == nil || !strings.Contains(err.Error(), `no codec for wire "cohere"`) {
 		t.Errorf("unknown wire: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/llmtck/llmtck/engine"
@@ -94,6 +95,11 @@ func endpoint(cfg Config) string {
 			return cfg.BaseURL + "/v1beta/models/" + cfg.Model + ":streamGenerateContent?alt=sse"
 		}
 		return cfg.BaseURL + "/v1beta/models/" + cfg.Model + ":generateContent"
+	case engine.WireBedrock:
+		if cfg.Stream {
+			return cfg.BaseURL + "/model/" + url.PathEscape(cfg.Model) + "/converse-stream"
+		}
+		return cfg.BaseURL + "/model/" + url.PathEscape(cfg.Model) + "/converse"
 	}
 	return cfg.BaseURL + "/v1/messages"
 }

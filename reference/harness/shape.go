@@ -18,7 +18,7 @@ func shape(w engine.Wire, system []engine.Block, msgs []engine.Message) ([]engin
 		}
 		lead := engine.Message{Role: engine.RoleSystem, Blocks: system, ContentString: len(system) == 1}
 		return nil, append([]engine.Message{lead}, msgs...)
-	case engine.WireAnthropic:
+	case engine.WireAnthropic, engine.WireBedrock:
 		return system, toolResultsInUserMessages(msgs)
 	case engine.WireResponses:
 		return system, responsesItems(msgs)
