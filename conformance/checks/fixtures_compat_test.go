@@ -27,3 +27,16 @@ var compatFixtures = []fixtureSpec{
 			replaceOnce(t, c, 1, "request", `"data":"encrypted_reasoning_REDACTED_1"`, `"data":"encrypted_reasoning_REDACTED_7"`)
 		}},
 }
+
+const (
+	// DeepSeek V4 with thinking on: tool_choice required, then a named
+	// function; DeepSeek answered both 400.
+	srcDSForcedChoice = "wave2/0xPlaygrounds__rig/tests__cassettes__deepseek__wire_shape_matrix__forced_tool_choice_under_thinking_is_rejected_upstream.yaml"
+	// DeepSeek with thinking on and tools, tool_choice left to the model.
+	srcDSToolLoop = "wave2/0xPlaygrounds__rig/tests__cassettes__deepseek__reasoning_tool_roundtrip__nonstreaming.yaml"
+)
+
+var deepseekFixtures = []fixtureSpec{
+	{Check: "OAI-COMPAT-003", Name: "real-thinking-tool-loop", Pass: true, Source: srcDSToolLoop},
+	{Check: "OAI-COMPAT-003", Name: "real-forced-tool-choice-refused", Interaction: 0, Source: srcDSForcedChoice},
+}

@@ -1,10 +1,12 @@
 package openai
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
 )
 
 // judgeChatCompat (OAI-COMPAT-001): on DeepSeek and Moonshot, an assistant
@@ -69,4 +71,31 @@ func chatReasoningHost(rawURL, model string) string {
 		return "Moonshot"
 	}
 	return ""
+}
+
+// judgeDeepSeekToolChoice (OAI-COMPAT-003): DeepSeek's thinking mode takes
+// tool_choice auto or none only.
+func judgeDeepSeekToolChoice(tr *check.Traffic, r *check.Reporter) {
+	for i := range tr.Exchanges {
+		ex := &tr.Exchanges[i]
+		req := ex.Request
+		if ex.Wire != engine.WireOpenAI || req == nil || chatReasoningHost(ex.URL, req.Model) != "DeepSeek" || len(req.ToolChoice) == 0 {
+			continue
+		}
+		thinking := strings.Contains(strings.ToLower(req.Model), "reasoner")
+		if raw, ok := req.Extra["thinking"]; ok {
+			var t struct {
+				Type string `json:"type"`
+			}
+			thinking = json.Unmarshal(raw, &t) == nil && t.Type == "enabled"
+		}
+		if !thinking {
+			continue
+		}
+		choice, isString := rawjson.String(req.ToolChoice)
+		if isString && (choice == "auto" || choice == "none") {
+			continue
+		}
+		r.Add(ex.Index, "request.tool_choice", "tool_choice %s with thinking on: DeepSeek's thinking mode takes auto or none", rawjson.Compact(req.ToolChoice))
+	}
 }

@@ -64,6 +64,15 @@ var checks = []*check.Check{
 		Evidence: check.Evidence{Endpoints: []engine.Dialect{engine.DialectOpenRouter}, Models: "reasoning models behind OpenRouter (Anthropic, Gemini, OpenAI)", Sources: []string{"OpenRouter docs: reasoning tokens, preserving reasoning blocks", "RooCodeInc/Roo-Code#9506", "cline/cline#7551"}},
 		Judge:    judgeOpenRouterDetails,
 	}),
+	chatCheck(&check.Check{
+		ID: "OAI-COMPAT-003", Title: "No forced tool_choice in DeepSeek thinking mode", Severity: check.SeverityError, Scope: "R",
+		Law:           "On DeepSeek with thinking on (thinking.type enabled, or a reasoner model), tool_choice is auto or none: not required, and not a named function.",
+		ProviderError: "Thinking mode does not support this tool_choice",
+		Troubleshoot: "Agent frameworks force a tool call (tool_choice required, or the structured-output tool by name) to get a typed answer; DeepSeek's thinking mode refuses both. " +
+			"Use tool_choice auto with an instruction, or turn thinking off for the call that must use the tool.",
+		Evidence: check.Evidence{Endpoints: []engine.Dialect{engine.DialectDeepSeek}, Models: "DeepSeek thinking mode (deepseek-reasoner, V3.2 and V4 with thinking enabled)", Sources: []string{"0xPlaygrounds/rig tests/cassettes/deepseek/wire_shape_matrix (recorded 400)", "DeepSeek docs: thinking mode"}},
+		Judge:    judgeDeepSeekToolChoice,
+	}),
 }
 
 // chatCheck fills the fields every Chat Completions check shares.
