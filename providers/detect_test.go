@@ -62,3 +62,42 @@ func TestDetectDialectByModel(t *testing.T) {
 		}
 	}
 }
+
+// Gateway calls decode as the wire they carry, with the model from the URL
+// where the body has none.
+func TestDecodeGatewayCalls(t *testing.T) {
+	msg := `"messages":[{"role":"user","content":"Hi"}],"max_tokens":64`
+	for _, tc := range []struct {
+		url, body string
+		wire      engine.Wire
+		dialect   engine.Dialect
+		model     string
+		stream    bool
+	}{
+		{"https://us-east5-aiplatform.googleapis.com/v1/projects/p/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5@20250929:streamRawPredict",
+			`{"anthropic_version":"vertex-2023-10-16",` + msg + `,"stream":true}`, engine.WireAnthropic, engine.DialectVertex, "claude-sonnet-4-5@20250929", true},
+		{"https://us-east5-aiplatform.googleapis.com/v1/projects/p/locations/us-east5/publishers/anthropic/models/claude-haiku-4-5:rawPredict",
+			`{"anthropic_version":"vertex-2023-10-16",` + msg + `}`, engine.WireAnthropic, engine.DialectVertex, "claude-haiku-4-5", false},
+		{"https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-3-5-haiku-20241022-v1%3A0/invoke-with-response-stream",
+			`{"anthropic_version":"bedrock-2023-05-31",` + msg + `}`, engine.WireAnthropic, engine.DialectBedrock, "anthropic.claude-3-5-haiku-20241022-v1:0", true},
+		{"https://bedrock-runtime.us-east-1.amazonaws.com/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse",
+			`{"messages":[{"role":"user","content":[{"text":"Hi"}]}]}`, engine.WireBedrock, engine.DialectDirect, "us.anthropic.claude-sonnet-4-5-20250929-v1:0", false},
+		{"https://aiplatform.googleapis.com/v1/projects/p/locations/global/publishers/google/models/gemini-3-pro-preview:streamGenerateContent?alt=sse",
+			`{"contents":[{"role":"user","parts":[{"text":"Hi"}]}],"generation_config":{"thinking_config":{"include_thoughts":true}}}`, engine.WireGemini, engine.DialectVertex, "gemini-3-pro-preview", true},
+		{"https://res.openai.azure.com/openai/deployments/gpt-4o-prod/chat/completions?api-version=2024-10-21",
+			`{"messages":[{"role":"user","content":"Hi"}]}`, engine.WireOpenAI, engine.DialectAzure, "", false},
+	} {
+		ex := providers.Decode(0, providers.Call{Method: "POST", URL: tc.url, RequestBody: []byte(tc.body)})
+		if ex.Wire != tc.wire || ex.Dialect != tc.dialect {
+			t.Errorf("%s: wire %q dialect %q, want %q %q", tc.url, ex.Wire, ex.Dialect, tc.wire, tc.dialect)
+			continue
+		}
+		if ex.Request == nil {
+			t.Errorf("%s: request does not decode: %s", tc.url, ex.RequestErr)
+			continue
+		}
+		if ex.Request.Model != tc.model || ex.Request.Stream != tc.stream {
+			t.Errorf("%s: model %q stream %v, want %q %v", tc.url, ex.Request.Model, ex.Request.Stream, tc.model, tc.stream)
+		}
+	}
+}
