@@ -114,6 +114,9 @@ func TestBedrockEventStream(t *testing.T) {
 			t.Errorf("the cassette holds the credential %s", secret)
 		}
 	}
+	if !bytes.Contains(raw, []byte("!!binary")) {
+		t.Error("the event stream is not stored as !!binary")
+	}
 	c, err := cassette.Load(path)
 	if err != nil {
 		t.Fatal(err)
