@@ -54,6 +54,8 @@ func FuzzDecodeResponse(f *testing.F) {
 	f.Add(uint16(200), sseBody(evStart, evThinkStart, evThink, evOverloaded, evMsgStop))
 	f.Add(uint16(200), sseBody(evStart, evToolStart, evJSON1, evStop1, evThinkStart, evStop0, evStop0))
 	f.Add(uint16(502), []byte("<html>Bad Gateway</html>"))
+	// Bedrock InvokeModelWithResponseStream: the same events in chunk frames.
+	f.Add(uint16(200), invokeStream(f, sseBody(goodStream...)))
 	f.Fuzz(func(t *testing.T, status uint16, body []byte) {
 		resp, err := Codec{}.DecodeResponse(int(status), nil, body)
 		if err != nil {

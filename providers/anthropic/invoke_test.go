@@ -16,7 +16,9 @@ import (
 // asInvokeStream re-frames an Anthropic SSE body the way Bedrock's
 // InvokeModelWithResponseStream sends it: one event-stream "chunk" frame
 // per event, its payload {"bytes": "<base64 of the event JSON>"}.
-func asInvokeStream(t *testing.T, sseBody []byte) []byte {
+func asInvokeStream(t *testing.T, sseBody []byte) []byte { return invokeStream(t, sseBody) }
+
+func invokeStream(t testing.TB, sseBody []byte) []byte {
 	t.Helper()
 	var out []byte
 	for _, ev := range sse.Parse(sseBody) {
