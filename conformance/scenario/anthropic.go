@@ -83,7 +83,18 @@ func (anthropic) respond(m *Minter, s *Scenario, n int, req *engine.Request, str
 	if err != nil || len(resp.Output) != 1 || len(resp.Output[0].Blocks) != len(st.Content) {
 		return nil, fmt.Errorf("step %d does not decode: %v", n, err)
 	}
-	blocks := resp.Output[0].Blocks
+	content := mintReasoning(m, s, n, req, resp.Output[0].Blocks)
+	if stream {
+		return antStream(st, n, content), nil
+	}
+	return [][]byte{antRender(st, n, content)}, nil
+}
+
+// mintReasoning fills step n's placeholders: each thinking block's
+// signature and each redacted block's data, minted for its content and
+// bound to req and to the blocks before it in blocks, the step decoded.
+func mintReasoning(m *Minter, s *Scenario, n int, req *engine.Request, blocks []engine.Block) []json.RawMessage {
+	st := s.Steps[n]
 	content := make([]json.RawMessage, len(st.Content))
 	placeholder := []byte(`"` + Placeholder + `"`)
 	for j, raw := range st.Content {
@@ -101,10 +112,7 @@ func (anthropic) respond(m *Minter, s *Scenario, n int, req *engine.Request, str
 		}
 		content[j] = bytes.Replace(raw, placeholder, rawjson.Quote(tok), 1)
 	}
-	if stream {
-		return antStream(st, n, content), nil
-	}
-	return [][]byte{antRender(st, n, content)}, nil
+	return content
 }
 
 // verify checks every thinking signature and redacted payload req echoes:

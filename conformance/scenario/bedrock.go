@@ -84,24 +84,7 @@ func (bedrock) respond(m *Minter, s *Scenario, n int, req *engine.Request, strea
 	if err != nil || len(resp.Output) != 1 || len(resp.Output[0].Blocks) != len(st.Content) {
 		return nil, fmt.Errorf("step %d does not decode: %v", n, err)
 	}
-	blocks := resp.Output[0].Blocks
-	content := make([]json.RawMessage, len(st.Content))
-	placeholder := []byte(`"` + Placeholder + `"`)
-	for j, raw := range st.Content {
-		content[j] = raw
-		var tok string
-		switch blocks[j].Type {
-		case engine.BlockThinking:
-			tok = m.mint(req, len(req.Messages), blocks[:j], []byte(blocks[j].Text), nil)
-			blocks[j].Signature = rawjson.Quote(tok)
-		case engine.BlockRedacted:
-			tok = m.mint(req, len(req.Messages), blocks[:j], nil, m.Nonce(fmt.Sprintf("redacted %s %d %d", s.Name, n, j)))
-			blocks[j].Data = rawjson.Quote(tok)
-		default:
-			continue
-		}
-		content[j] = bytes.Replace(raw, placeholder, rawjson.Quote(tok), 1)
-	}
+	content := mintReasoning(m, s, n, req, resp.Output[0].Blocks)
 	if stream {
 		return bdrStream(st, content), nil
 	}
