@@ -10,6 +10,7 @@ require (
 	github.com/elazarl/goproxy v1.9.2
 	github.com/google/go-cmp v0.7.0
 	github.com/openai/openai-go v1.12.0
+	github.com/owenrumney/go-sarif/v2 v2.3.3
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2
 	github.com/tidwall/gjson v1.18.0

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/report"
 	"github.com/llmtck/llmtck/engine"
@@ -32,15 +35,15 @@ Exit codes: 0 no error-level finding, 1 at least one error-level finding,
 				return usageErr("check: no PATH given")
 			}
 			var wire engine.Wire
-			switch provider {
-			case "auto":
-			case "anthropic", "openai", "responses", "gemini":
+			switch {
+			case provider == "auto":
+			case slices.Contains(providerNames, provider):
 				wire = engine.Wire(provider)
 			default:
-				return usageErr("check: --provider %q: want auto, anthropic, openai, responses or gemini", provider)
+				return usageErr("check: --provider %q: want auto, %s", provider, strings.Join(providerNames, ", "))
 			}
-			if format != "text" && format != "json" && format != "junit" {
-				return usageErr("check: --format %q: want text, json or junit", format)
+			if !slices.Contains(reportFormats, format) {
+				return usageErr("check: --format %q: want %s", format, strings.Join(reportFormats, ", "))
 			}
 			selected, err := checks.Select(only, skip)
 			if err != nil {
@@ -56,6 +59,10 @@ Exit codes: 0 no error-level finding, 1 at least one error-level finding,
 				err = rep.WriteJSON(out)
 			case "junit":
 				err = rep.WriteJUnit(out)
+			case "sarif":
+				err = rep.WriteSARIF(out, selected)
+			case "github":
+				err = rep.WriteGitHub(out)
 			default:
 				err = rep.WriteText(out)
 			}
@@ -72,11 +79,27 @@ Exit codes: 0 no error-level finding, 1 at least one error-level finding,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&format, "format", "text", "report format: text, json or junit")
+	f.StringVar(&format, "format", "text", "report format: "+strings.Join(reportFormats, ", "))
 	f.BoolVar(&list, "list", false, "print the check catalogue and exit (text or json)")
-	f.StringVar(&provider, "provider", "auto", "wire of every call: auto, anthropic, openai, responses or gemini")
+	f.StringVar(&provider, "provider", "auto", "wire of every call: auto, "+strings.Join(providerNames, ", "))
 	f.StringSliceVar(&only, "only", nil, "run only checks whose ID matches one of these globs (ANT-THINK-*)")
 	f.StringSliceVar(&skip, "skip", nil, "skip checks whose ID matches one of these globs")
 	f.StringArrayVar(&exclude, "exclude", nil, "in folders, leave out files and folders whose path below the folder or name matches this glob (repeatable)")
+	completeValues(cmd, "format", reportFormats...)
+	completeValues(cmd, "provider", append([]string{"auto"}, providerNames...)...)
 	return cmd
+}
+
+// reportFormats are check's --format values; providerNames the wires
+// --provider forces.
+var (
+	reportFormats = []string{"text", "json", "junit", "sarif", "github"}
+	providerNames = []string{"anthropic", "openai", "responses", "gemini", "bedrock"}
+)
+
+// completeValues makes shell completion offer values for a flag.
+func completeValues(cmd *cobra.Command, flag string, values ...string) {
+	_ = cmd.RegisterFlagCompletionFunc(flag, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return values, cobra.ShellCompDirectiveNoFileComp
+	})
 }

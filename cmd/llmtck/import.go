@@ -76,6 +76,7 @@ reads the result.`,
 	}
 	cmd.Flags().StringVar(&from, "from", "auto", "input format: auto, govcr, vcrpy, rubyvcr, httprr, har, jsonl, httpmock, nock or polly")
 	cmd.Flags().StringVarP(&outDir, "output", "o", "", "folder to write the cassettes into")
+	completeValues(cmd, "from", "auto", "govcr", "vcrpy", "rubyvcr", "httprr", "har", "jsonl", "httpmock", "nock", "polly")
 	return cmd
 }
 

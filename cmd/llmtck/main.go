@@ -61,7 +61,9 @@ func newRootCmd() *cobra.Command {
 		Long:          "llmtck records LLM provider traffic into cassettes, replays it offline, and checks it against the providers' wire rules turn after turn.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version(),
 	}
+	root.SetVersionTemplate("llmtck {{.Version}}\n")
 	root.AddCommand(newCheckCmd(), newImportCmd())
 	root.AddCommand(newScenariosCmd())
 	addServerCommands(root)

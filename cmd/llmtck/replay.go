@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/proxy"
 )
 
@@ -78,5 +79,7 @@ Stops cleanly on SIGINT or SIGTERM.`,
 	f.StringVar(&listen, "listen", "127.0.0.1:0", "address to listen on (loopback by default)")
 	f.StringVar(&timing, "timing", "instant", "pacing: instant, recorded (as recorded) or scale=K (K times the recorded delays)")
 	f.BoolVar(&check, "check", false, "answer a request that breaks a check with the provider's own status and error body (always on with --scenario)")
+	completeValues(cmd, "scenario", scenario.Names()...)
+	completeValues(cmd, "timing", "instant", "recorded", "scale=")
 	return cmd
 }

@@ -54,6 +54,13 @@ func Judge(tr *Traffic, checks []*Check) []Finding {
 		c.Judge(tr, r)
 		all = append(all, r.findings...)
 	}
+	Sort(all)
+	return all
+}
+
+// Sort orders findings as Judge returns them: by interaction, then check
+// ID, then location.
+func Sort(all []Finding) {
 	sort.SliceStable(all, func(i, j int) bool {
 		a, b := all[i], all[j]
 		if a.Interaction != b.Interaction {
@@ -64,7 +71,6 @@ func Judge(tr *Traffic, checks []*Check) []Finding {
 		}
 		return a.Location < b.Location
 	})
-	return all
 }
 
 // Applicable returns the checks that apply to the traffic.

@@ -26,5 +26,5 @@ func ExampleCheckPaths() {
 	// ../../fixtures/checks/ANT-STREAM-004/fail-tool-input-cut.i0.yaml  anthropic  2 interactions  status 200×2
 	//   [0] error ANT-STREAM-004 response.events[6]: tool_use (index 0, content[0]): partial_json does not parse as JSON: "{\"path\": \"testdata/working_dir\""
 	// ../../fixtures/checks/ANT-STREAM-004/pass-real-tool-stream.yaml  anthropic  2 interactions  status 200×2
-	// 2 files, 4 interactions: 1 errors, 0 warnings
+	// 2 files, 4 interactions: 1 error, 0 warnings
 }

@@ -2,9 +2,10 @@ package report
 
 import (
 	"encoding/xml"
-	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/llmtck/llmtck/conformance/check"
 )
@@ -15,6 +16,7 @@ type junitSuites struct {
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
 	Errors   int          `xml:"errors,attr"`
+	Time     string       `xml:"time,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
 }
 
@@ -23,12 +25,14 @@ type junitSuite struct {
 	Tests    int         `xml:"tests,attr"`
 	Failures int         `xml:"failures,attr"`
 	Errors   int         `xml:"errors,attr"`
+	Time     string      `xml:"time,attr"`
 	Cases    []junitCase `xml:"testcase"`
 }
 
 type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
 	Failure   *junitMessage `xml:"failure,omitempty"`
 	Error     *junitMessage `xml:"error,omitempty"`
 	SystemOut string        `xml:"system-out,omitempty"`
@@ -42,14 +46,18 @@ type junitMessage struct {
 
 // WriteJUnit writes the report as JUnit XML: one testsuite per file and one
 // testcase per file × applicable check, so CI lists every check. Error
-// findings fail their testcase; warnings and infos are kept in its
-// system-out; a file that cannot be read is one testcase in error.
+// findings fail their testcase, the first as the failure's message and
+// each on a line of its own below; warnings and infos are kept in its
+// system-out; a file that cannot be read is one testcase in error. Times
+// are in seconds.
 func (r *Report) WriteJUnit(w io.Writer) error {
 	out := junitSuites{}
+	var total time.Duration
 	for _, f := range r.Files {
-		s := junitSuite{Name: f.Path}
+		total += f.Elapsed
+		s := junitSuite{Name: f.Path, Time: seconds(f.Elapsed)}
 		if f.Error != "" {
-			s.Cases = append(s.Cases, junitCase{Name: "decode", Classname: f.Path,
+			s.Cases = append(s.Cases, junitCase{Name: "decode", Classname: f.Path, Time: seconds(f.Elapsed),
 				Error: &junitMessage{Message: f.Error, Type: "unreadable", Text: f.Error}})
 			s.Errors++
 		}
@@ -58,7 +66,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			byCheck[fd.Check] = append(byCheck[fd.Check], fd)
 		}
 		for _, id := range f.Checked {
-			tc := junitCase{Name: id, Classname: f.Path}
+			tc := junitCase{Name: id, Classname: f.Path, Time: seconds(f.Took[id])}
 			var failed, other []string
 			for _, fd := range byCheck[id] {
 				text := fd.String()
@@ -73,7 +81,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			}
 			if len(failed) > 0 {
 				tc.Failure = &junitMessage{
-					Message: fmt.Sprintf("%d error-level finding(s)", len(failed)),
+					Message: firstLine(failed[0]),
 					Type:    id,
 					Text:    strings.Join(failed, "\n"),
 				}
@@ -88,6 +96,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		out.Errors += s.Errors
 		out.Suites = append(out.Suites, s)
 	}
+	out.Time = seconds(total)
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
@@ -98,4 +107,12 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// seconds writes a duration as JUnit's time attribute.
+func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', 6, 64) }
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/engine"
@@ -132,8 +133,10 @@ func looksLikeRecording(path string) bool {
 
 // checkFile loads, decodes and judges one file. It never fails: a file that
 // cannot be read or decoded is reported in the FileReport's Error.
-func checkFile(path string, checks []*check.Check, wire engine.Wire) FileReport {
-	fr := FileReport{Path: path}
+func checkFile(path string, checks []*check.Check, wire engine.Wire) (fr FileReport) {
+	start := time.Now()
+	fr = FileReport{Path: path}
+	defer func() { fr.Elapsed = time.Since(start) }()
 	tr, err := LoadTraffic(path, wire)
 	if err != nil {
 		fr.Error = err.Error()
@@ -146,10 +149,14 @@ func checkFile(path string, checks []*check.Check, wire engine.Wire) FileReport 
 		fr.Statuses = append(fr.Statuses, ex.Status)
 	}
 	applicable := check.Applicable(tr, checks)
+	fr.Took = make(map[string]time.Duration, len(applicable))
 	for _, ch := range applicable {
 		fr.Checked = append(fr.Checked, ch.ID)
+		t0 := time.Now()
+		fr.Findings = append(fr.Findings, check.Judge(tr, []*check.Check{ch})...)
+		fr.Took[ch.ID] = time.Since(t0)
 	}
-	fr.Findings = check.Judge(tr, applicable)
+	check.Sort(fr.Findings)
 	if fr.Provider == string(engine.WireUnknown) && fr.Interactions > 0 {
 		fr.Note = noChecksNote(tr.Exchanges)
 	}

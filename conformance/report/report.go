@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/llmtck/llmtck/conformance/check"
 )
@@ -39,6 +40,10 @@ type FileReport struct {
 	// Checked lists the IDs of the checks that applied to the file, for
 	// per-check reports (JUnit); not part of the JSON report.
 	Checked []string `json:"-"`
+	// Elapsed is how long reading and judging the file took, and Took how
+	// long each check took (JUnit time attributes).
+	Elapsed time.Duration            `json:"-"`
+	Took    map[string]time.Duration `json:"-"`
 }
 
 // Summary counts over all files.
@@ -47,6 +52,9 @@ type Summary struct {
 	Interactions int `json:"interactions"`
 	Errors       int `json:"errors"`
 	Warnings     int `json:"warnings"`
+	Info         int `json:"info"`
+	// Unreadable counts the files that could not be decoded at all.
+	Unreadable int `json:"unreadable"`
 }
 
 // Add appends a file report and updates the summary.
@@ -61,12 +69,17 @@ func (r *Report) Add(f FileReport) {
 	r.Files = append(r.Files, f)
 	r.Summary.Files++
 	r.Summary.Interactions += f.Interactions
+	if f.Error != "" {
+		r.Summary.Unreadable++
+	}
 	for _, fd := range f.Findings {
 		switch fd.Severity {
 		case check.SeverityError:
 			r.Summary.Errors++
 		case check.SeverityWarning:
 			r.Summary.Warnings++
+		default:
+			r.Summary.Info++
 		}
 	}
 }
@@ -108,7 +121,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		if f.Dialect != "" {
 			provider += " (" + f.Dialect + ")"
 		}
-		fmt.Fprintf(&b, "%s  %s  %d interactions  %s\n", f.Path, provider, f.Interactions, statusCounts(f.Statuses))
+		fmt.Fprintf(&b, "%s  %s  %s  %s\n", f.Path, provider, plural(f.Interactions, "interaction"), statusCounts(f.Statuses))
 		if f.Note != "" {
 			fmt.Fprintf(&b, "  note: %s\n", f.Note)
 		}
@@ -121,19 +134,28 @@ func (r *Report) WriteText(w io.Writer) error {
 			}
 		}
 	}
-	unreadable := 0
-	for _, f := range r.Files {
-		if f.Error != "" {
-			unreadable++
-		}
-	}
-	fmt.Fprintf(&b, "%d files, %d interactions: %d errors, %d warnings", r.Summary.Files, r.Summary.Interactions, r.Summary.Errors, r.Summary.Warnings)
-	if unreadable > 0 {
-		fmt.Fprintf(&b, ", %d unreadable files", unreadable)
-	}
-	b.WriteString("\n")
+	b.WriteString(r.summaryLine())
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// summaryLine is the last line of the text report: "3 files, 1 interaction:
+// 1 error, 0 warnings", with the unreadable files when there are any.
+func (r *Report) summaryLine() string {
+	s := r.Summary
+	line := fmt.Sprintf("%s, %s: %s, %s", plural(s.Files, "file"), plural(s.Interactions, "interaction"), plural(s.Errors, "error"), plural(s.Warnings, "warning"))
+	if s.Unreadable > 0 {
+		line += fmt.Sprintf(", %s", plural(s.Unreadable, "unreadable file"))
+	}
+	return line + "\n"
+}
+
+// plural writes n with the noun, in the plural unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // statusCounts renders statuses as "status 200×3 400×1"; "no status" for

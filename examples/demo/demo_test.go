@@ -32,7 +32,7 @@ func TestDemo(t *testing.T) {
 		`\[4/5\] cassette   ` + regexp.QuoteMeta(cassette) + `, \d+ bytes\n`,
 		`\[5/5\] check      clean: llmtck check ` + regexp.QuoteMeta(cassette) + `\n`,
 		`      ` + regexp.QuoteMeta(cassette) + `  anthropic  3 interactions  status 200×3\n`,
-		`      1 files, 3 interactions: 0 errors, 0 warnings\n`,
+		`      1 file, 3 interactions: 0 errors, 0 warnings\n`,
 		`done in \S+: simulated, recorded, played, checked; offline\n`,
 	}
 	if re := regexp.MustCompile(`\A` + strings.Join(want, "")); !re.MatchString(out.String()) {
@@ -40,7 +40,7 @@ func TestDemo(t *testing.T) {
 	}
 	// A rerun into the same folder starts a fresh cassette.
 	out.Reset()
-	if err := run(context.Background(), &out, "anthropic/thinking-tool-loop", dir); err != nil || !strings.Contains(out.String(), "1 files, 3 interactions: 0 errors") {
+	if err := run(context.Background(), &out, "anthropic/thinking-tool-loop", dir); err != nil || !strings.Contains(out.String(), "1 file, 3 interactions: 0 errors") {
 		t.Errorf("rerun: %v\n%s", err, out.String())
 	}
 }
