@@ -79,7 +79,7 @@ func (r *Recorder) open(b *book) error {
 		}
 		b.player = newPlayer(c.Interactions)
 	case ModeRecord, ModeAuto:
-		s, existing, err := openSink(b.path, r.log.warn)
+		s, existing, err := openSink(b.path, r.log.warn, r.opts.CassetteFormat == "v4")
 		if err != nil {
 			return err
 		}

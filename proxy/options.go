@@ -81,6 +81,11 @@ type Options struct {
 	Lint   bool
 	Check  bool
 	Timing Timing
+	// CassetteFormat is the layout cassettes are left in: "" or "v2" for
+	// go-vcr v2 (`version: 1`), "v4" for go-vcr v3/v4 (`version: 2`). Calls
+	// are appended as v2 while recording, so a killed recorder still leaves
+	// a cassette llmtck and go-vcr v2 load; Close rewrites each as v4.
+	CassetteFormat string
 	// Log receives one line per call and warnings; nil discards them.
 	Log io.Writer
 }

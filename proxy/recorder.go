@@ -68,9 +68,14 @@ func (r *Recorder) Close() error {
 	var errs []error
 	for _, b := range books {
 		<-b.ready
-		if b.sink != nil {
-			errs = append(errs, b.sink.close())
+		if b.sink == nil {
+			continue
 		}
+		err := b.sink.close()
+		if err == nil && r.opts.CassetteFormat == "v4" {
+			err = toV4(b.path)
+		}
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

@@ -71,11 +71,11 @@ type item struct {
 // does not exist. An existing cassette must be one llmtck can append to (go-vcr
 // v2); its interactions are returned. A file whose last interaction was torn
 // by a crash is repaired: the torn bytes are moved aside, never dropped.
-func openSink(path string, warn func(string)) (*sink, []*cassette.Interaction, error) {
+func openSink(path string, warn func(string), acceptV4 bool) (*sink, []*cassette.Interaction, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, nil, err
 	}
-	existing, err := prepare(path, warn)
+	existing, err := prepare(path, warn, acceptV4)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -96,7 +96,7 @@ func openSink(path string, warn func(string)) (*sink, []*cassette.Interaction, e
 
 // prepare leaves path holding a cassette in exactly the layout the sink
 // appends to, and returns its interactions.
-func prepare(path string, warn func(string)) ([]*cassette.Interaction, error) {
+func prepare(path string, warn func(string), acceptV4 bool) ([]*cassette.Interaction, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) || err == nil && len(data) == 0 {
 		var buf bytes.Buffer
@@ -111,6 +111,11 @@ func prepare(path string, warn func(string)) ([]*cassette.Interaction, error) {
 		if c, err = repair(path, data, err, warn); err != nil {
 			return nil, err
 		}
+	}
+	if c.Format == cassette.FormatGoVCRv2 && acceptV4 {
+		// Recording with --cassette-format v4: a go-vcr v4 cassette takes
+		// appends in the v2 layout until Close writes it as v4 again.
+		c.Format = cassette.FormatGoVCRv1
 	}
 	if c.Format != cassette.FormatGoVCRv1 {
 		return nil, fmt.Errorf("%s is a %s recording; llmtck appends only to go-vcr v2 cassettes (`version: 1`): record into another file, or convert it with `llmtck import`", path, c.Format)
@@ -424,4 +429,16 @@ func cmpSeq(a, b uint64) int {
 		return 1
 	}
 	return 0
+}
+
+// toV4 rewrites a cassette the sink wrote as a go-vcr v3/v4 cassette.
+func toV4(path string) error {
+	c, err := cassette.Load(path)
+	if err != nil {
+		return err
+	}
+	if err := cassette.SaveV4(path, c); err != nil {
+		return fmt.Errorf("%s: writing it as a go-vcr v4 cassette: %w", path, err)
+	}
+	return nil
 }

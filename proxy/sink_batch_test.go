@@ -16,7 +16,7 @@ import (
 // its append returns, and close puts them in the order of their seq.
 func TestConcurrentAppendsAreBatchedAndKept(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "batch.yaml")
-	s, _, err := openSink(path, func(string) {})
+	s, _, err := openSink(path, func(string) {}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

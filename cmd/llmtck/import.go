@@ -25,7 +25,7 @@ var importFormats = map[string][]cassette.Format{
 }
 
 func newImportCmd() *cobra.Command {
-	var from, outDir string
+	var from, outDir, to string
 	cmd := &cobra.Command{
 		Use:   "import [--from auto|govcr|vcrpy|rubyvcr|httprr|har|jsonl|httpmock|nock|polly] SRC... -o DIR",
 		Short: "Convert other tools' recordings into go-vcr v2 cassettes",
@@ -33,7 +33,8 @@ func newImportCmd() *cobra.Command {
 requests:/responses: lists), Ruby VCR, httprr, HAR 1.2 and Polly.JS, nock, Rust's httpmock
 YAML or JSONL event fixtures, gzip-compressed or not, and writes one go-vcr v2 cassette per
 input into DIR, named after the input with a .yaml ending. Stock go-vcr v2.1.0 cassette.Load
-reads the result.`,
+reads the result; with --to govcr-v4 the cassettes are go-vcr v3/v4's (` + "`version: 2`" + `), which
+stock go-vcr v4 loads and replays.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErr("import: no SRC given")
@@ -43,6 +44,14 @@ reads the result.`,
 			}
 			if from != "auto" && importFormats[from] == nil {
 				return usageErr("import: --from %q: want auto, govcr, vcrpy, rubyvcr, httprr, har, jsonl, httpmock, nock or polly", from)
+			}
+			save := cassette.Save
+			switch to {
+			case "govcr-v2":
+			case "govcr-v4":
+				save = cassette.SaveV4
+			default:
+				return usageErr("import: --to %q: want govcr-v2 or govcr-v4", to)
 			}
 			if err := os.MkdirAll(outDir, 0o755); err != nil {
 				return usageErr("import: %v", err)
@@ -58,7 +67,7 @@ reads the result.`,
 				}
 				c, err := loadAs(src, from)
 				if err == nil {
-					err = cassette.Save(dst, c)
+					err = save(dst, c)
 				}
 				if err != nil {
 					fmt.Fprintln(cmd.ErrOrStderr(), err)
@@ -76,6 +85,8 @@ reads the result.`,
 	}
 	cmd.Flags().StringVar(&from, "from", "auto", "input format: auto, govcr, vcrpy, rubyvcr, httprr, har, jsonl, httpmock, nock or polly")
 	cmd.Flags().StringVarP(&outDir, "output", "o", "", "folder to write the cassettes into")
+	cmd.Flags().StringVar(&to, "to", "govcr-v2", "cassette layout to write: govcr-v2 (go-vcr v2, `version: 1`) or govcr-v4 (go-vcr v3/v4, `version: 2`)")
+	completeValues(cmd, "to", "govcr-v2", "govcr-v4")
 	completeValues(cmd, "from", "auto", "govcr", "vcrpy", "rubyvcr", "httprr", "har", "jsonl", "httpmock", "nock", "polly")
 	return cmd
 }

@@ -23,6 +23,7 @@ func newRecordCmd() *cobra.Command {
 	var (
 		upstream, file, listen string
 		redactHeaders          []string
+		format                 string
 	)
 	cmd := &cobra.Command{
 		Use:   "record --upstream URL --cassette FILE [--listen 127.0.0.1:0]",
@@ -47,10 +48,13 @@ with the findings of the check catalogue. Stops cleanly on SIGINT or SIGTERM.`,
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 				return usageErr("record: --upstream %q: want an http or https URL such as https://api.anthropic.com", upstream)
 			}
+			if format != "v2" && format != "v4" {
+				return usageErr("record: --cassette-format %q: want v2 or v4", format)
+			}
 			policy := redact.Default().WithHeaders(redactHeaders...)
 			rec, err := proxy.NewRecorder(proxy.Options{
 				Mode: proxy.ModeRecord, Cassette: file, Redact: &policy,
-				Lint: true, Log: cmd.ErrOrStderr(),
+				Lint: true, Log: cmd.ErrOrStderr(), CassetteFormat: format,
 			})
 			if err != nil {
 				return usageErr("record: %v", err)
@@ -63,6 +67,8 @@ with the findings of the check catalogue. Stops cleanly on SIGINT or SIGTERM.`,
 	f.StringVar(&file, "cassette", "", "the cassette to record into")
 	f.StringVar(&listen, "listen", "127.0.0.1:0", "address to listen on (loopback by default)")
 	f.StringSliceVar(&redactHeaders, "redact-header", nil, "also mask these headers (repeatable)")
+	f.StringVar(&format, "cassette-format", "v2", "cassette layout: v2 (go-vcr v2, `version: 1`) or v4 (go-vcr v3/v4, `version: 2`, written when the recorder stops)")
+	completeValues(cmd, "cassette-format", "v2", "v4")
 	return cmd
 }
 

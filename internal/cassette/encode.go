@@ -57,7 +57,14 @@ func (c *Cassette) Encode(w io.Writer) error {
 
 // Save writes c to path atomically: to a temporary file in the same folder,
 // synced, then renamed over path.
-func Save(path string, c *Cassette) (err error) {
+func Save(path string, c *Cassette) error {
+	return writeAtomic(path, func(w io.Writer) error { return c.Encode(w) })
+}
+
+// writeAtomic writes what write writes to path: to a temporary file in the
+// same folder, synced, then renamed over path, so a reader sees the old
+// file or the new one, never a part.
+func writeAtomic(path string, write func(io.Writer) error) (err error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -73,7 +80,7 @@ func Save(path string, c *Cassette) (err error) {
 		}
 	}()
 	bw := bufio.NewWriterSize(f, 1<<16)
-	if err := c.Encode(bw); err != nil {
+	if err := write(bw); err != nil {
 		return err
 	}
 	if err := bw.Flush(); err != nil {
