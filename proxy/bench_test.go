@@ -336,7 +336,7 @@ func BenchmarkReplayLoad(b *testing.B) {
 // session id (the canonical path).
 func BenchmarkMatch(b *testing.B) {
 	_, ins := bigCassette(b, 1000)
-	p := newPlayer(ins)
+	p := newPlayer(Match{}, ins)
 	in := ins[500]
 	tg := target(in.Request.URL)
 	other := bytes.Replace(in.Request.Body, []byte("session-500"), []byte("session-xyz"), 1)
@@ -344,7 +344,7 @@ func BenchmarkMatch(b *testing.B) {
 	b.Run("same-bytes", func(b *testing.B) {
 		b.SetBytes(int64(len(in.Request.Body)))
 		for range b.N {
-			if p.match("POST", tg, engine.WireAnthropic, in.Request.Body) == nil {
+			if p.match("POST", tg, nil, engine.WireAnthropic, in.Request.Body) == nil {
 				b.Fatal("no match")
 			}
 		}
@@ -356,7 +356,7 @@ func BenchmarkMatch(b *testing.B) {
 		}
 		b.SetBytes(int64(len(other)))
 		for range b.N {
-			if p.match("POST", tg, engine.WireAnthropic, other) == nil {
+			if p.match("POST", tg, nil, engine.WireAnthropic, other) == nil {
 				b.Fatal("no match")
 			}
 		}

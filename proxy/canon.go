@@ -30,10 +30,16 @@ func canonical(wire engine.Wire, body []byte) []byte {
 
 // appendCanonical appends the canonical form of body to dst.
 func appendCanonical(dst []byte, wire engine.Wire, body []byte) []byte {
+	return appendCanonicalSkipping(dst, volatile[wire], body)
+}
+
+// appendCanonicalSkipping appends the canonical form of body without the
+// fields at the skip paths.
+func appendCanonicalSkipping(dst []byte, skip [][]string, body []byte) []byte {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return dst
 	}
-	c := canonicalizer{data: body, skip: volatile[wire]}
+	c := canonicalizer{data: body, skip: skip}
 	var top []string // nil: no field to skip
 	if len(c.skip) > 0 {
 		top = []string{}
@@ -365,13 +371,4 @@ func target(rawURL string) string {
 		t += "?" + q.Encode()
 	}
 	return t
-}
-
-// appendKey starts a match key: what must be equal, besides the body, for a
-// recorded request to answer an incoming one. The body follows.
-func appendKey(dst []byte, method, target string) []byte {
-	dst = append(dst, method...)
-	dst = append(dst, ' ')
-	dst = append(dst, target...)
-	return append(dst, '\n')
 }

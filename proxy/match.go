@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"net/http"
 	"sync"
 	"time"
 
@@ -65,14 +66,15 @@ func (g *group) take() *entry {
 // wire's volatile fields ignored). Credentials in the URL are compared
 // masked, as they were recorded.
 type player struct {
+	m       Match
 	mu      sync.Mutex
 	entries []*entry
 	byKey   map[string]*group // canonical key
 	byRaw   map[string]*group // exact keys seen before: a repeated request skips canonicalising
 }
 
-func newPlayer(interactions []*cassette.Interaction) *player {
-	p := &player{byKey: map[string]*group{}, byRaw: map[string]*group{}}
+func newPlayer(m Match, interactions []*cassette.Interaction) *player {
+	p := &player{m: m, byKey: map[string]*group{}, byRaw: map[string]*group{}}
 	for i, in := range interactions {
 		p.add(i, in)
 	}
@@ -91,7 +93,7 @@ func (p *player) add(index int, in *cassette.Interaction) {
 		target: target(in.Request.URL),
 		wire:   providers.Detect(in.Request.URL, in.Request.Body, nil),
 	}
-	key := string(appendCanonical(appendKey(nil, e.method, e.target), e.wire, in.Request.Body))
+	key := string(p.m.key(nil, e.method, e.target, in.Request.Header, e.wire, in.Request.Body))
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.entries = append(p.entries, e)
@@ -108,10 +110,10 @@ func (p *player) add(index int, in *cassette.Interaction) {
 var keyBufs = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
 
 // match returns the recorded interaction that answers the request, or nil.
-func (p *player) match(method, target string, wire engine.Wire, body []byte) *entry {
+func (p *player) match(method, target string, header http.Header, wire engine.Wire, body []byte) *entry {
 	raw := keyBufs.Get().(*[]byte)
 	defer keyBufs.Put(raw)
-	*raw = append(appendKey((*raw)[:0], method, target), body...)
+	*raw = p.m.rawKey((*raw)[:0], method, target, header, body)
 	p.mu.Lock()
 	g := p.byRaw[string(*raw)]
 	if g != nil {
@@ -122,7 +124,7 @@ func (p *player) match(method, target string, wire engine.Wire, body []byte) *en
 
 	canon := keyBufs.Get().(*[]byte)
 	defer keyBufs.Put(canon)
-	*canon = appendCanonical(appendKey((*canon)[:0], method, target), wire, body)
+	*canon = p.m.key((*canon)[:0], method, target, header, wire, body)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	g = p.byKey[string(*canon)]

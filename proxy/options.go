@@ -86,6 +86,9 @@ type Options struct {
 	// are appended as v2 while recording, so a killed recorder still leaves
 	// a cassette llmtck and go-vcr v2 load; Close rewrites each as v4.
 	CassetteFormat string
+	// Match says what replay compares; the zero value compares method,
+	// path, query and the body as JSON.
+	Match Match
 	// Log receives one line per call and warnings; nil discards them.
 	Log io.Writer
 }

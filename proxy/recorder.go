@@ -116,7 +116,7 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		if rj := verdict.Rejection; rj != nil && r.opts.Check {
 			return r.reject(c, rj), nil
 		}
-		if e := b.player.match(c.method, target(c.url), c.wire, body); e != nil {
+		if e := b.player.match(c.method, target(c.url), c.req.Header, c.wire, body); e != nil {
 			return r.replay(c, e)
 		}
 		if r.opts.Mode == ModeReplay {

@@ -15,6 +15,8 @@ func newProxyCmd() *cobra.Command {
 		listen, mode, dir, caDir, timing string
 		printCA, check                   bool
 		intercept, redactHeaders         []string
+		matchOn                          string
+		matchIgnore                      []string
 	)
 	cmd := &cobra.Command{
 		Use:   "proxy [--listen 127.0.0.1:8080] [--mode record|replay|auto|passthrough] --cassette-dir DIR [--ca-dir DIR]",
@@ -63,7 +65,11 @@ Each call prints one line on stderr. Stops cleanly on SIGINT or SIGTERM.`,
 			if err != nil {
 				return usageErr("proxy: --timing: %v", err)
 			}
-			opts := proxy.Options{Mode: m, Dir: dir, Timing: t, Check: check, Log: cmd.ErrOrStderr()}
+			match, err := proxy.ParseMatch(matchOn, matchIgnore)
+			if err != nil {
+				return usageErr("proxy: %v", err)
+			}
+			opts := proxy.Options{Mode: m, Dir: dir, Timing: t, Check: check, Log: cmd.ErrOrStderr(), Match: match}
 			opts.Lint = m != proxy.ModeReplay || check
 			policy := redact.Default().WithHeaders(redactHeaders...)
 			opts.Redact = &policy
@@ -86,5 +92,7 @@ Each call prints one line on stderr. Stops cleanly on SIGINT or SIGTERM.`,
 	f.BoolVar(&check, "check", false, "in replay and auto modes, answer a request that breaks a check with the provider's own error")
 	f.StringVar(&timing, "timing", "instant", "replay pacing: instant, recorded or scale=K")
 	f.StringSliceVar(&redactHeaders, "redact-header", nil, "also mask these headers (repeatable)")
+	f.StringVar(&matchOn, "match", strings.Join(proxy.DefaultMatchOn, ","), "in replay and auto modes, what a recorded request must share with an incoming one (see llmtck replay --help)")
+	f.StringArrayVar(&matchIgnore, "match-ignore", nil, "object-key path the body-json match leaves out (repeatable)")
 	return cmd
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+	"strings"
 
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/proxy"
@@ -11,15 +12,17 @@ func newReplayCmd() *cobra.Command {
 	var (
 		file, name, listen, timing string
 		check                      bool
+		matchOn                    string
+		matchIgnore                []string
 	)
 	cmd := &cobra.Command{
 		Use:   "replay (--cassette FILE | --scenario NAME) [--listen 127.0.0.1:0] [--timing instant|recorded|scale=K] [--check]",
 		Short: "Serve a cassette, or a scenario's simulated providers, as a fake provider",
 		Long: `replay serves --cassette (any format import reads) as a provider base URL, without
 ever touching the network. A request is answered by the recorded request with
-the same method, path and JSON body (key order, whitespace and volatile fields
-such as metadata.user_id ignored); identical requests get their responses in
-recorded order. Streams are served event by event, paced by --timing. A request
+the same method, path, query and JSON body (key order, whitespace and volatile
+fields such as metadata.user_id ignored); --match and --match-ignore change
+what is compared. Identical requests get their responses in recorded order. Streams are served event by event, paced by --timing. A request
 that matches nothing gets a 404 naming the nearest recorded request and where
 it differs. With --check, a request that breaks a check is answered with the
 provider's own status and error body.
@@ -64,7 +67,11 @@ Stops cleanly on SIGINT or SIGTERM.`,
 			if err != nil {
 				return usageErr("replay: --timing: %v", err)
 			}
-			opts := proxy.Options{Mode: proxy.ModeReplay, Cassette: file, Timing: t, Check: check, Log: cmd.ErrOrStderr()}
+			match, err := proxy.ParseMatch(matchOn, matchIgnore)
+			if err != nil {
+				return usageErr("replay: %v", err)
+			}
+			opts := proxy.Options{Mode: proxy.ModeReplay, Cassette: file, Timing: t, Check: check, Log: cmd.ErrOrStderr(), Match: match}
 			opts.Lint = check
 			rec, err := proxy.NewRecorder(opts)
 			if err != nil {
@@ -79,6 +86,8 @@ Stops cleanly on SIGINT or SIGTERM.`,
 	f.StringVar(&listen, "listen", "127.0.0.1:0", "address to listen on (loopback by default)")
 	f.StringVar(&timing, "timing", "instant", "pacing: instant, recorded (as recorded) or scale=K (K times the recorded delays)")
 	f.BoolVar(&check, "check", false, "answer a request that breaks a check with the provider's own status and error body (always on with --scenario)")
+	f.StringVar(&matchOn, "match", strings.Join(proxy.DefaultMatchOn, ","), "what a recorded request must share with an incoming one: method, path, query, body-json (JSON value; key order, whitespace and volatile fields aside), body (exact bytes), header:NAME")
+	f.StringArrayVar(&matchIgnore, "match-ignore", nil, "object-key path body-json leaves out, e.g. metadata.user_id or temperature (repeatable)")
 	completeValues(cmd, "scenario", scenario.Names()...)
 	completeValues(cmd, "timing", "instant", "recorded", "scale=")
 	return cmd
