@@ -6,6 +6,7 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/report"
+	"github.com/llmtck/llmtck/conformance/view"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/spf13/cobra"
 )
@@ -63,6 +64,8 @@ Exit codes: 0 no error-level finding, 1 at least one error-level finding,
 				err = rep.WriteSARIF(out, selected)
 			case "github":
 				err = rep.WriteGitHub(out)
+			case "html":
+				err = view.Write(out, "llmtck check "+strings.Join(args, " "), rep, view.Load(rep))
 			default:
 				err = rep.WriteText(out)
 			}
@@ -93,7 +96,7 @@ Exit codes: 0 no error-level finding, 1 at least one error-level finding,
 // reportFormats are check's --format values; providerNames the wires
 // --provider forces.
 var (
-	reportFormats = []string{"text", "json", "junit", "sarif", "github"}
+	reportFormats = []string{"text", "json", "junit", "sarif", "github", "html"}
 	providerNames = []string{"anthropic", "openai", "responses", "gemini", "bedrock"}
 )
 

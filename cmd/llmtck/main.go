@@ -65,7 +65,7 @@ func newRootCmd() *cobra.Command {
 	}
 	root.SetVersionTemplate("llmtck {{.Version}}\n")
 	root.AddCommand(newCheckCmd(), newImportCmd())
-	root.AddCommand(newScenariosCmd())
+	root.AddCommand(newScenariosCmd(), newViewCmd())
 	addServerCommands(root)
 	return root
 }

@@ -139,6 +139,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	return err
 }
 
+// SummaryLine is the report's last text line, as WriteText ends it.
+func (r *Report) SummaryLine() string { return r.summaryLine() }
+
 // summaryLine is the last line of the text report: "3 files, 1 interaction:
 // 1 error, 0 warnings", with the unreadable files when there are any.
 func (r *Report) summaryLine() string {

@@ -12,9 +12,9 @@ func judgeMsg001(tr *check.Traffic, r *check.Reporter) {
 		for k, m := range req.Messages {
 			switch {
 			case k == 0 && m.Role != engine.RoleUser:
-				r.Add(i, m.Path, "the conversation starts with a %s message; Converse wants a user message first", orNone(m.Role))
+				r.Add(i, "request."+m.Path, "the conversation starts with a %s message; Converse wants a user message first", orNone(m.Role))
 			case k > 0 && m.Role == req.Messages[k-1].Role:
-				r.Add(i, m.Path, "two %s messages in a row (messages[%d] and messages[%d]); merge them into one", orNone(m.Role), k-1, k)
+				r.Add(i, "request."+m.Path, "two %s messages in a row (messages[%d] and messages[%d]); merge them into one", orNone(m.Role), k-1, k)
 			}
 		}
 	})
@@ -32,7 +32,7 @@ func judgeMsg002(tr *check.Traffic, r *check.Reporter) {
 		for _, m := range req.Messages {
 			for _, b := range m.Blocks {
 				if b.Type == engine.BlockText && b.WireType == memberText && strings.TrimSpace(b.Text) == "" {
-					r.Add(i, b.Path, "text block is blank (%q)", b.Text)
+					r.Add(i, "request."+b.Path, "text block is blank (%q)", b.Text)
 				}
 			}
 		}

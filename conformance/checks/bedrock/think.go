@@ -23,7 +23,7 @@ func judgeThink001(tr *check.Traffic, r *check.Reporter) {
 			return
 		}
 		reported[key] = true
-		r.Add(i, b.Path, format, args...).Diff = diffText
+		r.Add(i, "request."+b.Path, format, args...).Diff = diffText
 	}
 	requests(tr, func(i int, _ *engine.Exchange, req *engine.Request) {
 		for k := range req.Messages {
@@ -161,7 +161,7 @@ func judgeThink002(tr *check.Traffic, r *check.Reporter) {
 			}
 			for _, b := range m.Blocks {
 				if b.Type == engine.BlockThinking && len(b.Signature) == 0 {
-					r.Add(i, b.Path, "reasoningText sent to %s without its signature", req.Model)
+					r.Add(i, "request."+b.Path, "reasoningText sent to %s without its signature", req.Model)
 				}
 			}
 		}
@@ -176,7 +176,7 @@ func judgeThink003(tr *check.Traffic, r *check.Reporter) {
 			}
 			for _, b := range m.Blocks {
 				if reasoning(&b) {
-					r.Add(i, b.Path, "reasoningContent in a %s message", orNone(m.Role))
+					r.Add(i, "request."+b.Path, "reasoningContent in a %s message", orNone(m.Role))
 				}
 			}
 		}
@@ -216,9 +216,9 @@ func judgeThink004(tr *check.Traffic, r *check.Reporter) {
 		switch {
 		case want == 0:
 		case len(echo.Blocks) == 0 || !reasoning(&echo.Blocks[0]):
-			r.Add(i, echo.Path, "the assistant message of the tool loop does not start with the reasoning interaction %d produced (%d reasoning blocks, %d echoed)", o.Exchange, want, got)
+			r.Add(i, "request."+echo.Path, "the assistant message of the tool loop does not start with the reasoning interaction %d produced (%d reasoning blocks, %d echoed)", o.Exchange, want, got)
 		case got < want:
-			r.Add(i, echo.Path, "the assistant message of the tool loop keeps %d of the %d reasoning blocks interaction %d produced", got, want, o.Exchange)
+			r.Add(i, "request."+echo.Path, "the assistant message of the tool loop keeps %d of the %d reasoning blocks interaction %d produced", got, want, o.Exchange)
 		}
 	})
 }

@@ -20,7 +20,7 @@ func judgeTool001(tr *check.Traffic, r *check.Reporter) {
 					}
 				}
 				if len(missing) > 0 {
-					r.Add(i, msgs[k+1].Path, "no toolResult for %s of messages[%d]", strings.Join(missing, ", "), k)
+					r.Add(i, "request."+msgs[k+1].Path, "no toolResult for %s of messages[%d]", strings.Join(missing, ", "), k)
 				}
 			}
 			if m.Role != engine.RoleUser {
@@ -36,7 +36,7 @@ func judgeTool001(tr *check.Traffic, r *check.Reporter) {
 			}
 			for _, b := range m.Blocks {
 				if b.Type == engine.BlockToolResult && !calls[b.ToolCallID] {
-					r.Add(i, b.Path, "toolResult %s answers no toolUse of the message before it", b.ToolCallID)
+					r.Add(i, "request."+b.Path, "toolResult %s answers no toolUse of the message before it", b.ToolCallID)
 				}
 			}
 		}
@@ -61,7 +61,7 @@ func judgeTool002(tr *check.Traffic, r *check.Reporter) {
 		for _, m := range req.Messages {
 			for _, b := range m.Blocks {
 				if b.Type == engine.BlockToolCall || b.Type == engine.BlockToolResult {
-					r.Add(i, b.Path, "the history holds %s blocks but the request defines no toolConfig", b.WireType)
+					r.Add(i, "request."+b.Path, "the history holds %s blocks but the request defines no toolConfig", b.WireType)
 					return
 				}
 			}
@@ -74,7 +74,7 @@ func judgeTool003(tr *check.Traffic, r *check.Reporter) {
 		for _, m := range req.Messages {
 			for _, b := range m.Blocks {
 				if b.Type == engine.BlockToolResult && b.IsError && emptyContent(&b) {
-					r.Add(i, b.Path, "toolResult %s has status \"error\" and no content", b.ToolCallID)
+					r.Add(i, "request."+b.Path, "toolResult %s has status \"error\" and no content", b.ToolCallID)
 				}
 			}
 		}
