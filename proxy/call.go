@@ -66,7 +66,9 @@ func (c *call) finished(body *bodyBuffer, clock *eventClock, cause string) {
 	}
 	ex := c.decode(in)
 	if c.stream {
-		in.Response.EventOffsets = append([]time.Duration{}, clock.offsets...)
+		// Each event's offset, then the end of the body's, so replay can
+		// tell the wait before the headers from the time after the last event.
+		in.Response.EventOffsets = append(append(make([]time.Duration, 0, len(clock.offsets)+1), clock.offsets...), clock.end)
 		// A body that ended cleanly can still stop short of the stream's
 		// terminal event: the upstream closed it early, at a message boundary.
 		if s := streamOf(ex); cause == "" && s != nil && s.Truncated {
@@ -100,22 +102,32 @@ func verbFor(b *book) string {
 	return "record"
 }
 
-// failed records a call that got no response at all: the upstream could not
-// be reached, or the client went away first.
-func (c *call) failed(err error) {
+// unreachable answers a call the upstream did not answer. A client that
+// went away gets nothing; otherwise the client gets a 502 in the wire's
+// error envelope naming the upstream and the error. Nothing is recorded:
+// a cassette holds answers, and replay must never serve a failure that was
+// only the network's.
+func (c *call) unreachable(err error) (*http.Response, error) {
 	dur := time.Since(c.start)
 	cause := strings.ReplaceAll(err.Error(), c.req.URL.String(), c.url)
 	if c.req.Context().Err() != nil {
-		cause = "the client went away before the response: " + cause
+		c.addNote("no response: the client went away before the response: " + cause)
+		c.r.log.line(c, verbFor(c.book), dur)
+		return nil, err
 	}
-	c.addNote("no response: " + cause)
-	if c.book != nil {
-		c.record(&cassette.Interaction{
-			Request:  cassette.Request{Method: c.method, URL: c.url, Header: c.reqHeader, Body: c.reqBody},
-			Response: cassette.Response{Header: http.Header{headerError: {cause}}, Duration: dur},
-		}, nil)
-	}
+	c.status = http.StatusBadGateway
+	c.addNote("NOT RECORDED: the upstream did not answer: " + cause)
 	c.r.log.line(c, verbFor(c.book), dur)
+	msg := fmt.Sprintf("llmtck: the upstream %s did not answer: %s", c.req.URL.Host, cause)
+	body := providers.ErrorBody(c.wire, http.StatusBadGateway, msg)
+	return &http.Response{
+		StatusCode: http.StatusBadGateway, Status: "502 Bad Gateway",
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header:        http.Header{"Content-Type": {"application/json"}, headerError: {cause}},
+		Body:          io.NopCloser(bytes.NewReader(body)),
+		ContentLength: int64(len(body)),
+		Request:       c.req,
+	}, nil
 }
 
 // record appends in to the cassette unless it holds a secret.

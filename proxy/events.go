@@ -9,7 +9,8 @@ import "time"
 type eventClock struct {
 	start   time.Time // when the response headers arrived
 	offsets []time.Duration
-	ends    []int64 // byte offset just past each event, for tests
+	end     time.Duration // when the body ended
+	ends    []int64       // byte offset just past each event, for tests
 
 	pos     int64   // bytes seen
 	prevCR  bool    // the last byte was \r: a following \n ends nothing
@@ -79,6 +80,7 @@ func (c *eventClock) endLine(end int64, now time.Time) {
 // finish closes the body: a final event without its blank line still counts,
 // as sse.Parse returns it marked Unterminated.
 func (c *eventClock) finish(now time.Time) {
+	c.end = now.Sub(c.start)
 	if c.frames != nil {
 		c.frames.finish(c, now)
 		return

@@ -125,8 +125,8 @@ func TestBedrockEventStream(t *testing.T) {
 	if !bytes.Equal(got.Response.Body, in.Response.Body) {
 		t.Fatal("the cassette's body is not the stream's bytes")
 	}
-	if n := len(got.Response.EventOffsets); n != len(frames) {
-		t.Fatalf("%d frame offsets recorded, want %d", n, len(frames))
+	if n := len(got.Response.EventOffsets); n != len(frames)+1 { // each frame, then the end of the body
+		t.Fatalf("%d offsets recorded, want %d frames and the end", n, len(frames))
 	}
 	loadStock(t, path) // stock go-vcr reads it
 

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -209,8 +210,9 @@ func waitFor(t *testing.T, cond func() bool) {
 	t.Fatal("timed out")
 }
 
-// An unreachable upstream fails the client's connection, as it would fail
-// without llmtck, and the cassette records the failure.
+// An unreachable upstream: the client gets a 502 in the wire's error
+// envelope naming the upstream and the error, and the cassette gains
+// nothing that replay could later serve.
 func TestUnreachableUpstream(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -226,20 +228,29 @@ func TestUnreachableUpstream(t *testing.T) {
 	if _, _, err := callFault(&http.Client{}, "http://"+dead, "ok"); err == nil {
 		t.Fatal("the dead address answered")
 	}
-	if resp, _, err := callFault(&http.Client{}, front.URL, "ok"); err == nil {
-		t.Fatalf("through the recorder the client got %s, want a failed connection", resp.Status)
+	resp, body, err := callFault(&http.Client{}, front.URL, "ok")
+	if err != nil {
+		t.Fatalf("through the recorder the connection failed: %v; want a 502", err)
+	}
+	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(body), dead) || !strings.Contains(string(body), "connection refused") ||
+		!strings.HasPrefix(string(body), `{"type":"error","error":{"type":"invalid_request_error","message":"llmtck: the upstream`) {
+		t.Fatalf("client got %d %s", resp.StatusCode, body)
 	}
 	rec.Close()
-	c := loadStock(t, path)
-	if len(c.Interactions) != 1 || c.Interactions[0].Response.Code != 0 || !strings.Contains(c.Interactions[0].Response.Headers.Get(headerError), "connection refused") {
-		t.Fatalf("recorded %+v", c.Interactions)
+	if c := loadStock(t, path); len(c.Interactions) != 0 {
+		t.Fatalf("the cassette recorded the failure: %+v", c.Interactions)
 	}
-	if !strings.Contains(logs.String(), "record POST "+dead+"/v1/messages ERR") {
+	if !strings.Contains(logs.String(), "record POST "+dead+"/v1/messages 502") || !strings.Contains(logs.String(), "NOT RECORDED") {
 		t.Errorf("log: %s", logs.String())
 	}
 
-	// Replay serves the failure as a failure.
-	rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: path})
+	// A cassette an older llmtck wrote with a failure (status 0) is still
+	// replayed as that failure.
+	old := filepath.Join(t.TempDir(), "old.yaml")
+	if err := os.WriteFile(old, []byte("---\nversion: 1\ninteractions:\n- request:\n    body: '{\"fault\":\"ok\"}'\n    url: http://"+dead+"/v1/messages\n    method: POST\n  response:\n    status: \"\"\n    code: 0\n    headers:\n      X-Llmtck-Error:\n      - connection refused\n    body: \"\"\n    duration: 0s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: old})
 	back := httptest.NewServer(NewHandler(rp, nil))
 	defer back.Close()
 	if resp, _, err := callFault(&http.Client{}, back.URL, "ok"); err == nil {

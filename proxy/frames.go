@@ -70,12 +70,13 @@ func (f *frameCounter) finish(c *eventClock, now time.Time) {
 
 // splitFrames cuts a recorded event stream into its frames, each due at its
 // recorded offset; what follows the last whole frame is one more piece.
-func splitFrames(body []byte, offsets []time.Duration) ([][]byte, []time.Duration) {
+func splitFrames(body []byte, recorded []time.Duration) ([][]byte, []time.Duration, time.Duration) {
 	starts, end := eventstream.Offsets(body)
 	n := len(starts)
 	if end < len(body) {
 		n++
 	}
+	offsets, bodyEnd := endOf(recorded, n)
 	timed := len(offsets) == n
 	chunks := make([][]byte, 0, n)
 	at := make([]time.Duration, 0, n)
@@ -99,5 +100,5 @@ func splitFrames(body []byte, offsets []time.Duration) ([][]byte, []time.Duratio
 			at = append(at, 0)
 		}
 	}
-	return chunks, at
+	return chunks, at, bodyEnd
 }

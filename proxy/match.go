@@ -24,12 +24,13 @@ type entry struct {
 	splitOnce sync.Once
 	chunks    [][]byte        // the body cut into events, for replay
 	at        []time.Duration // when each piece is due
+	end       time.Duration   // when the body ended after the headers; -1 when unknown
 }
 
 // pieces returns the recorded body cut for replay, cutting it once.
-func (e *entry) pieces(stream bool) ([][]byte, []time.Duration) {
-	e.splitOnce.Do(func() { e.chunks, e.at = split(&e.in.Response, stream) })
-	return e.chunks, e.at
+func (e *entry) pieces(stream bool) ([][]byte, []time.Duration, time.Duration) {
+	e.splitOnce.Do(func() { e.chunks, e.at, e.end = split(&e.in.Response, stream) })
+	return e.chunks, e.at, e.end
 }
 
 // toolCalls counts the tool calls in the recorded response, once.

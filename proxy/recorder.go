@@ -142,8 +142,7 @@ func (r *Recorder) forward(c *call, b *book) (*http.Response, error) {
 	}
 	resp, err := r.up.RoundTrip(out)
 	if err != nil {
-		c.failed(err)
-		return nil, err
+		return c.unreachable(err)
 	}
 	c.headersAt = time.Now()
 	c.status, c.statusText = resp.StatusCode, resp.Status

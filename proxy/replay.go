@@ -38,13 +38,16 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 		c.book.remember(*c.ex)
 	}
 
-	chunks, at := e.pieces(c.stream)
+	chunks, at, end := e.pieces(c.stream)
 	scale := r.opts.Timing.Scale
 	// The recorded duration runs from the request to the end of the body;
-	// what is not accounted for by the events was spent before the headers.
+	// what the body took after the headers was not spent before them.
 	wait := rec.Duration
-	if len(at) > 0 {
-		wait -= at[len(at)-1]
+	switch {
+	case end >= 0:
+		wait -= end
+	case len(at) > 0:
+		wait -= at[len(at)-1] // an older recording, without the end
 	}
 	if err := sleep(c.req.Context(), scaled(wait, scale)); err != nil {
 		return nil, err
@@ -105,15 +108,18 @@ func served(h http.Header, body []byte) http.Header {
 // split cuts a recorded body into what replay writes at once, and when:
 // for a stream, one piece per event (as sse.Parse splits it) at the event's
 // recorded offset; otherwise the whole body at once.
-func split(rec *cassette.Response, stream bool) ([][]byte, []time.Duration) {
+// The third result is the recorded end of the body after the headers, or
+// -1 when the recording does not say.
+func split(rec *cassette.Response, stream bool) ([][]byte, []time.Duration, time.Duration) {
 	if !stream {
-		return [][]byte{rec.Body}, nil
+		return [][]byte{rec.Body}, nil, -1
 	}
 	if eventstream.Looks(rec.Body) {
 		return splitFrames(rec.Body, rec.EventOffsets)
 	}
 	events := sse.Parse(rec.Body)
-	timed := len(rec.EventOffsets) == len(events)
+	offsets, end := endOf(rec.EventOffsets, len(events))
+	timed := len(offsets) == len(events)
 	var chunks [][]byte
 	var at []time.Duration
 	prev := 0
@@ -121,7 +127,7 @@ func split(rec *cassette.Response, stream bool) ([][]byte, []time.Duration) {
 		chunks = append(chunks, rec.Body[prev:ev.End])
 		prev = ev.End
 		if timed {
-			at = append(at, rec.EventOffsets[i])
+			at = append(at, offsets[i])
 		} else {
 			at = append(at, 0)
 		}
@@ -134,7 +140,16 @@ func split(rec *cassette.Response, stream bool) ([][]byte, []time.Duration) {
 			at = append(at, 0)
 		}
 	}
-	return chunks, at
+	return chunks, at, end
+}
+
+// endOf tells the offsets of n pieces from the end offset llmtck records
+// after them: offsets of n+1 are the pieces' and the end's.
+func endOf(offsets []time.Duration, n int) ([]time.Duration, time.Duration) {
+	if len(offsets) == n+1 {
+		return offsets[:n], offsets[n]
+	}
+	return offsets, -1
 }
 
 func scaled(d time.Duration, scale float64) time.Duration {
@@ -189,7 +204,7 @@ func (b *replayBody) Read(p []byte) (int, error) {
 			}
 			return 0, io.EOF
 		}
-		if b.scale > 0 {
+		if b.scale > 0 && b.i < len(b.at) { // a JSON body has no offsets: it is due at once
 			if err := sleep(b.ctx, time.Until(b.start.Add(scaled(b.at[b.i], b.scale)))); err != nil {
 				b.once.Do(b.done)
 				return 0, err

@@ -2,11 +2,14 @@ package proxy
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -104,8 +107,8 @@ func TestStreamsArriveAsTheyAreSent(t *testing.T) {
 				t.Fatal(err)
 			}
 			offs := c.Interactions[0].Response.EventOffsets
-			if len(offs) != 8 {
-				t.Fatalf("%s: %d event offsets recorded, want 8", path, len(offs))
+			if len(offs) != 9 { // eight events, then the end of the body
+				t.Fatalf("%s: %d offsets recorded, want 8 events and the end", path, len(offs))
 			}
 			rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: path, Timing: Timing{Scale: 1}})
 			back := httptest.NewServer(NewHandler(rp, nil))
@@ -122,4 +125,69 @@ func TestStreamsArriveAsTheyAreSent(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Recorded timing on a JSON body serves it (it once panicked: a JSON body
+// has no event offsets), and a stream whose upstream held the connection
+// open after its last event starts as soon as it did when recorded: the
+// time after the last event is not replayed before the first.
+func TestRecordedTimingEdges(t *testing.T) {
+	dir := t.TempDir()
+	jsonBody := `{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`
+	const tail = 600 * time.Millisecond
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("stream") == "" {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(jsonBody))
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		rc := http.NewResponseController(w)
+		for _, ev := range []string{"message_start", "ping", "message_stop"} {
+			fmt.Fprintf(w, "event: %s\ndata: {\"type\":%q}\n\n", ev, ev)
+			rc.Flush()
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(tail) // the connection stays open after the last event
+	}))
+	defer up.Close()
+	path := filepath.Join(dir, "edges.yaml")
+	u, _ := url.Parse(up.URL)
+	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path})
+	front := httptest.NewServer(NewHandler(rec, u))
+	for _, q := range []string{"", "?stream=1"} {
+		resp, err := http.Post(front.URL+"/v1/messages"+q, "application/json", strings.NewReader(`{"q":"`+q+`"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	front.Close()
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: path, Timing: Timing{Scale: 1}})
+	back := httptest.NewServer(NewHandler(rp, nil))
+	defer back.Close()
+	resp, err := http.Post(back.URL+"/v1/messages", "application/json", strings.NewReader(`{"q":""}`))
+	if err != nil {
+		t.Fatalf("JSON under recorded timing: %v", err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(got) != jsonBody {
+		t.Fatalf("JSON under recorded timing: %q", got)
+	}
+	start := time.Now()
+	resp, err = http.Post(back.URL+"/v1/messages?stream=1", "application/json", strings.NewReader(`{"q":"?stream=1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	times, _ := eventTimes(t, resp.Body)
+	resp.Body.Close()
+	if first := times[0].Sub(start); first > tail/2 {
+		t.Errorf("the first event came %v after the request; recorded, it came at once (the %v after the last event was replayed first)", first, tail)
+	}
 }

@@ -74,8 +74,9 @@ type Response struct {
 	Body     []byte
 	Duration time.Duration
 	// EventOffsets holds, for streamed bodies recorded by llmtck, each SSE
-	// event's arrival offset from the response headers, so replay can
-	// reproduce timing. It is written under `llmtck_event_offsets`, a key
+	// event's (or event-stream frame's) arrival offset from the response
+	// headers, then the offset of the body's end, so replay can reproduce
+	// timing. Recordings of older versions have no end offset. It is written under `llmtck_event_offsets`, a key
 	// go-vcr ignores. Nil when unknown.
 	EventOffsets []time.Duration
 }
