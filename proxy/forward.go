@@ -3,6 +3,7 @@ package proxy
 import (
 	"context"
 	"crypto/tls"
+	"fmt"
 	"io"
 	"log"
 	"net"
@@ -52,6 +53,10 @@ type ForwardOptions struct {
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 	// Log receives goproxy's warnings; nil discards them.
 	Log io.Writer
+	// Hermetic refuses every host that is not intercepted instead of
+	// tunnelling it: a 502 naming the host, and no connection made. Replay
+	// mode sets it, so a replaying harness never touches the network.
+	Hermetic bool
 }
 
 // NewForward returns a forward proxy for HTTPS_PROXY: it intercepts TLS to
@@ -82,9 +87,17 @@ func NewForward(rt http.RoundTripper, opts ForwardOptions) http.Handler {
 		},
 	}
 	tunnel := &goproxy.ConnectAction{Action: goproxy.ConnectAccept}
+	refuse := &goproxy.ConnectAction{Action: goproxy.ConnectHijack, Hijack: func(req *http.Request, client net.Conn, _ *goproxy.ProxyCtx) {
+		defer client.Close()
+		msg := hermeticRefusal(req.Host)
+		fmt.Fprintf(client, "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(msg), msg)
+	}}
 	p.OnRequest().HandleConnectFunc(func(host string, _ *goproxy.ProxyCtx) (*goproxy.ConnectAction, string) {
-		if Intercepts(hosts, host) {
+		switch {
+		case Intercepts(hosts, host):
 			return mitm, host
+		case opts.Hermetic:
+			return refuse, host
 		}
 		return tunnel, host
 	})
@@ -92,12 +105,19 @@ func NewForward(rt http.RoundTripper, opts ForwardOptions) http.Handler {
 		return rt.RoundTrip(req)
 	})
 	p.OnRequest().DoFunc(func(req *http.Request, ctx *goproxy.ProxyCtx) (*http.Request, *http.Response) {
-		if Intercepts(hosts, req.URL.Host) {
+		switch {
+		case Intercepts(hosts, req.URL.Host):
 			ctx.RoundTripper = via
+		case opts.Hermetic:
+			return req, goproxy.NewResponse(req, "text/plain; charset=utf-8", http.StatusBadGateway, hermeticRefusal(req.URL.Host))
 		}
 		return req, nil
 	})
 	return p
+}
+
+func hermeticRefusal(host string) string {
+	return fmt.Sprintf("llmtck proxy --mode replay: %s has no cassette here and replay never goes to the network; record it first, or add it to --intercept to have its calls answered from a cassette\n", host)
 }
 
 // Intercepts reports whether host (with or without a port) matches one of

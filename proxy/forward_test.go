@@ -3,11 +3,15 @@ package proxy
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/elazarl/goproxy"
 )
@@ -79,5 +83,57 @@ func TestIntercepts(t *testing.T) {
 		if got := Intercepts(DefaultHosts, host); got != want {
 			t.Errorf("Intercepts(%q) = %v, want %v", host, got, want)
 		}
+	}
+}
+
+// In replay mode the forward proxy never touches the network: a host it
+// does not intercept is refused with a 502 naming it, by CONNECT and by
+// plain HTTP, and a listener standing in for that host sees no connection.
+func TestReplayIsHermetic(t *testing.T) {
+	ca, err := LoadOrCreateCA(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	dials := make(chan struct{}, 16)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			dials <- struct{}{}
+			c.Close()
+		}
+	}()
+	rec := mustRecorder(t, Options{Mode: ModeReplay, Dir: t.TempDir()})
+	fwd := httptest.NewServer(NewForward(rec, ForwardOptions{CA: ca, Hermetic: true}))
+	defer fwd.Close()
+	target := ln.Addr().String()
+
+	// HTTPS (CONNECT) to a host that is not intercepted.
+	_, err = viaProxy(fwd.URL, ca).Get("https://" + target + "/")
+	if err == nil || !strings.Contains(err.Error(), "Bad Gateway") {
+		t.Errorf("CONNECT to %s: %v, want the proxy's 502", target, err)
+	}
+	// Plain HTTP through the proxy.
+	u, _ := url.Parse(fwd.URL)
+	resp, err := (&http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(u)}}).Get("http://" + target + "/v1/models")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(body), target) || !strings.Contains(string(body), "--mode replay") {
+		t.Errorf("plain HTTP: %d %s", resp.StatusCode, body)
+	}
+	select {
+	case <-dials:
+		t.Fatal("replay mode opened a connection to the network")
+	case <-time.After(100 * time.Millisecond):
 	}
 }

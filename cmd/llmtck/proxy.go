@@ -79,7 +79,7 @@ Each call prints one line on stderr. Stops cleanly on SIGINT or SIGTERM.`,
 			}
 			hosts := append(append([]string(nil), proxy.DefaultHosts...), intercept...)
 			fmt.Fprintf(cmd.ErrOrStderr(), "llmtck: intercepting %s; trust %s (llmtck proxy --print-ca)\n", strings.Join(hosts, ", "), ca.CertPath)
-			return serve(cmd, listen, proxy.NewForward(rec, proxy.ForwardOptions{CA: ca, Hosts: hosts, Log: cmd.ErrOrStderr()}), rec)
+			return serve(cmd, listen, proxy.NewForward(rec, proxy.ForwardOptions{CA: ca, Hosts: hosts, Log: cmd.ErrOrStderr(), Hermetic: m == proxy.ModeReplay}), rec)
 		},
 	}
 	f := cmd.Flags()
