@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,16 +46,45 @@ stock go-vcr v4 loads and replays.`,
 			if from != "auto" && importFormats[from] == nil {
 				return usageErr("import: --from %q: want auto, govcr, vcrpy, rubyvcr, httprr, har, jsonl, httpmock, nock or polly", from)
 			}
-			save := cassette.Save
+			save, encode := cassette.Save, func(c *cassette.Cassette) ([]byte, error) {
+				var b bytes.Buffer
+				err := c.Encode(&b)
+				return b.Bytes(), err
+			}
 			switch to {
 			case "govcr-v2":
 			case "govcr-v4":
-				save = cassette.SaveV4
+				save, encode = cassette.SaveV4, cassette.EncodeV4
 			default:
 				return usageErr("import: --to %q: want govcr-v2 or govcr-v4", to)
 			}
+			if outDir == "-" { // one cassette, to stdout
+				if len(args) != 1 {
+					return usageErr("import: -o - writes one cassette to stdout; %d inputs given", len(args))
+				}
+				c, err := loadAs(args[0], from)
+				if err == nil {
+					var b []byte
+					if b, err = encode(c); err == nil {
+						_, err = cmd.OutOrStdout().Write(b)
+					}
+				}
+				if err != nil {
+					return &exitError{code: 2, err: err}
+				}
+				return nil
+			}
+			_, statErr := os.Stat(outDir)
 			if err := os.MkdirAll(outDir, 0o755); err != nil {
 				return usageErr("import: %v", err)
+			}
+			if os.IsNotExist(statErr) {
+				// A run that imports nothing leaves no empty folder behind.
+				defer func() {
+					if entries, err := os.ReadDir(outDir); err == nil && len(entries) == 0 {
+						os.Remove(outDir)
+					}
+				}()
 			}
 			written := map[string]string{}
 			failed := 0
@@ -84,7 +114,7 @@ stock go-vcr v4 loads and replays.`,
 		},
 	}
 	cmd.Flags().StringVar(&from, "from", "auto", "input format: auto, govcr, vcrpy, rubyvcr, httprr, har, jsonl, httpmock, nock or polly")
-	cmd.Flags().StringVarP(&outDir, "output", "o", "", "folder to write the cassettes into")
+	cmd.Flags().StringVarP(&outDir, "output", "o", "", "folder to write the cassettes into; - writes the one cassette to stdout")
 	cmd.Flags().StringVar(&to, "to", "govcr-v2", "cassette layout to write: govcr-v2 (go-vcr v2, `version: 1`) or govcr-v4 (go-vcr v3/v4, `version: 2`)")
 	completeValues(cmd, "to", "govcr-v2", "govcr-v4")
 	completeValues(cmd, "from", "auto", "govcr", "vcrpy", "rubyvcr", "httprr", "har", "jsonl", "httpmock", "nock", "polly")

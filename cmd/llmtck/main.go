@@ -33,9 +33,13 @@ func usageErr(format string, args ...any) error {
 }
 
 // run executes the CLI and returns the process exit code.
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdout, stderr io.Writer) int { return runIO(args, os.Stdin, stdout, stderr) }
+
+// runIO is run reading stdin from in (check -).
+func runIO(args []string, in io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCmd()
 	root.SetArgs(args)
+	root.SetIn(in)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.Execute()
