@@ -154,13 +154,13 @@ func (c *call) record(in *cassette.Interaction, body *bodyBuffer) {
 // leakIn scans everything of in that would be written for credentials. The
 // response body was scanned as it streamed by.
 func leakIn(in *cassette.Interaction, body *bodyBuffer) *redact.Leak {
-	if l := redact.Scan("request.url", []byte(in.Request.URL)); l != nil {
+	if l := redact.ScanAll("request.url", []byte(in.Request.URL)); l != nil {
 		return l
 	}
 	if l := redact.ScanHeader("request.headers", in.Request.Header); l != nil {
 		return l
 	}
-	if l := redact.Scan("request.body", in.Request.Body); l != nil {
+	if l := redact.ScanBody("request.body", in.Request.Body); l != nil {
 		return l
 	}
 	if l := redact.ScanHeader("response.headers", in.Response.Header); l != nil {

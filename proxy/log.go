@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/llmtck/llmtck/internal/redact"
 )
 
 // callLog writes one line per call, and warnings, to the log writer.
@@ -64,7 +66,7 @@ func (l *callLog) line(c *call, verb string, d time.Duration) {
 	b.WriteByte('\n')
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	io.WriteString(l.w, b.String())
+	io.WriteString(l.w, redact.Text(b.String())) // a key may sit in the URL path or a miss's diff
 }
 
 func (l *callLog) warn(msg string) {

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/redact"
 )
 
 // maxDiffLines bounds the differences a miss lists.
@@ -22,18 +23,20 @@ type miss struct {
 	more    int      // differences left out
 }
 
+// String explains the miss with credentials masked: it goes to the 404 body
+// and the log, and the request that missed carries the client's live key.
 func (m *miss) String() string {
 	if m.nearest == nil {
 		return "the cassette holds no request to compare with"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "nearest recorded request: interaction %d (%s %s)", m.nearest.index, m.nearest.method, m.nearest.target)
+	fmt.Fprintf(&b, "nearest recorded request: interaction %d (%s %s)", m.nearest.index, m.nearest.method, redact.Text(m.nearest.target))
 	if len(m.diffs) == 0 {
 		b.WriteString("; it differs only in volatile fields or in how values are written")
 	}
 	for _, d := range m.diffs {
 		b.WriteString("\n  ")
-		b.WriteString(d)
+		b.WriteString(redact.Text(d))
 	}
 	if m.more > 0 {
 		fmt.Fprintf(&b, "\n  … and %d more differences", m.more)
@@ -163,10 +166,13 @@ func show(v reflect.Value) string {
 	return short(b)
 }
 
+// short masks credentials before it cuts, so a cut key is not left whole
+// enough to use nor too short to be recognised.
 func short(b []byte) string {
 	const max = 80
-	if len(b) > max {
-		return string(b[:max]) + "…"
+	s := redact.Text(string(b))
+	if len(s) > max {
+		return s[:max] + "…"
 	}
-	return string(b)
+	return s
 }

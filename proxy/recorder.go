@@ -196,7 +196,7 @@ func (r *Recorder) reject(c *call, rj *lint.Rejection) *http.Response {
 // nearest recorded request and how it differs.
 func (r *Recorder) miss(c *call) *http.Response {
 	m := c.book.player.nearest(c.method, target(c.url), c.wire, c.reqBody)
-	msg := fmt.Sprintf("llmtck replay: no recorded request in %s matches %s %s; %s", c.book.name, c.method, target(c.url), m)
+	msg := fmt.Sprintf("llmtck replay: no recorded request in %s matches %s %s; %s", c.book.name, c.method, redact.Text(target(c.url)), m)
 	c.status = http.StatusNotFound
 	c.note = "NO MATCH: " + m.String()
 	return c.synthetic(http.StatusNotFound, providers.ErrorBody(c.wire, http.StatusNotFound, msg))

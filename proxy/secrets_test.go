@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bytes"
+	"compress/gzip"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -96,5 +97,74 @@ func TestSecretsNeverReachDisk(t *testing.T) {
 	defer back.Close()
 	if resp, _ := post(t, back.Client(), back.URL+"/v1beta/models/gemini-2.5-pro:generateContent?key=AIzaSyAnotherKeyOfThirtyFiveCharsXXXXXX", []byte(`{"contents":[]}`)); resp.StatusCode != 200 {
 		t.Fatalf("the redacted cassette did not replay: %d", resp.StatusCode)
+	}
+}
+
+// The scanner as the recorder runs it: a key in a gzip-encoded request body
+// or right after a JSON escape is not written, prose that merely resembles
+// a key is, and the log line never prints a key the URL carries.
+func TestRecorderScansWhatItWrites(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"id":"chatcmpl-1"}`))
+	}))
+	defer up.Close()
+	path := filepath.Join(t.TempDir(), "scan.yaml")
+	var logs syncBuffer
+	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path, Log: &logs})
+	u, _ := url.Parse(up.URL)
+	front := httptest.NewServer(NewHandler(rec, u))
+	defer front.Close()
+
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	zw.Write([]byte(`{"messages":[{"role":"user","content":"use ` + fakeOpenAIKey + `"}]}`))
+	zw.Close()
+	prose := `{"messages":[{"role":"user","content":"we use sk-learn for the pipeline, Version 1.4"}]}`
+	calls := []struct {
+		name, path string
+		body       []byte
+		header     []string
+		recorded   bool
+	}{
+		{"gzip body", "/v1/chat/completions", zipped.Bytes(), []string{"Content-Encoding", "gzip"}, false},
+		{"after \\n", "/v1/chat/completions", []byte(`{"messages":[{"role":"user","content":"key:\n` + fakeOpenAIKey + `"}]}`), nil, false},
+		{"url path", "/v1/keys/" + fakeOpenAIKey + "/chat/completions", []byte(`{}`), nil, false},
+		{"prose", "/v1/chat/completions", []byte(prose), nil, true},
+	}
+	for _, tc := range calls {
+		before := strings.Count(logs.String(), "NOT RECORDED")
+		if resp, _ := post(t, front.Client(), front.URL+tc.path, tc.body, tc.header...); resp.StatusCode != 200 {
+			t.Fatalf("%s: the client got %d", tc.name, resp.StatusCode)
+		}
+		refused := strings.Count(logs.String(), "NOT RECORDED") > before
+		if refused == tc.recorded {
+			t.Errorf("%s: recorded=%v, want %v\n%s", tc.name, !refused, tc.recorded, logs.String())
+		}
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(logs.String(), fakeOpenAIKey[:24]) {
+		t.Errorf("the log prints the key:\n%s", logs.String())
+	}
+	if c := loadStock(t, path); len(c.Interactions) != 1 || !strings.Contains(c.Interactions[0].Request.Body, "sk-learn") {
+		t.Errorf("want only the prose call recorded, got %d interactions", len(c.Interactions))
+	}
+
+	// A replay miss shows how the request differs, with the key masked in
+	// the 404 body and in the log.
+	logs = syncBuffer{}
+	rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: path, Log: &logs})
+	back := httptest.NewServer(NewHandler(rp, nil))
+	defer back.Close()
+	resp, body := post(t, back.Client(), back.URL+"/v1/chat/completions", []byte(`{"messages":[{"role":"user","content":"`+fakeOpenAIKey+`"}]}`))
+	if resp.StatusCode != 404 || !strings.Contains(string(body), "content") {
+		t.Fatalf("want a 404 naming the difference, got %d %s", resp.StatusCode, body)
+	}
+	for where, text := range map[string]string{"404 body": string(body), "log": logs.String()} {
+		if strings.Contains(text, fakeOpenAIKey[:24]) {
+			t.Errorf("the %s prints the key:\n%s", where, text)
+		}
 	}
 }

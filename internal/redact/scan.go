@@ -30,12 +30,116 @@ type shape struct {
 }
 
 var shapes = []shape{
-	// Anthropic before OpenAI: both start "sk-".
-	{"sk-ant-", "an Anthropic API key", func(run []byte) bool { return mixed(run, 20) }},
-	{"sk-", "an OpenAI API key", func(run []byte) bool { return !bytes.HasPrefix(run, []byte("ant-")) && mixed(run, 20) }},
-	{"AIza", "a Google API key", func(run []byte) bool { return len(run) >= 35 }},
+	// Anthropic and OpenRouter before OpenAI: all start "sk-".
+	{"sk-ant-", "an Anthropic API key", func(rest []byte) bool { return mixed(run(rest), 20) }},
+	{"sk-or-v1-", "an OpenRouter API key", func(rest []byte) bool { return hex(run(rest), 64) }},
+	{"sk-", "an OpenAI API key", func(rest []byte) bool {
+		return !bytes.HasPrefix(rest, []byte("ant-")) && !bytes.HasPrefix(rest, []byte("or-v1-")) && mixed(run(rest), 20)
+	}},
+	{"AIza", "a Google API key", func(rest []byte) bool { return len(run(rest)) >= 35 }},
+	{"ya29.", "a Google OAuth access token", func(rest []byte) bool { return len(run(rest)) >= 20 }},
+	{"AKIA", "an AWS access key id", awsKeyID},
+	{"ASIA", "an AWS temporary access key id", awsKeyID},
+	{"ghp_", "a GitHub token", func(rest []byte) bool { return alnum(run(rest), 36) }},
+	{"github_pat_", "a GitHub fine-grained token", func(rest []byte) bool { return len(run(rest)) >= 40 }},
+	{"xoxb-", "a Slack bot token", slackToken},
+	{"xoxp-", "a Slack user token", slackToken},
+	{"gsk_", "a Groq API key", func(rest []byte) bool { return mixed(run(rest), 40) }},
 	{"eyJ", "a JSON Web Token", isJWT},
 }
+
+// awsKeyID is the 16 upper-case letters and digits after AKIA or ASIA,
+// and nothing more.
+func awsKeyID(rest []byte) bool {
+	r := run(rest)
+	if len(r) != 16 || bytes.Contains(r, []byte("EXAMPLE")) { // AWS's documented example key
+		return false
+	}
+	digit := false
+	for _, c := range r {
+		switch {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c < 'A' || c > 'Z':
+			return false
+		}
+	}
+	return digit
+}
+
+// slackToken is digits, a dash, digits, a dash, then the secret.
+func slackToken(rest []byte) bool {
+	parts := bytes.SplitN(run(rest), []byte("-"), 3)
+	return len(parts) == 3 && len(parts[0]) >= 6 && len(parts[1]) >= 6 && allDigits(parts[0]) && allDigits(parts[1]) && len(parts[2]) >= 16
+}
+
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+// hex reports whether run is exactly n lower-case hex digits.
+func hex(run []byte, n int) bool {
+	if len(run) != n {
+		return false
+	}
+	for _, c := range run {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// alnum reports whether run is at least n letters and digits with both.
+func alnum(run []byte, n int) bool {
+	if len(run) < n {
+		return false
+	}
+	var letter, digit bool
+	for _, c := range run {
+		switch {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			letter = true
+		default:
+			return false
+		}
+	}
+	return letter && digit
+}
+
+// startsToken reports whether a token may start at data[at]: after a byte
+// that cannot be part of one, a dot, or an escape that stands for such a
+// byte — a JSON escape (\n, \t, \", \u0022) or a URL-encoded byte (%22).
+// A token's own bytes never start one: a signature holding "sk-" is not a
+// key.
+func startsToken(data []byte, at int) bool {
+	if at == 0 {
+		return true
+	}
+	prev := data[at-1]
+	switch {
+	case !tokenByte(prev) && prev != '.':
+		return true
+	case prev == '.':
+		return true
+	case at >= 2 && data[at-2] == '\\' && bytes.IndexByte([]byte("ntrbf"), prev) >= 0:
+		return true
+	case at >= 3 && data[at-3] == '%' && isHex(data[at-2]) && isHex(prev):
+		return true
+	case at >= 6 && data[at-6] == '\\' && data[at-5] == 'u' && isHex(data[at-4]) && isHex(data[at-3]) && isHex(data[at-2]) && isHex(prev):
+		return true
+	}
+	return false
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
 // maxToken bounds the length of a token the streaming Scanner can find.
 // Real keys are under 200 characters and JWTs a few kilobytes.
@@ -89,7 +193,10 @@ func isJWT(rest []byte) bool {
 		return false
 	}
 	payload := run(rest)
-	return len(payload) >= 13 && len(payload) < len(rest) && rest[len(payload)] == '.'
+	if len(payload) < 13 || len(payload) == len(rest) || rest[len(payload)] != '.' {
+		return false
+	}
+	return len(run(rest[len(payload)+1:])) >= 16 // a real signature: 43 characters for HS256
 }
 
 // Scan looks for a credential in data and returns the first one found, or
@@ -114,7 +221,7 @@ func scan(field string, data []byte, from int, base int64) *Leak {
 			if best >= 0 && at >= best {
 				break
 			}
-			if (at == 0 || !tokenByte(data[at-1]) && data[at-1] != '.') && s.check(data[at+len(p):]) {
+			if startsToken(data, at) && s.check(data[at+len(p):]) {
 				best, found = at, s
 				break
 			}

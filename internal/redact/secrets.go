@@ -1,0 +1,127 @@
+package redact
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"strings"
+)
+
+// maxGunzip bounds what a gzip-encoded body is decompressed to for
+// scanning: request bodies are small, and a bomb must not cost memory.
+const maxGunzip = 64 << 20
+
+// ScanBody scans a whole body, and, when it is gzip-compressed, what it
+// decompresses to (a client that gzips its requests still must not leak
+// its key into a cassette). It also finds AWS secret access keys, which
+// have no prefix, by the name they are given.
+func ScanBody(field string, data []byte) *Leak {
+	if l := ScanAll(field, data); l != nil {
+		return l
+	}
+	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil
+		}
+		plain, _ := io.ReadAll(io.LimitReader(zr, maxGunzip))
+		if l := ScanAll(field+" (gunzipped)", plain); l != nil {
+			return l
+		}
+	}
+	return nil
+}
+
+// ScanAll is Scan and the credentials known by their name rather than a
+// prefix: an AWS secret access key, 40 characters of base64 after
+// aws_secret_access_key, SecretAccessKey or the like.
+func ScanAll(field string, data []byte) *Leak {
+	if l := Scan(field, data); l != nil {
+		return l
+	}
+	return scanAWSSecret(field, data)
+}
+
+// awsSecretNames are lower-case names an AWS secret access key is given.
+var awsSecretNames = [][]byte{[]byte("secret_access_key"), []byte("secretaccesskey"), []byte("aws_secret_key"), []byte("secret-access-key")}
+
+func scanAWSSecret(field string, data []byte) *Leak {
+	lower := bytes.ToLower(data)
+	for _, name := range awsSecretNames {
+		for i := 0; ; {
+			j := bytes.Index(lower[i:], name)
+			if j < 0 {
+				break
+			}
+			at := i + j + len(name)
+			// Skip what joins a name to its value: quotes, colon, equals,
+			// spaces and JSON escapes.
+			k := at
+			for k < len(data) && k-at < 8 && strings.IndexByte("\"'\\:= \t", data[k]) >= 0 {
+				k++
+			}
+			v := k
+			for v < len(data) && (tokenByte(data[v]) || data[v] == '/' || data[v] == '+') {
+				v++
+			}
+			if v-k == 40 && mixed(data[k:v], 40) && !bytes.Contains(data[k:v], []byte("EXAMPLEKEY")) {
+				return &Leak{Field: field, Kind: "an AWS secret access key", Offset: int64(k), Prefix: string(data[k : k+4])}
+			}
+			i = at
+		}
+	}
+	return nil
+}
+
+// Text returns s with every credential ScanAll finds replaced by its first
+// characters and "…REDACTED", for log lines and error messages.
+func Text(s string) string {
+	data := []byte(s)
+	var out []byte
+	from := 0
+	for {
+		l := ScanAll("", data[from:])
+		if l == nil {
+			break
+		}
+		start := from + int(l.Offset)
+		end := start + len(l.Prefix)
+		for end < len(data) && (tokenByte(data[end]) || data[end] == '.' || data[end] == '/' || data[end] == '+') {
+			end++
+		}
+		out = append(out, data[from:start]...)
+		out = append(out, l.Prefix...)
+		out = append(out, "…REDACTED"...)
+		from = end
+	}
+	if out == nil {
+		return s
+	}
+	return string(append(out, data[from:]...))
+}
+
+// Placeholder reports whether a credential value is a stand-in a test
+// suite or a scrubber put there, not a live key: the redaction mask,
+// <NAME> and {{NAME}} templates, runs of X or *, and the test-, fake- and
+// dummy- keys of examples.
+func Placeholder(v string) bool {
+	v = strings.TrimSpace(v)
+	if after, ok := strings.CutPrefix(v, "Bearer "); ok {
+		v = strings.TrimSpace(after)
+	}
+	l := strings.ToLower(v)
+	switch {
+	case v == "", v == Mask, strings.Contains(l, "redacted"), strings.Contains(l, "filtered"), strings.Contains(l, "placeholder"):
+		return true
+	case strings.HasPrefix(v, "<") && strings.HasSuffix(v, ">"), strings.HasPrefix(v, "{{") && strings.HasSuffix(v, "}}"), strings.HasPrefix(v, "${"):
+		return true
+	case strings.Trim(v, "xX*-_.") == "" || strings.Contains(l, "xxxx") || strings.Contains(v, "****"):
+		return true
+	}
+	for _, w := range []string{"test", "fake", "dummy", "example", "mock", "sample", "your-", "your_"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
