@@ -29,6 +29,10 @@ type Exchange struct {
 	// RequestErr and ResponseErr say why a side did not decode.
 	RequestErr  string `json:"request_error,omitempty"`
 	ResponseErr string `json:"response_error,omitempty"`
+	// RequestBody and ResponseBody are the bodies as recorded, for checks
+	// that read bytes no wire decodes (a credential pasted into a prompt).
+	RequestBody  []byte `json:"-"`
+	ResponseBody []byte `json:"-"`
 }
 
 // Accepted reports whether the provider accepted the request (2xx).

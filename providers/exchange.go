@@ -39,6 +39,8 @@ func Decode(index int, c Call) engine.Exchange {
 
 		RequestHeader:  nonNil(c.RequestHeader),
 		ResponseHeader: nonNil(c.ResponseHeader),
+		RequestBody:    c.RequestBody,
+		ResponseBody:   c.ResponseBody,
 	}
 	if ex.Wire == "" {
 		ex.Wire = Detect(c.URL, c.RequestBody, c.ResponseBody)

@@ -24,6 +24,7 @@ import (
 
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/internal/redact"
 )
 
 // The benchmarks compare, in one run on loopback, a direct connection with
@@ -336,7 +337,7 @@ func BenchmarkReplayLoad(b *testing.B) {
 // session id (the canonical path).
 func BenchmarkMatch(b *testing.B) {
 	_, ins := bigCassette(b, 1000)
-	p := newPlayer(Match{}, ins)
+	p := newPlayer(Match{}, redact.Default().URL, ins)
 	in := ins[500]
 	tg := target(in.Request.URL)
 	other := bytes.Replace(in.Request.Body, []byte("session-500"), []byte("session-xyz"), 1)

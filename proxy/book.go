@@ -71,13 +71,13 @@ func (r *Recorder) open(b *book) error {
 	case ModeReplay:
 		c, err := cassette.Load(b.path)
 		if errors.Is(err, fs.ErrNotExist) && r.opts.Dir != "" {
-			b.player = newPlayer(r.opts.Match, nil) // every call to this host misses, saying so
+			b.player = newPlayer(r.opts.Match, r.policy.URL, nil) // every call to this host misses, saying so
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		b.player = newPlayer(r.opts.Match, c.Interactions)
+		b.player = newPlayer(r.opts.Match, r.policy.URL, c.Interactions)
 	case ModeRecord, ModeAuto:
 		s, existing, err := openSink(b.path, r.log.warn, r.opts.CassetteFormat == "v4")
 		if err != nil {
@@ -85,7 +85,7 @@ func (r *Recorder) open(b *book) error {
 		}
 		b.sink = s
 		if r.opts.Mode == ModeAuto {
-			b.player = newPlayer(r.opts.Match, existing)
+			b.player = newPlayer(r.opts.Match, r.policy.URL, existing)
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/llmtck/llmtck/conformance/check"
@@ -44,6 +45,7 @@ type call struct {
 	index int    // in the cassette; -1 when not recorded
 	tools int    // tool calls in the response; -1 when unknown
 	note  string // what went wrong, for the log line
+	ended atomic.Bool
 }
 
 // finished records a forwarded call once its body has ended. cause is empty
@@ -85,7 +87,7 @@ func (c *call) finished(body *bodyBuffer, clock *eventClock, cause string) {
 			c.book.remember(*ex)
 		}
 	}
-	c.r.log.line(c, verbFor(c.book), dur)
+	c.end(verbFor(c.book), dur)
 }
 
 func streamOf(ex *engine.Exchange) *engine.Stream {
@@ -112,12 +114,12 @@ func (c *call) unreachable(err error) (*http.Response, error) {
 	cause := strings.ReplaceAll(err.Error(), c.req.URL.String(), c.url)
 	if c.req.Context().Err() != nil {
 		c.addNote("no response: the client went away before the response: " + cause)
-		c.r.log.line(c, verbFor(c.book), dur)
+		c.end(verbFor(c.book), dur)
 		return nil, err
 	}
 	c.status = http.StatusBadGateway
 	c.addNote("NOT RECORDED: the upstream did not answer: " + cause)
-	c.r.log.line(c, verbFor(c.book), dur)
+	c.end(verbFor(c.book), dur)
 	msg := fmt.Sprintf("llmtck: the upstream %s did not answer: %s", c.req.URL.Host, cause)
 	body := providers.ErrorBody(c.wire, http.StatusBadGateway, msg)
 	return &http.Response{
@@ -216,11 +218,21 @@ func (c *call) addNote(s string) {
 	c.note += s
 }
 
+// end writes the call's log line and tells the recorder the call is over;
+// Close waits for calls in flight.
+func (c *call) end(verb string, d time.Duration) {
+	if c.ended.Swap(true) {
+		return
+	}
+	c.r.log.line(c, verb, d)
+	c.r.inflight.Done()
+}
+
 // synthetic is a response llmtck makes itself (a miss, a --check
 // rejection); it is logged at once.
 func (c *call) synthetic(status int, body []byte) *http.Response {
 	c.status = status
-	c.r.log.line(c, "replay", time.Since(c.start))
+	c.end("replay", time.Since(c.start))
 	return &http.Response{
 		StatusCode:    status,
 		Status:        fmt.Sprintf("%d %s", status, http.StatusText(status)),

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -255,5 +256,48 @@ func TestUnreachableUpstream(t *testing.T) {
 	defer back.Close()
 	if resp, _, err := callFault(&http.Client{}, back.URL, "ok"); err == nil {
 		t.Fatalf("replay answered %s, want the recorded failed connection", resp.Status)
+	}
+}
+
+// Close waits for a call whose response is still streaming, so stopping a
+// recorder (SIGINT while a client reads) does not lose the call: a CONNECT
+// tunnel is hijacked, and http.Server.Shutdown does not wait for it.
+func TestCloseWaitsForCallsInFlight(t *testing.T) {
+	release := make(chan struct{})
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Write([]byte("event: message_start\ndata: {\"type\":\"message_start\"}\n\n"))
+		w.(http.Flusher).Flush()
+		<-release
+		w.Write([]byte("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"))
+	}))
+	defer up.Close()
+	path := filepath.Join(t.TempDir(), "inflight.yaml")
+	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path})
+	u, _ := url.Parse(up.URL)
+	front := httptest.NewServer(NewHandler(rec, u))
+	defer front.Close()
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	defer free() // before the servers close, or they wait for the handler
+	resp, err := front.Client().Post(front.URL+"/v1/messages", "application/json", strings.NewReader(`{"stream":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- rec.Close() }()
+	select {
+	case err := <-closed:
+		t.Fatalf("Close returned (%v) while a call was in flight", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	free()
+	io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err := <-closed; err != nil {
+		t.Fatal(err)
+	}
+	if c := loadStock(t, path); len(c.Interactions) != 1 || !strings.Contains(c.Interactions[0].Response.Body, "message_stop") {
+		t.Fatalf("the call in flight was not recorded whole: %d interactions", len(c.Interactions))
 	}
 }

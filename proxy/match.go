@@ -67,15 +67,19 @@ func (g *group) take() *entry {
 // wire's volatile fields ignored). Credentials in the URL are compared
 // masked, as they were recorded.
 type player struct {
-	m       Match
+	m Match
+	// mask is the redaction of URLs: a recorded URL is matched as the
+	// incoming one is, with its credentials masked (another tool may have
+	// recorded key=test-api-key).
+	mask    func(string) string
 	mu      sync.Mutex
 	entries []*entry
 	byKey   map[string]*group // canonical key
 	byRaw   map[string]*group // exact keys seen before: a repeated request skips canonicalising
 }
 
-func newPlayer(m Match, interactions []*cassette.Interaction) *player {
-	p := &player{m: m, byKey: map[string]*group{}, byRaw: map[string]*group{}}
+func newPlayer(m Match, mask func(string) string, interactions []*cassette.Interaction) *player {
+	p := &player{m: m, mask: mask, byKey: map[string]*group{}, byRaw: map[string]*group{}}
 	for i, in := range interactions {
 		p.add(i, in)
 	}
@@ -91,7 +95,7 @@ func (p *player) add(index int, in *cassette.Interaction) {
 		index:  index,
 		in:     in,
 		method: in.Request.Method,
-		target: target(in.Request.URL),
+		target: target(p.mask(in.Request.URL)),
 		wire:   providers.Detect(in.Request.URL, in.Request.Body, nil),
 	}
 	key := string(p.m.key(nil, e.method, e.target, in.Request.Header, e.wire, in.Request.Body))

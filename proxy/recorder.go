@@ -24,10 +24,18 @@ type Recorder struct {
 	log    *callLog
 	seq    atomic.Uint64
 
+	// inflight counts calls between RoundTrip and their log line, so Close
+	// records what a client is still reading (a hijacked CONNECT tunnel is
+	// not waited for by http.Server.Shutdown).
+	inflight sync.WaitGroup
+
 	mu     sync.Mutex
 	books  map[string]*book
 	closed bool
 }
+
+// closeWait bounds how long Close waits for calls in flight.
+const closeWait = 10 * time.Second
 
 // NewRecorder returns a Recorder. With Options.Cassette it opens the
 // cassette at once, so a bad file is reported before the first call.
@@ -58,6 +66,14 @@ func NewRecorder(opts Options) (*Recorder, error) {
 // Close finishes every cassette: pending interactions are written and each
 // file is put in request order. Calls still in flight are not recorded.
 func (r *Recorder) Close() error {
+	var lost error
+	waited := make(chan struct{})
+	go func() { r.inflight.Wait(); close(waited) }()
+	select {
+	case <-waited:
+	case <-time.After(closeWait):
+		lost = fmt.Errorf("calls still in flight after %s are not recorded", closeWait)
+	}
 	r.mu.Lock()
 	r.closed = true
 	books := make([]*book, 0, len(r.books))
@@ -77,7 +93,7 @@ func (r *Recorder) Close() error {
 		}
 		errs = append(errs, err)
 	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, lost)...)
 }
 
 // RoundTrip answers one call by Mode. It returns an error only when the
@@ -96,8 +112,11 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		index:  -1,
 		tools:  -1,
 	}
+	r.inflight.Add(1)
 	body, err := readBody(req)
 	if err != nil {
+		c.addNote("reading the request body: " + err.Error())
+		c.end(verbFor(nil), time.Since(c.start))
 		return nil, fmt.Errorf("reading the request body: %w", err)
 	}
 	c.reqBody = body
@@ -131,6 +150,8 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 func (r *Recorder) forward(c *call, b *book) (*http.Response, error) {
 	out, err := http.NewRequestWithContext(c.req.Context(), c.method, c.req.URL.String(), bytes.NewReader(c.reqBody))
 	if err != nil {
+		c.addNote(err.Error())
+		c.end(verbFor(b), time.Since(c.start))
 		return nil, err
 	}
 	out.Header = endToEnd(c.req.Header)

@@ -50,12 +50,14 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 		wait -= at[len(at)-1] // an older recording, without the end
 	}
 	if err := sleep(c.req.Context(), scaled(wait, scale)); err != nil {
+		c.addNote("the client went away before the response")
+		c.end("replay", time.Since(c.start))
 		return nil, err
 	}
 	if rec.Status == 0 {
 		cause := rec.Header.Get(headerError)
 		c.addNote("replayed a failed call: " + cause)
-		c.r.log.line(c, "replay", time.Since(c.start))
+		c.end("replay", time.Since(c.start))
 		return nil, fmt.Errorf("replayed failure: %s", cause)
 	}
 	truncated := rec.Header.Get(headerTruncated)
@@ -65,7 +67,7 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 	body := &replayBody{
 		ctx: c.req.Context(), chunks: chunks, at: at, scale: scale,
 		start: time.Now(), truncated: truncated != "",
-		done: func() { c.r.log.line(c, "replay", time.Since(c.start)) },
+		done: func() { c.end("replay", time.Since(c.start)) },
 	}
 	// Unpaced and complete, the whole body is due at once: it goes in one
 	// piece with its length. Paced or cut off, it goes chunked, piece by piece.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/internal/redact"
 	"github.com/spf13/cobra"
 )
 
@@ -33,7 +34,8 @@ func newImportCmd() *cobra.Command {
 		Long: `import reads recordings made by go-vcr (any version), vcrpy (also langchain-aws's
 requests:/responses: lists), Ruby VCR, httprr, HAR 1.2 and Polly.JS, nock, Rust's httpmock
 YAML or JSONL event fixtures, gzip-compressed or not, and writes one go-vcr v2 cassette per
-input into DIR, named after the input with a .yaml ending. Stock go-vcr v2.1.0 cassette.Load
+input into DIR, named after the input with a .yaml ending, with credentials masked as
+llmtck redact masks them. Stock go-vcr v2.1.0 cassette.Load
 reads the result; with --to govcr-v4 the cassettes are go-vcr v3/v4's (` + "`version: 2`" + `), which
 stock go-vcr v4 loads and replays.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -64,6 +66,7 @@ stock go-vcr v4 loads and replays.`,
 				}
 				c, err := loadAs(args[0], from)
 				if err == nil {
+					redact.Default().Cassette(c)
 					var b []byte
 					if b, err = encode(c); err == nil {
 						_, err = cmd.OutOrStdout().Write(b)
@@ -96,7 +99,9 @@ stock go-vcr v4 loads and replays.`,
 					continue
 				}
 				c, err := loadAs(src, from)
+				masked := 0
 				if err == nil {
+					masked = redact.Default().Cassette(c)
 					err = save(dst, c)
 				}
 				if err != nil {
@@ -105,7 +110,7 @@ stock go-vcr v4 loads and replays.`,
 					continue
 				}
 				written[dst] = src
-				fmt.Fprintf(cmd.OutOrStdout(), "%s -> %s (%s, %d interactions)\n", src, dst, c.Format, len(c.Interactions))
+				fmt.Fprintf(cmd.OutOrStdout(), "%s -> %s (%s, %d interactions%s)\n", src, dst, c.Format, len(c.Interactions), maskedNote(masked))
 			}
 			if failed > 0 {
 				return &exitError{code: 2, err: fmt.Errorf("import: %d of %d inputs not imported", failed, len(args))}
@@ -119,6 +124,14 @@ stock go-vcr v4 loads and replays.`,
 	completeValues(cmd, "to", "govcr-v2", "govcr-v4")
 	completeValues(cmd, "from", "auto", "govcr", "vcrpy", "rubyvcr", "httprr", "har", "jsonl", "httpmock", "nock", "polly")
 	return cmd
+}
+
+// maskedNote says how many credential values import masked, if any.
+func maskedNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d credential values masked", n)
 }
 
 // loadAs reads src, detecting its format or holding it to the --from choice.

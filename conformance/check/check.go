@@ -27,6 +27,16 @@ type Check struct {
 	// observed. Its findings on other endpoints are warnings.
 	Evidence Evidence
 
+	// Recording marks a check of the recording itself (a credential left
+	// in a cassette), not of what a provider accepts: live judgement does
+	// not run it, since a live request carries its key by design and the
+	// recorder scans what it writes.
+	Recording bool
+	// Retired names the check that took this one's rule over. A retired
+	// check never runs; it stays listed so its ID in a Skip or Gap still
+	// means something.
+	Retired string
+
 	// Judge reports the check's findings on the traffic.
 	Judge func(tr *Traffic, r *Reporter)
 	// Applies, when set, says whether the traffic gives the check anything
@@ -38,7 +48,7 @@ type Check struct {
 // AppliesTo reports whether the traffic holds any exchange of the check's
 // wire, and whatever else the check needs to have something to judge.
 func (c *Check) AppliesTo(tr *Traffic) bool {
-	if c.Judge == nil || (c.Applies != nil && !c.Applies(tr)) {
+	if c.Judge == nil || c.Retired != "" || (c.Applies != nil && !c.Applies(tr)) {
 		return false
 	}
 	if c.Wire == "" {

@@ -159,11 +159,6 @@ var anthropicFixtures = []fixtureSpec{
 	fixtureSpec{Check: "ANT-HDR-001", Name: "real-placeholder-api-key", Pass: true, Source: srcAntHTTPRR},
 	fixtureSpec{Check: "ANT-HDR-001", Name: "version-header-dropped", Interaction: 0, Source: srcAntLegacyStream,
 		Mutate: func(t *testing.T, c *cassette.Cassette) { antDelHeader(t, c, 0, "Anthropic-Version") }},
-	fixtureSpec{Check: "ANT-HDR-001", Name: "live-looking-api-key", Interaction: 0, Source: srcAntHTTPRR,
-		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			// Shaped like a key, made up: sk-ant- and a mixed-case run.
-			c.Interactions[0].Request.Header.Set("X-Api-Key", "sk-ant-api03-Q7mZ2xLp9VbN4kR8sT1wY6uJ3hG5fD0a")
-		}},
 }
 
 // antRequestString reads the string at a gjson path of interaction i's

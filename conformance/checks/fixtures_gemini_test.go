@@ -108,16 +108,6 @@ var geminiFixtures = []fixtureSpec{
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
 			truncateAt(t, c, 0, `data: {"candidates": [{"content": {"parts": [{"text": ""}]`)
 		}},
-
-	fixtureSpec{Check: "GEM-HDR-001", Name: "real-no-credentials", Pass: true, Source: srcGemSigStream},
-	fixtureSpec{Check: "GEM-HDR-001", Name: "api-key-header-kept", Interaction: 0, Source: srcGemSigStream,
-		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			c.Interactions[0].Request.Header.Set("X-Goog-Api-Key", "gk-9fQ2mX7vL4pR8sT1wB6nY3cH")
-		}},
-	fixtureSpec{Check: "GEM-HDR-001", Name: "key-query-kept", Interaction: 1, Source: srcGemSigStream,
-		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			c.Interactions[1].Request.URL += "&key=gk-9fQ2mX7vL4pR8sT1wB6nY3cH"
-		}},
 }
 
 // gemMoveJSON moves the value at path from to path to in interaction i's

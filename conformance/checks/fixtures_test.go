@@ -186,7 +186,7 @@ func TestCheckFixtures(t *testing.T) {
 	}
 	// Every check is proven both ways.
 	for _, c := range checks.All() {
-		if n := covered[c.ID]; n[0] == 0 || n[1] == 0 {
+		if n := covered[c.ID]; c.Retired == "" && (n[0] == 0 || n[1] == 0) {
 			t.Errorf("%s has %d pass and %d fail fixtures; it needs at least one of each", c.ID, n[0], n[1])
 		}
 	}

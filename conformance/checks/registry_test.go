@@ -50,7 +50,10 @@ func TestRegistryEntriesComplete(t *testing.T) {
 		if c.Title == "" || c.Law == "" || c.Troubleshoot == "" || c.Since == "" {
 			t.Errorf("%s: title, law, troubleshoot and since are all required", c.ID)
 		}
-		if c.Judge == nil {
+		switch {
+		case c.Retired != "" && checks.Lookup(c.Retired) == nil:
+			t.Errorf("%s: retired for %s, which is not in the catalogue", c.ID, c.Retired)
+		case c.Retired == "" && c.Judge == nil:
 			t.Errorf("%s: no judge", c.ID)
 		}
 		// An error says the provider refuses: say where that was seen.

@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"slices"
+
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/engine"
@@ -18,10 +20,13 @@ type Linter struct {
 }
 
 // New returns a Linter running checks; nil means the whole catalogue.
+// Checks of the recording itself (check.Check.Recording) are left out: they
+// judge what is written, not what the provider accepts.
 func New(cs []*check.Check) *Linter {
 	if cs == nil {
 		cs = checks.All()
 	}
+	cs = slices.DeleteFunc(slices.Clone(cs), func(c *check.Check) bool { return c.Recording })
 	return &Linter{checks: cs}
 }
 
@@ -59,6 +64,7 @@ func (l *Linter) Judge(next engine.Exchange) Verdict {
 // Index is set to its place in the conversation.
 func (l *Linter) Add(ex engine.Exchange) {
 	ex.Index = len(l.history)
+	ex.RequestBody, ex.ResponseBody = nil, nil // later requests are judged against the decoded call
 	l.history = append(l.history, ex)
 }
 

@@ -27,12 +27,13 @@ func Default() Policy {
 		Headers: []string{
 			"x-api-key", "authorization", "api-key", "x-goog-api-key",
 			"proxy-authorization", "cookie", "set-cookie",
-			"x-amz-security-token",
+			"x-amz-security-token", "ocp-apim-subscription-key",
 			"anthropic-organization-id", "openai-organization", "openai-project",
 			"x-goog-user-project",
 		},
-		// key: Gemini; access_token: Google OAuth; X-Amz-*: presigned AWS URLs.
-		Query: []string{"key", "access_token", "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token"},
+		// key: Gemini; access_token: Google OAuth; X-Amz-*: presigned AWS URLs;
+		// api_key and its spellings: OpenAI-compatible servers.
+		Query: []string{"key", "api_key", "apikey", "api-key", "access_token", "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token"},
 	}
 }
 
@@ -75,29 +76,44 @@ func (p Policy) Header(h http.Header) http.Header {
 // URL masks the values of redacted query parameters and leaves every other
 // byte of raw as it was, so the rest of the query still matches on replay.
 func (p Policy) URL(raw string) string {
+	out, _ := p.maskQuery(raw, func(string) bool { return true })
+	return out
+}
+
+// maskQuery masks the values of redacted query parameters for which
+// should says yes, and counts them.
+func (p Policy) maskQuery(raw string, should func(value string) bool) (string, int) {
 	before, query, ok := strings.Cut(raw, "?")
 	if !ok || len(p.Query) == 0 {
-		return raw
+		return raw, 0
 	}
 	query, fragment, hasFragment := strings.Cut(query, "#")
 	params := strings.Split(query, "&")
+	n := 0
 	for i, param := range params {
-		name, _, hasValue := strings.Cut(param, "=")
+		name, value, hasValue := strings.Cut(param, "=")
 		if unescaped, err := url.QueryUnescape(name); err == nil {
 			name = unescaped
 		}
+		if unescaped, err := url.QueryUnescape(value); err == nil {
+			value = unescaped
+		}
 		for _, q := range p.Query {
 			if strings.EqualFold(q, name) {
-				if hasValue {
+				if hasValue && value != Mask && should(value) {
 					params[i] = param[:strings.IndexByte(param, '=')+1] + Mask
+					n++
 				}
 				break
 			}
 		}
 	}
+	if n == 0 {
+		return raw, 0
+	}
 	out := before + "?" + strings.Join(params, "&")
 	if hasFragment {
 		out += "#" + fragment
 	}
-	return out
+	return out, n
 }

@@ -76,28 +76,11 @@ func scanAWSSecret(field string, data []byte) *Leak {
 // Text returns s with every credential ScanAll finds replaced by its first
 // characters and "…REDACTED", for log lines and error messages.
 func Text(s string) string {
-	data := []byte(s)
-	var out []byte
-	from := 0
-	for {
-		l := ScanAll("", data[from:])
-		if l == nil {
-			break
-		}
-		start := from + int(l.Offset)
-		end := start + len(l.Prefix)
-		for end < len(data) && (tokenByte(data[end]) || data[end] == '.' || data[end] == '/' || data[end] == '+') {
-			end++
-		}
-		out = append(out, data[from:start]...)
-		out = append(out, l.Prefix...)
-		out = append(out, "…REDACTED"...)
-		from = end
-	}
-	if out == nil {
+	out, n := replaceTokens([]byte(s), func(_ []byte, l *Leak) string { return l.Prefix + "…REDACTED" })
+	if n == 0 {
 		return s
 	}
-	return string(append(out, data[from:]...))
+	return string(out)
 }
 
 // Placeholder reports whether a credential value is a stand-in a test

@@ -194,10 +194,10 @@ var checks = []*check.Check{
 		Judge: judgeAntMsg002,
 	}),
 	antCheck(&check.Check{
-		ID: "ANT-HDR-001", Title: "Version header kept, credentials redacted", Severity: check.SeverityInfo, Scope: "R,C",
-		Law: "A recorded Anthropic request carries anthropic-version, and its x-api-key and authorization values are redacted.",
+		ID: "ANT-HDR-001", Title: "Version header kept", Severity: check.SeverityInfo, Scope: "R,C",
+		Law: "A recorded Anthropic request carries anthropic-version.",
 		Troubleshoot: "anthropic-version is required by the API and replay matching needs it, so a recorder should keep it; recorders that keep only an allow-list of headers drop it. " +
-			"A live key in a cassette is a leaked secret: rotate it and record through a redacting recorder. Placeholders (empty, REDACTED, <redacted>, test-api-key, fake-api-key-for-testing-only) count as redacted; values shaped like a real key (sk-ant-…, a JWT, AWS credentials) do not.",
+			"Credentials in the recording are XP-SECRET-001's (until 0.2.0 this check also reported them).",
 		Judge: judgeAntHdr001,
 	}),
 }

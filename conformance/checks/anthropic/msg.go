@@ -6,7 +6,6 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/engine"
-	"github.com/llmtck/llmtck/internal/redact"
 )
 
 func judgeAntMsg001(tr *check.Traffic, r *check.Reporter) {
@@ -59,33 +58,11 @@ func judgeAntMsg002(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-// antPlaceholders are credential values that are evidently not secrets.
-var antPlaceholders = []string{"redact", "fake", "test", "dummy", "placeholder", "example", "xxx", "***", "<", "filtered", "your"}
-
-// antLiveCredential says what kind of live secret v looks like, or "".
-func antLiveCredential(v string) string {
-	lower := strings.ToLower(v)
-	for _, p := range antPlaceholders {
-		if strings.Contains(lower, p) {
-			return ""
-		}
-	}
-	if l := redact.Scan("", []byte(v)); l != nil {
-		return l.Kind + " (" + l.Prefix + "…)"
-	}
-	if strings.Contains(v, "Credential=AKIA") || strings.Contains(v, "Credential=ASIA") {
-		return "AWS credentials"
-	}
-	return ""
-}
-
-// judgeAntHdr001 reports a missing version header once per cassette (it is
-// the recorder's policy, not one request's fault) and each live-looking
-// credential value once.
+// judgeAntHdr001 reports a missing version header once per cassette: it is
+// the recorder's policy, not one request's fault.
 func judgeAntHdr001(tr *check.Traffic, r *check.Reporter) {
 	var noVersion []int
 	requests := 0
-	leaked := map[string]bool{}
 	for i := range tr.Exchanges {
 		ex := &tr.Exchanges[i]
 		if ex.Wire != engine.WireAnthropic || ex.Method == "" {
@@ -99,14 +76,6 @@ func judgeAntHdr001(tr *check.Traffic, r *check.Reporter) {
 		}
 		if len(h) > 0 && h.Get("Anthropic-Version") == "" && !bodyVersion && antPlatform(ex.URL) == "the Anthropic API" {
 			noVersion = append(noVersion, i)
-		}
-		for _, name := range []string{"X-Api-Key", "Authorization"} {
-			for _, v := range h.Values(name) {
-				if kind := antLiveCredential(v); kind != "" && !leaked[name+v] {
-					leaked[name+v] = true
-					r.Add(i, "request.headers."+strings.ToLower(name), "%s is not redacted: it holds what looks like %s", strings.ToLower(name), kind)
-				}
-			}
 		}
 	}
 	if len(noVersion) > 0 {

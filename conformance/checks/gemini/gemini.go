@@ -100,13 +100,11 @@ var checks = []*check.Check{
 		Judge: judgeGemCancel001,
 	}),
 	gemCheck(&check.Check{
-		ID: "GEM-HDR-001", Title: "Gemini credentials redacted", Severity: check.SeverityInfo, Scope: "C",
+		ID: "GEM-HDR-001", Title: "Gemini credentials redacted (retired: XP-SECRET-001)", Severity: check.SeverityInfo, Scope: "C",
 		Law:           "A recorded Gemini request keeps no credential: the x-goog-api-key and authorization header values and the key= query parameter are redacted.",
 		ProviderError: "",
-		Troubleshoot: "The legacy ?key= parameter puts the API key in the URL, where recorders that only scrub headers miss it; Vertex sends an OAuth bearer token (ya29.…) in authorization. " +
-			"A live key in a cassette is a leaked secret: rotate it and record through a redacting recorder (llmtck writes REDACTED; go-genai's replay client writes {REDACTED}). " +
-			"Values that are plainly placeholders (empty, REDACTED, <redacted>, test-api-key, fake…, dummy…, ***) count as redacted; anything else is reported with its length and first characters only.",
-		Judge: judgeGemHdr001,
+		Troubleshoot:  "Retired in 0.2.0: XP-SECRET-001 judges credentials on every wire, as an error.",
+		Retired:       "XP-SECRET-001",
 	}),
 }
 

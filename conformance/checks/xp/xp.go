@@ -37,6 +37,7 @@ var checks = []*check.Check{
 		Since: "0.1.0",
 		Judge: judgeXPRaw001,
 	},
+	secretCheck,
 }
 
 func judgeXPRaw001(tr *check.Traffic, r *check.Reporter) {
