@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -20,8 +21,9 @@ type book struct {
 	ready chan struct{}
 	err   error
 
-	player *player // replay and auto
-	sink   *sink   // record and auto
+	player *player       // replay and auto
+	sink   *sink         // record and auto
+	lock   *cassetteLock // record and auto: held until Close
 
 	// lint judges each request against the calls answered before it; nil
 	// when Options.Lint is off. mu guards it: judging reads, adding writes.
@@ -77,13 +79,21 @@ func (r *Recorder) open(b *book) error {
 		if err != nil {
 			return err
 		}
+		if c.Torn > 0 {
+			r.log.warn(fmt.Sprintf("%s: its last %d bytes are an interaction cut in the middle (a recorder was killed while writing it); replaying the %d complete ones", b.path, c.Torn, len(c.Interactions)))
+		}
 		b.player = newPlayer(r.opts.Match, r.policy.URL, c.Interactions)
 	case ModeRecord, ModeAuto:
-		s, existing, err := openSink(b.path, r.log.warn, r.opts.CassetteFormat == "v4")
+		lock, err := lockCassette(b.path)
 		if err != nil {
 			return err
 		}
-		b.sink = s
+		s, existing, err := openSink(b.path, r.log.warn, r.opts.CassetteFormat == "v4")
+		if err != nil {
+			lock.release()
+			return err
+		}
+		b.sink, b.lock = s, lock
 		if r.opts.Mode == ModeAuto {
 			b.player = newPlayer(r.opts.Match, r.policy.URL, existing)
 		}

@@ -135,16 +135,16 @@ func (c *call) unreachable(err error) (*http.Response, error) {
 // record appends in to the cassette unless it holds a secret.
 func (c *call) record(in *cassette.Interaction, body *bodyBuffer) {
 	if leak := leakIn(in, body); leak != nil {
-		c.addNote("NOT RECORDED: " + leak.Error())
+		c.notRecorded("it holds a credential", leak.Error())
 		return
 	}
 	if body != nil && body.err != nil {
-		c.addNote("NOT RECORDED: keeping the body failed: " + body.err.Error())
+		c.notRecorded("keeping the body failed", "keeping the body failed: "+body.err.Error())
 		return
 	}
 	idx, err := c.book.sink.append(c.seq, in, body)
 	if err != nil {
-		c.addNote("NOT RECORDED: " + err.Error())
+		c.notRecorded("writing the cassette failed", err.Error())
 		return
 	}
 	c.index = idx

@@ -301,3 +301,33 @@ func TestCloseWaitsForCallsInFlight(t *testing.T) {
 		t.Fatalf("the call in flight was not recorded whole: %d interactions", len(c.Interactions))
 	}
 }
+
+// Two recorders of one cassette would tear each other's interactions: the
+// second is refused at once, naming the lock and who holds it, and the
+// cassette is free again once the first closes.
+func TestOneRecorderPerCassette(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shared.yaml")
+	first := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path})
+	for _, mode := range []Mode{ModeRecord, ModeAuto} {
+		_, err := NewRecorder(Options{Mode: mode, Cassette: path})
+		if !errors.Is(err, errLocked) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) || !strings.Contains(err.Error(), path+".lock") {
+			t.Fatalf("second recorder (%s): %v", mode, err)
+		}
+	}
+	// Replay only reads: it may run beside a recorder.
+	if r, err := NewRecorder(Options{Mode: ModeReplay, Cassette: path}); err != nil {
+		t.Fatalf("replay beside a recorder: %v", err)
+	} else {
+		r.Close()
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + ".lock"); !os.IsNotExist(err) {
+		t.Errorf("the lock file is left behind: %v", err)
+	}
+	again := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path})
+	if err := again.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -28,6 +28,7 @@ type Recorder struct {
 	// records what a client is still reading (a hijacked CONNECT tunnel is
 	// not waited for by http.Server.Shutdown).
 	inflight sync.WaitGroup
+	lost     lostCalls
 
 	mu     sync.Mutex
 	books  map[string]*book
@@ -63,8 +64,11 @@ func NewRecorder(opts Options) (*Recorder, error) {
 	return r, nil
 }
 
-// Close finishes every cassette: pending interactions are written and each
-// file is put in request order. Calls still in flight are not recorded.
+// Close finishes every cassette: it waits up to closeWait for calls in
+// flight, writes pending interactions and puts each file in request order.
+// It fails when any call was not recorded (its client was served all the
+// same), saying how many and why, so a recording session that lost calls
+// does not end as if it were whole.
 func (r *Recorder) Close() error {
 	var lost error
 	waited := make(chan struct{})
@@ -91,9 +95,10 @@ func (r *Recorder) Close() error {
 		if err == nil && r.opts.CassetteFormat == "v4" {
 			err = toV4(b.path)
 		}
+		b.lock.release()
 		errs = append(errs, err)
 	}
-	return errors.Join(append(errs, lost)...)
+	return errors.Join(append(errs, lost, r.lost.err())...)
 }
 
 // RoundTrip answers one call by Mode. It returns an error only when the
@@ -187,7 +192,7 @@ func (r *Recorder) unavailable(c *call, err error) (*http.Response, error) {
 		c.note = "cassette unusable: " + err.Error()
 		return c.synthetic(http.StatusInternalServerError, providers.ErrorBody(c.wire, http.StatusInternalServerError, "llmtck replay: "+err.Error())), nil
 	}
-	c.note = "NOT RECORDED: " + err.Error()
+	c.notRecorded("the cassette could not be opened", err.Error())
 	return r.forward(c, nil)
 }
 

@@ -108,9 +108,13 @@ func prepare(path string, warn func(string), acceptV4 bool) ([]*cassette.Interac
 	}
 	c, err := cassette.Parse(path, data)
 	if err != nil {
-		if c, err = repair(path, data, err, warn); err != nil {
+		return nil, fmt.Errorf("%w (llmtck will not append to a cassette that does not load)", err)
+	}
+	if c.Torn > 0 {
+		if err := moveTornTail(path, data, c, warn); err != nil {
 			return nil, err
 		}
+		data = data[:int64(len(data))-c.Torn]
 	}
 	if c.Format == cassette.FormatGoVCRv2 && acceptV4 {
 		// Recording with --cassette-format v4: a go-vcr v4 cassette takes
@@ -133,39 +137,20 @@ func prepare(path string, warn func(string), acceptV4 bool) ([]*cassette.Interac
 	return c.Interactions, nil
 }
 
-// repair handles a cassette that does not load. If it is one of ours whose
-// end was cut mid-interaction (the process died while appending), the
-// complete interactions are kept and the torn tail is saved next to it.
-// Anything else is refused, so a file llmtck does not understand is never
-// overwritten.
-func repair(path string, data []byte, loadErr error, warn func(string)) (*cassette.Cassette, error) {
-	var head bytes.Buffer
-	cassette.EncodeHeader(&head)
-	if !bytes.HasPrefix(data, head.Bytes()) {
-		return nil, fmt.Errorf("%w (llmtck will not append to a cassette that does not load)", loadErr)
+// moveTornTail keeps the complete interactions of a cassette whose end was
+// cut mid-interaction (the process died while appending) and saves the torn
+// bytes next to it, so nothing is dropped and appends start clean.
+func moveTornTail(path string, data []byte, c *cassette.Cassette, warn func(string)) error {
+	cut := int64(len(data)) - c.Torn
+	torn := fmt.Sprintf("%s.torn-%d", path, time.Now().UnixNano())
+	if err := replaceFile(torn, data[cut:]); err != nil {
+		return err
 	}
-	for cut := len(data); cut > head.Len(); {
-		i := bytes.LastIndex(data[:cut-1], []byte("\n- request:\n"))
-		if i < 0 {
-			cut = head.Len()
-		} else {
-			cut = i + 1
-		}
-		c, err := cassette.Parse(path, data[:cut])
-		if err != nil {
-			continue
-		}
-		torn := fmt.Sprintf("%s.torn-%d", path, time.Now().UnixNano())
-		if err := replaceFile(torn, data[cut:]); err != nil {
-			return nil, err
-		}
-		if err := replaceFile(path, data[:cut]); err != nil {
-			return nil, err
-		}
-		warn(fmt.Sprintf("%s: its last %d bytes were a torn interaction (a crash while writing); kept the %d complete ones and moved the rest to %s", path, len(data)-cut, len(c.Interactions), torn))
-		return c, nil
+	if err := replaceFile(path, data[:cut]); err != nil {
+		return err
 	}
-	return nil, fmt.Errorf("%w (llmtck will not append to a cassette that does not load)", loadErr)
+	warn(fmt.Sprintf("%s: its last %d bytes were a torn interaction (a crash while writing); kept the %d complete ones and moved the rest to %s", path, c.Torn, len(c.Interactions), torn))
+	return nil
 }
 
 // replaceFile writes data to path atomically and durably.

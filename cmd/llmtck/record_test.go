@@ -23,6 +23,9 @@ func TestServerChild(t *testing.T) {
 	if args == "" {
 		t.Skip("only run as a child of the server verb tests")
 	}
+	if n := os.Getenv("LLMTCK_CHILD_FSIZE"); n != "" {
+		limitFileSize(t, n)
+	}
 	os.Exit(run(strings.Split(args, "\x1f"), os.Stdout, os.Stderr))
 }
 
@@ -36,8 +39,14 @@ type server struct {
 
 func startServer(t *testing.T, args ...string) *server {
 	t.Helper()
+	return startServerEnv(t, nil, args...)
+}
+
+// startServerEnv is startServer with more environment for the child.
+func startServerEnv(t *testing.T, env []string, args ...string) *server {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestServerChild$")
-	cmd.Env = append(os.Environ(), "LLMTCK_CLI_ARGS="+strings.Join(args, "\x1f"))
+	cmd.Env = append(append(os.Environ(), "LLMTCK_CLI_ARGS="+strings.Join(args, "\x1f")), env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,9 @@ type Traffic struct {
 	// persist (a scenario's schema-retry feedback); HIST-005 finds it
 	// anywhere but the last message of a request.
 	Ephemeral []string
+	// Torn is how many bytes at the end of the recording were an
+	// interaction cut in the middle, left out of Exchanges.
+	Torn int64
 
 	analyses sync.Map // analysis name → its value for this traffic
 }

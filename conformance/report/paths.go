@@ -160,6 +160,10 @@ func checkFile(path string, checks []*check.Check, wire engine.Wire) (fr FileRep
 	if fr.Provider == string(engine.WireUnknown) && fr.Interactions > 0 {
 		fr.Note = noChecksNote(tr.Exchanges)
 	}
+	if tr.Torn > 0 {
+		torn := fmt.Sprintf("the last %d bytes are an interaction cut in the middle (a recorder was killed while writing it) and were left out; the %d complete interactions before it were checked", tr.Torn, fr.Interactions)
+		fr.Note = strings.TrimPrefix(fr.Note+"; "+torn, "; ")
+	}
 	return fr
 }
 
@@ -187,7 +191,7 @@ func LoadTraffic(path string, wire engine.Wire) (*check.Traffic, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &check.Traffic{Path: path, Exchanges: providers.DecodeCassette(c, wire), Ephemeral: c.Ephemeral}, nil
+	return &check.Traffic{Path: path, Exchanges: providers.DecodeCassette(c, wire), Ephemeral: c.Ephemeral, Torn: c.Torn}, nil
 }
 
 // ProviderOf names the file's wire; a cassette mixing wires lists each known

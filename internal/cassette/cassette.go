@@ -44,6 +44,11 @@ type Cassette struct {
 	// never persist (a scenario's schema-retry feedback), kept under the
 	// llmtck_ephemeral key so a later check can still judge it.
 	Ephemeral []string
+	// Torn is the number of bytes at the end of the file that were left
+	// out: an interaction cut in the middle (a recorder killed while
+	// writing it). The interactions before it are complete. Readers say so;
+	// the next recorder of the file moves those bytes aside.
+	Torn int64
 }
 
 // Interaction is one request and the response it got.
