@@ -68,35 +68,79 @@ func collect(paths, exclude []string) ([]string, error) {
 			files = append(files, p)
 			continue
 		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		w := walker{root: p, exclude: exclude, seen: []os.FileInfo{st}}
+		if err := w.dir(p); err != nil {
+			return nil, err
+		}
+		files = append(files, w.files...)
+	}
+	return files, nil
+}
+
+// walker walks a folder in lexical order, following symbolic links to
+// files and folders (cassettes are often linked in from a shared folder).
+// A folder reached twice, by a link loop or by two links, is walked once.
+type walker struct {
+	root    string
+	exclude []string
+	seen    []os.FileInfo // folders walked
+	files   []string
+}
+
+func (w *walker) dir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		if excluded(w.root, path, w.exclude) {
+			continue
+		}
+		mode := e.Type()
+		if mode&fs.ModeSymlink != 0 {
+			st, err := os.Stat(path)
+			if err != nil {
+				// A broken link is listed, so the report says it cannot be
+				// read instead of the file silently missing.
+				w.files = append(w.files, path)
+				continue
+			}
+			mode = st.Mode().Type()
+		}
+		switch {
+		case mode.IsDir():
+			if strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			st, err := os.Stat(path)
 			if err != nil {
 				return err
 			}
-			if path != p && excluded(p, path, exclude) {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
+			if w.walked(st) {
+				continue
 			}
-			if d.IsDir() {
-				if path != p && strings.HasPrefix(d.Name(), ".") {
-					return filepath.SkipDir
-				}
-				return nil
+			w.seen = append(w.seen, st)
+			if err := w.dir(path); err != nil {
+				return err
 			}
-			if !d.Type().IsRegular() {
-				return nil
-			}
+		case mode.IsRegular():
 			if recordingExts[strings.ToLower(filepath.Ext(strings.TrimSuffix(path, ".gz")))] || looksLikeRecording(path) {
-				files = append(files, path)
+				w.files = append(w.files, path)
 			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
 		}
 	}
-	return files, nil
+	return nil
+}
+
+// walked reports whether the folder st was walked already.
+func (w *walker) walked(st os.FileInfo) bool {
+	for _, s := range w.seen {
+		if os.SameFile(s, st) {
+			return true
+		}
+	}
+	return false
 }
 
 // excluded reports whether path, found walking root, matches one of the

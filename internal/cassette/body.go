@@ -1,13 +1,11 @@
 package cassette
 
 import (
-	"bytes"
-	"compress/gzip"
-	"compress/zlib"
 	"errors"
-	"io"
 	"net/http"
 	"strings"
+
+	"github.com/llmtck/llmtck/internal/inflate"
 )
 
 // finish gives every reader's output the same shape: non-nil headers, nil
@@ -50,31 +48,27 @@ var errTooLarge = errors.New("decompressed bodies are larger than the size limit
 // decodeBody undoes a single gzip or deflate content coding when the body
 // really is in it. A body that fails to decompress is kept as it is.
 func decodeBody(h http.Header, body []byte, budget *int) ([]byte, error) {
-	var open func(io.Reader) (io.ReadCloser, error)
+	var out []byte
+	var err error
 	switch coding(h.Values("Content-Encoding")) {
 	case "gzip", "x-gzip":
 		if !isGzip(body) {
 			return body, nil
 		}
-		open = func(r io.Reader) (io.ReadCloser, error) { return gzip.NewReader(r) }
+		out, err = inflate.Gzip(body, int64(*budget))
 	case "deflate":
 		if !isZlib(body) {
 			return body, nil
 		}
-		open = zlib.NewReader
+		out, err = inflate.Zlib(body, int64(*budget))
 	default:
 		return body, nil
 	}
-	r, err := open(bytes.NewReader(body))
-	if err != nil {
-		return body, nil
-	}
-	out, err := io.ReadAll(io.LimitReader(r, int64(*budget)+1))
-	if err != nil {
-		return body, nil
-	}
-	if len(out) > *budget {
+	if errors.Is(err, inflate.ErrTooLarge) {
 		return nil, errTooLarge
+	}
+	if err != nil {
+		return body, nil
 	}
 	*budget -= len(out)
 	return out, nil

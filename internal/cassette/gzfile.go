@@ -1,25 +1,26 @@
 package cassette
 
 import (
-	"bytes"
-	"compress/gzip"
-	"io"
+	"errors"
+
+	"github.com/llmtck/llmtck/internal/inflate"
 )
 
+// maxInflatedFile is the largest a gzip-compressed recording may inflate
+// to; a variable so tests can lower it.
+var maxInflatedFile int64 = MaxSize
+
 // gunzipFile undoes a gzip-compressed recording file (.yaml.gz, as
-// langchain-aws writes), reading at most MaxSize bytes of it so a small
-// bomb cannot take the memory a large one would.
+// langchain-aws writes). A file that inflates past MaxSize is refused
+// without being held in memory, so a small bomb costs no more than a
+// small file.
 func gunzipFile(name string, data []byte) ([]byte, error) {
-	r, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, errorf(name, 0, "gzip-compressed file: %v", err)
-	}
-	out, err := io.ReadAll(io.LimitReader(r, MaxSize+1))
-	if err != nil {
-		return nil, errorf(name, 0, "gzip-compressed file: %v", err)
-	}
-	if len(out) > MaxSize {
+	out, err := inflate.Gzip(data, maxInflatedFile)
+	if errors.Is(err, inflate.ErrTooLarge) {
 		return nil, errorf(name, 0, "gzip-compressed file holds more than the %d MiB limit once decompressed", MaxSize>>20)
+	}
+	if err != nil {
+		return nil, errorf(name, 0, "gzip-compressed file: %v", err)
 	}
 	if isGzip(out) {
 		return nil, errorf(name, 0, "gzip-compressed file holds another gzip stream; decompress it first")

@@ -263,3 +263,35 @@ func TestHostileGzipBomb(t *testing.T) {
 		t.Errorf("broken gzip body changed: %x", got)
 	}
 }
+
+// A gzip bomb, as a whole recording file and as a body, is refused having
+// allocated next to nothing, whatever the limit: inflating into a growing
+// buffer cost about twice the limit (590 MB for a 1 MB bomb at 256 MiB).
+// The limits are lowered to 32 MiB to keep the test fast under -race.
+func TestGzipBombBoundedMemory(t *testing.T) {
+	oldFile, oldBody := maxInflatedFile, maxDecoded
+	maxInflatedFile, maxDecoded = 32<<20, 32<<20
+	defer func() { maxInflatedFile, maxDecoded = oldFile, oldBody }()
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zero := make([]byte, 1<<20)
+	for range 40 { // 40 MiB of zeros, over the limit
+		zw.Write(zero)
+	}
+	zw.Close()
+	body := "interactions:\n- request:\n    uri: http://x\n  response:\n    headers: {Content-Encoding: [gzip]}\n    body: {string: !!binary " +
+		base64.StdEncoding.EncodeToString(gz.Bytes()) + "}\n    status: {code: 200}\n"
+	for name, data := range map[string][]byte{"bomb.yaml.gz": gz.Bytes(), "bomb-body.yaml": []byte(body)} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err := Parse(name, data)
+		runtime.ReadMemStats(&after)
+		if err == nil {
+			t.Fatalf("%s: a bomb loaded", name)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 8<<20 {
+			t.Errorf("%s: refusing a %d KiB bomb allocated %d MiB", name, gz.Len()>>10, grew>>20)
+		}
+	}
+}

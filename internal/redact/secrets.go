@@ -2,9 +2,9 @@ package redact
 
 import (
 	"bytes"
-	"compress/gzip"
-	"io"
 	"strings"
+
+	"github.com/llmtck/llmtck/internal/inflate"
 )
 
 // maxGunzip bounds what a gzip-encoded body is decompressed to for
@@ -20,11 +20,10 @@ func ScanBody(field string, data []byte) *Leak {
 		return l
 	}
 	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
-		zr, err := gzip.NewReader(bytes.NewReader(data))
+		plain, err := inflate.Gzip(data, maxGunzip)
 		if err != nil {
-			return nil
+			return nil // not gzip after all, or a bomb: the provider refuses it too
 		}
-		plain, _ := io.ReadAll(io.LimitReader(zr, maxGunzip))
 		if l := ScanAll(field+" (gunzipped)", plain); l != nil {
 			return l
 		}
