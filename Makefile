@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: build test bench lint demo demo-corpus fmt-check fuzz-seeds mutants
+.PHONY: build test bench lint demo demo-corpus fmt-check fuzz fuzz-seeds mutants
 
 build:
 	$(GO) build -o bin/llmtck ./cmd/llmtck
@@ -23,6 +23,12 @@ lint: fmt-check
 # corpus recordings; prints the catch rate per check family and every miss.
 mutants:
 	$(GO) test -count=1 -run TestMutantsOnRealTraffic -v ./conformance/checks | grep -E 'planted|MISS|ok|FAIL'
+
+# Every fuzz target for FUZZTIME each (default 15s; about 45 targets), one
+# line per target with its execs: make fuzz FUZZTIME=1m
+FUZZTIME ?= 15s
+fuzz:
+	GO=$(GO) FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh
 
 # Benchmarks only (no tests); figures that matter are compared side by side in one run.
 bench:

@@ -52,3 +52,28 @@ func TestBombCostsNoMemory(t *testing.T) {
 		t.Errorf("refusing a %d KiB bomb allocated %d MiB", len(bomb)>>10, grew>>20)
 	}
 }
+
+// FuzzGzip: any input decompresses to at most the limit or fails, the same
+// as a plain reader would where it succeeds.
+func FuzzGzip(f *testing.F) {
+	f.Add(gz(f, "hello ", 3), uint16(100))
+	f.Add(gz(f, "x", 5000), uint16(4096))
+	f.Add([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0}, uint16(10))
+	f.Fuzz(func(t *testing.T, data []byte, limit uint16) {
+		out, err := Gzip(data, int64(limit))
+		if err != nil {
+			return
+		}
+		if len(out) > int(limit) {
+			t.Fatalf("%d bytes out under a limit of %d", len(out), limit)
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("Gzip accepted what gzip refuses: %v", err)
+		}
+		var plain bytes.Buffer
+		if _, err := plain.ReadFrom(zr); err != nil || !bytes.Equal(plain.Bytes(), out) {
+			t.Fatalf("Gzip = %q, gzip = %q (%v)", out, plain.Bytes(), err)
+		}
+	})
+}
