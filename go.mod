@@ -5,7 +5,6 @@ go 1.26.0
 require (
 	github.com/anthropics/anthropic-sdk-go v1.84.0
 	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.27
-	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/dnaeon/go-vcr/v2 v2.1.0
 	github.com/elazarl/goproxy v1.9.2
 	github.com/google/go-cmp v0.7.0

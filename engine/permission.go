@@ -3,14 +3,13 @@ package engine
 import (
 	"fmt"
 	"sync"
-
-	"github.com/bmatcuk/doublestar/v4"
 )
 
 // ToolPermission names a tool and, optionally, glob patterns its parameters
-// must match (seed 004). Patterns are doublestar globs: "*" stays within a
-// path segment, "**" crosses segments, so "src/**" matches "src/a/b.go".
-// The tool name is a glob too ("*" matches every tool).
+// must match (seed 004). Patterns are matched as minimatch matches them,
+// on values cleaned as paths (see glob): "src/**" matches "src/a/b.go" but
+// not "src/.env", "src" or "src/../secrets/x". The tool name is a glob too
+// ("*" matches every tool).
 type ToolPermission struct {
 	Tool   string            `json:"tool"`
 	Params map[string]string `json:"params,omitempty"`
@@ -55,21 +54,31 @@ type PermissionResponse struct {
 // first, then the allowlist, then allow-once (each entry consumed by the
 // first call it allows), else relay. It is safe for concurrent use.
 type PermissionGate struct {
-	mu   sync.Mutex
-	p    Permissions
-	used []bool
+	mu    sync.Mutex
+	p     Permissions
+	used  []bool
+	globs map[string]*glob // every pattern of p, compiled
 }
 
 // NewPermissionGate checks every pattern of p and returns its gate.
 func NewPermissionGate(p Permissions) (*PermissionGate, error) {
+	globs := map[string]*glob{}
+	compile := func(pat string) error {
+		if globs[pat] != nil {
+			return nil
+		}
+		g, err := compileGlob(pat)
+		globs[pat] = g
+		return err
+	}
 	for name, list := range map[string][]ToolPermission{"allowlist": p.Allowlist, "allowOnce": p.AllowOnce} {
 		for i, r := range list {
-			if r.Tool == "" || !doublestar.ValidatePattern(r.Tool) {
-				return nil, fmt.Errorf("%s[%d].tool: %q is not a tool name or glob", name, i, r.Tool)
+			if err := compile(r.Tool); err != nil {
+				return nil, fmt.Errorf("%s[%d].tool: %q is not a tool name or glob: %v", name, i, r.Tool, err)
 			}
 			for k, pat := range r.Params {
-				if !doublestar.ValidatePattern(pat) {
-					return nil, fmt.Errorf("%s[%d].params.%s: %q is not a valid glob", name, i, k, pat)
+				if err := compile(pat); err != nil {
+					return nil, fmt.Errorf("%s[%d].params.%s: %q is not a valid glob: %v", name, i, k, pat, err)
 				}
 			}
 		}
@@ -79,7 +88,7 @@ func NewPermissionGate(p Permissions) (*PermissionGate, error) {
 			return nil, fmt.Errorf("deny[%d].toolCallId: empty", i)
 		}
 	}
-	return &PermissionGate{p: p, used: make([]bool, len(p.AllowOnce))}, nil
+	return &PermissionGate{p: p, used: make([]bool, len(p.AllowOnce)), globs: globs}, nil
 }
 
 // Decide decides the call callID whose request is req.
@@ -92,12 +101,12 @@ func (g *PermissionGate) Decide(callID string, req ToolPermission) Decision {
 		}
 	}
 	for i, r := range g.p.Allowlist {
-		if r.Matches(req) {
+		if r.matches(req, g.globs) {
 			return Decision{Verdict: Allow, Rule: fmt.Sprintf("allowlist[%d]", i)}
 		}
 	}
 	for i, r := range g.p.AllowOnce {
-		if !g.used[i] && r.Matches(req) {
+		if !g.used[i] && r.matches(req, g.globs) {
 			g.used[i] = true
 			return Decision{Verdict: Allow, Rule: fmt.Sprintf("allowOnce[%d]", i)}
 		}
@@ -107,13 +116,26 @@ func (g *PermissionGate) Decide(callID string, req ToolPermission) Decision {
 
 // Matches reports whether the rule r covers the request req: the tool name
 // matches and every constrained parameter is present and matches its glob.
-func (r ToolPermission) Matches(req ToolPermission) bool {
-	if !doublestar.MatchUnvalidated(r.Tool, req.Tool) {
+// A pattern that does not compile matches nothing.
+func (r ToolPermission) Matches(req ToolPermission) bool { return r.matches(req, nil) }
+
+func (r ToolPermission) matches(req ToolPermission, compiled map[string]*glob) bool {
+	match := func(pat, v string) bool {
+		g := compiled[pat]
+		if g == nil {
+			var err error
+			if g, err = compileGlob(pat); err != nil {
+				return false
+			}
+		}
+		return g.match(v)
+	}
+	if !match(r.Tool, req.Tool) {
 		return false
 	}
 	for k, pat := range r.Params {
 		v, ok := req.Params[k]
-		if !ok || !doublestar.MatchUnvalidated(pat, v) {
+		if !ok || !match(pat, v) {
 			return false
 		}
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
@@ -37,7 +38,7 @@ func TestPermissionGate(t *testing.T) {
 		rule    string
 	}{
 		{"c1", req("read_file", "path", "src/a/b/c.go"), Allow, "allowlist[0]"},
-		{"c2", req("read_file", "path", "src"), Allow, "allowlist[0]"}, // "src/**" also matches the folder itself
+		{"c2", req("read_file", "path", "src"), Relay, ""}, // as minimatch: "src/**" needs something below src
 		{"c3", req("read_file", "path", "/etc/passwd"), Relay, ""},
 		{"c4", req("read_file", "path", "srcx/a.go"), Relay, ""},
 		{"c5", req("read_file"), Relay, ""},                                  // constrained parameter missing
@@ -89,13 +90,63 @@ func TestNewPermissionGateErrors(t *testing.T) {
 		p    Permissions
 		want string
 	}{
-		{Permissions{Allowlist: []ToolPermission{{Tool: "read", Params: map[string]string{"path": "src/[a"}}}}, `allowlist[0].params.path: "src/[a" is not a valid glob`},
+		{Permissions{Allowlist: []ToolPermission{{Tool: "read", Params: map[string]string{"path": "src/[z-a]"}}}}, `allowlist[0].params.path: "src/[z-a]" is not a valid glob`},
 		{Permissions{AllowOnce: []ToolPermission{{}}}, "allowOnce[0].tool"},
 		{Permissions{Deny: []Denial{{Reason: "x"}}}, "deny[0].toolCallId: empty"},
 	}
 	for _, tt := range tests {
 		if _, err := NewPermissionGate(tt.p); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("err = %v, want %s", err, tt.want)
+		}
+	}
+}
+
+// The bypasses seed 004's gate had: traversal, dotfiles, a folder matching
+// its own "/**", and keys that differ only in case, which encoding/json
+// hands to a tool as one field (the last).
+func TestPermissionBypasses(t *testing.T) {
+	g, err := NewPermissionGate(Permissions{Allowlist: []ToolPermission{
+		{Tool: "read_file", Params: map[string]string{"path": "src/**"}},
+		{Tool: "any_file", Params: map[string]string{"path": "**"}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		tool, args string
+		allowed    bool
+	}{
+		{"read_file", `{"path":"src/a.go"}`, true},
+		{"read_file", `{"path":"src/../secrets/.env"}`, false},
+		{"read_file", `{"path":"src/.env"}`, false},
+		{"read_file", `{"path":"src"}`, false},
+		{"any_file", `{"path":"../etc/passwd"}`, false},
+		{"any_file", `{"path":"a/../../etc/passwd"}`, false},
+		{"any_file", `{"path":"docs/readme.md"}`, true},
+	} {
+		req, err := (&Toolbox{}).Permission(tc.tool, json.RawMessage(tc.args))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.args, err)
+		}
+		if got := g.Decide("c", req).Verdict == Allow; got != tc.allowed {
+			t.Errorf("%s %s: allowed %t, want %t", tc.tool, tc.args, got, tc.allowed)
+		}
+	}
+
+	// What a case-insensitive decoder makes of colliding keys.
+	var in struct{ Path string }
+	json.Unmarshal([]byte(`{"path":"src/a.go","PATH":"../secrets/.env"}`), &in)
+	if in.Path != "../secrets/.env" {
+		t.Fatalf("encoding/json gave %q: the premise changed", in.Path)
+	}
+	for _, args := range []string{
+		`{"path":"src/a.go","PATH":"../secrets/.env"}`,
+		`{"path":"src/a.go","path":"../secrets/.env"}`,
+		`{"opts":[{"file":"src/a","File":"/etc/shadow"}]}`,
+	} {
+		_, err := (&Toolbox{}).Permission("read_file", json.RawMessage(args))
+		if err == nil || !strings.Contains(err.Error(), "collide") {
+			t.Errorf("%s: %v, want the colliding keys refused", args, err)
 		}
 	}
 }

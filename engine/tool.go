@@ -187,8 +187,15 @@ func schemaError(tool string, ve *jsonschema.ValidationError) *ToolInputError {
 	return &ToolInputError{Tool: tool, Location: loc, Message: strings.Join(msgs, "; ")}
 }
 
-// Permission derives the permission request of a call.
+// Permission derives the permission request of a call. Arguments whose
+// keys collide (the same key twice, or keys equal but for case) are refused
+// first: the gate would judge one value while a tool decoding them with
+// encoding/json, which matches keys case-insensitively and keeps the last,
+// is handed another ({"path":"src/a.go","PATH":"../secrets/.env"}).
 func (b *Toolbox) Permission(name string, args json.RawMessage) (ToolPermission, error) {
+	if err := collidingKeys("arguments", args); err != nil {
+		return ToolPermission{Tool: name}, fmt.Errorf("tool %s: %w", name, err)
+	}
 	if d, ok := b.Get(name); ok && d.DerivePermission != nil {
 		return d.DerivePermission(args)
 	}
@@ -213,6 +220,39 @@ func DefaultPermission(name string, args json.RawMessage) (ToolPermission, error
 		}
 	}
 	return p, nil
+}
+
+// collidingKeys finds, in every object of raw, two keys equal but for case.
+func collidingKeys(path string, raw json.RawMessage) error {
+	switch rawjson.Kind(raw) {
+	case "object":
+		fields, err := rawjson.Fields(raw)
+		if err != nil {
+			return err
+		}
+		seen := make(map[string]string, len(fields))
+		for _, f := range fields {
+			folded := strings.ToLower(f.Key)
+			if first, dup := seen[folded]; dup {
+				return rawjson.Errorf(path, "keys %q and %q collide (a case-insensitive decoder reads only one of them); refused", first, f.Key)
+			}
+			seen[folded] = f.Key
+			if err := collidingKeys(rawjson.At(path, f.Key), f.Value); err != nil {
+				return err
+			}
+		}
+	case "array":
+		items, err := rawjson.Array(raw)
+		if err != nil {
+			return err
+		}
+		for i, it := range items {
+			if err := collidingKeys(rawjson.Index(path, i), it); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func (p *ToolPermission) set(k, v string) {

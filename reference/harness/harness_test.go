@@ -522,7 +522,7 @@ func TestStartErrors(t *testing.T) {
 		want string
 	}{
 		{"bad schema", harness.Params{Tools: []engine.ToolDefinition{{Name: "x", Schema: json.RawMessage(`{"type":1}`)}}}, "tool x: schema"},
-		{"bad glob", harness.Params{Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "[x"}}}}, "allowlist[0].tool"},
+		{"bad glob", harness.Params{Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "[z-a]"}}}}, "allowlist[0].tool"},
 		{"unpaired history", harness.Params{Messages: []engine.Message{userText("q"), {Role: engine.RoleTool, Blocks: []engine.Block{{Type: engine.BlockToolResult, ToolCallID: "x"}}}}}, "follows no assistant tool call"},
 		{"store without conversation", harness.Params{Store: memstore.New()}, "ConversationID"},
 	}
