@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -38,7 +39,7 @@ func (t *Transcript) Compile(thoughts []Thought, accepts []string) (Compiled, er
 		var b strings.Builder
 		b.WriteString("<experiences>\n")
 		for _, e := range t.experiences {
-			b.WriteString("- [" + e.ID + "] " + e.Text + "\n")
+			b.WriteString("- [" + e.ID + "] " + experienceText(e.Text) + "\n")
 		}
 		b.WriteString("</experiences>")
 		c.System = append(c.System, Block{Type: BlockText, Text: b.String()})
@@ -89,3 +90,14 @@ func PlaceThoughts(msgs []Message, thoughts []Thought, accepts []string) ([]Mess
 	out[last].Blocks = slices.Concat(lead, out[last].Blocks)
 	return out, d
 }
+
+// experienceText keeps an experience on its one line of the section: line
+// breaks become spaces, so text cannot start a line that reads as another
+// entry ("\n- [exp-9] …"), and a closing tag cannot end the section early.
+func experienceText(s string) string {
+	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029' }), " ")
+	return closingTag.ReplaceAllString(s, "<\\/experiences>")
+}
+
+// closingTag is the section's end tag in any letter case.
+var closingTag = regexp.MustCompile(`(?i)</experiences>`)

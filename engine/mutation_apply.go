@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -232,6 +233,8 @@ func (m ExperienceRemember) apply(t *Transcript) error {
 	}
 	if m.ID == "" {
 		m.ID = t.newExperienceID()
+	} else if !experienceID.MatchString(m.ID) {
+		return reject(k, ErrInvalidMessage, "id %q: want letters, digits, '.', '_', ':' or '-' (the id is written into the system context)", m.ID)
 	} else if t.experienceExists(m.ID) {
 		return reject(k, ErrDuplicateExperience, "%q", m.ID)
 	}
@@ -280,3 +283,6 @@ func (m ToolCancelled) apply(t *Transcript) error {
 	t.answer(i)
 	return nil
 }
+
+// experienceID is what a chosen experience id may hold.
+var experienceID = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -70,15 +71,42 @@ func (t *Transcript) Apply(m Mutation) error {
 	if t.expIDs == nil {
 		t.expIDs = map[string]bool{}
 	}
-	if !isExperience(m) {
-		t.CommitExperiences()
+	if isExperience(m) {
+		return m.apply(t)
 	}
-	return m.apply(t)
+	// The pending experiences commit before the mutation, so a replacement
+	// that refers to them finds them; a mutation that is rejected leaves
+	// them pending, as if it had never been tried.
+	saved := t.experienceState()
+	t.CommitExperiences()
+	if err := m.apply(t); err != nil {
+		t.restoreExperiences(saved)
+		return err
+	}
+	return nil
 }
 
-// Messages returns the history: every message except ephemeral ones. The
-// slice is a copy; the messages' blocks are shared and must not be changed.
-func (t *Transcript) Messages() []Message { return slices.Clone(t.msgs) }
+// experienceState is what committing experiences changes, for undoing it.
+type experienceState struct {
+	experiences []Experience
+	ids         map[string]bool
+	batch       []Mutation
+	batchLive   map[string]bool
+	next        int
+}
+
+func (t *Transcript) experienceState() experienceState {
+	return experienceState{slices.Clone(t.experiences), maps.Clone(t.expIDs), t.batch, t.batchLive, t.nextExp}
+}
+
+func (t *Transcript) restoreExperiences(s experienceState) {
+	t.experiences, t.expIDs, t.batch, t.batchLive, t.nextExp = s.experiences, s.ids, s.batch, s.batchLive, s.next
+}
+
+// Messages returns the history: every message except ephemeral ones, as a
+// deep copy, so a hook that edits what it is given cannot edit the live
+// transcript (or the signed bytes it will echo).
+func (t *Transcript) Messages() []Message { return cloneMessages(t.msgs) }
 
 // Len is the number of messages in the history.
 func (t *Transcript) Len() int { return len(t.msgs) }
@@ -96,7 +124,7 @@ func (t *Transcript) IsPending(id string) bool { return t.pendingIndex(id) >= 0 
 func (t *Transcript) Experiences() []Experience { return slices.Clone(t.experiences) }
 
 // Ephemeral returns the queued ephemeral messages.
-func (t *Transcript) Ephemeral() []Message { return slices.Clone(t.ephemeral) }
+func (t *Transcript) Ephemeral() []Message { return cloneMessages(t.ephemeral) }
 
 // ConsumeEphemeral empties the ephemeral queue and returns what it held. Call
 // it once the request that carried them has been answered.
