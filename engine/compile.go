@@ -60,12 +60,9 @@ func PlaceThoughts(msgs []Message, thoughts []Thought, accepts []string) ([]Mess
 	var lead []Block
 	var opaque []Thought
 	for _, th := range d.Opaque {
-		if b, ok := ThoughtBlock(th); ok {
-			lead = append(lead, b)
-			opaque = append(opaque, th)
-		} else {
-			d.Elided = append(d.Elided, th)
-		}
+		b, _ := ThoughtBlock(th) // RouteThoughts put only thoughts with a channel here
+		lead = append(lead, b)
+		opaque = append(opaque, th)
 	}
 	d.Opaque = opaque
 	for _, th := range d.Plain {

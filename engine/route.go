@@ -1,8 +1,12 @@
 package engine
 
 import (
+	"encoding/json"
+	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/llmtck/llmtck/internal/rawjson"
 )
 
 // Dispatch is how a set of thoughts is routed to one adapter.
@@ -11,29 +15,68 @@ type Dispatch struct {
 	Opaque []Thought
 	// Plain thoughts are inlined as text in a <thought> envelope.
 	Plain []Thought
+	// Side thoughts are opaque thoughts whose tag the adapter declares but
+	// whose wire has no reasoning channel for it (a DeepSeek handle on Chat
+	// Completions, a custom tag): they go with the request under the
+	// side-channel key SideChannelKey, payload bytes untouched.
+	Side []Thought
 	// Elided thoughts are not sent to this adapter but stay in context for a
 	// later adapter that declares their tag.
 	Elided []Thought
 }
 
+// SideChannelKey is the top-level request body key side-channel thoughts
+// are sent under: an array of {"id", "replayCompatibility", "payload"}.
+const SideChannelKey = "llmtck_thoughts"
+
 // RouteThoughts routes thoughts for an adapter that can replay the tags in
-// accepts (seed 003). A thought whose tag the adapter declares goes to the
-// reasoning channel when it has a payload, or inline when it has none; a
-// plain-text thought is always inlined; anything else is elided. thoughts
-// itself is not changed: eliding never removes a thought from context.
+// accepts (seed 003). A thought with a payload is opaque whatever its tag
+// and is never inlined: when the adapter declares its tag (every adapter
+// declares plain-text) it goes to the wire's reasoning channel, or to the
+// side channel where the wire has none for the tag; otherwise it is elided.
+// A thought without a payload is inlined when it is plain text or its tag
+// is declared, else elided. thoughts itself is not changed: eliding never
+// removes a thought from context.
 func RouteThoughts(thoughts []Thought, accepts []string) Dispatch {
 	var d Dispatch
 	for _, t := range thoughts {
+		declared := t.ReplayCompatibility == ReplayPlainText || slices.Contains(accepts, t.ReplayCompatibility)
 		switch {
-		case t.ReplayCompatibility != ReplayPlainText && slices.Contains(accepts, t.ReplayCompatibility) && t.Opaque():
-			d.Opaque = append(d.Opaque, t)
-		case t.PlainText() || slices.Contains(accepts, t.ReplayCompatibility):
+		case t.Opaque() && declared:
+			if _, ok := ThoughtBlock(t); ok {
+				d.Opaque = append(d.Opaque, t)
+			} else {
+				d.Side = append(d.Side, t)
+			}
+		case !t.Opaque() && (t.PlainText() || declared):
 			d.Plain = append(d.Plain, t)
 		default:
 			d.Elided = append(d.Elided, t)
 		}
 	}
 	return d
+}
+
+// SideChannel is the value of SideChannelKey for thoughts, or nil when
+// there are none. Payloads are written as the exact JSON they hold.
+func SideChannel(thoughts []Thought) json.RawMessage {
+	if len(thoughts) == 0 {
+		return nil
+	}
+	out := []byte{'['}
+	for i, t := range thoughts {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, `{"id":`...)
+		out = append(out, rawjson.Quote(t.ID)...)
+		out = append(out, `,"replayCompatibility":`...)
+		out = append(out, rawjson.Quote(t.ReplayCompatibility)...)
+		out = append(out, `,"payload":`...)
+		out = append(out, t.Payload...)
+		out = append(out, '}')
+	}
+	return append(out, ']')
 }
 
 // ThoughtBlock returns the block that carries an opaque thought on its
@@ -65,10 +108,15 @@ func ThoughtBlock(t Thought) (b Block, ok bool) {
 // bedrockReasoning is the Converse union member reasoning blocks come in.
 const bedrockReasoning = "reasoningContent"
 
-// PlainThoughtBlock renders a thought as an inline text block.
+// PlainThoughtBlock renders a thought as an inline text block. A closing
+// tag inside the content is escaped, so the content cannot end its
+// envelope early and write outside it.
 func PlainThoughtBlock(t Thought) Block {
-	return Block{Type: BlockText, Text: "<thought>" + t.Content + "</thought>"}
+	return Block{Type: BlockText, Text: "<thought>" + thoughtClose.ReplaceAllString(t.Content, "<\\/thought>") + "</thought>"}
 }
+
+// thoughtClose is the envelope's end tag in any letter case.
+var thoughtClose = regexp.MustCompile(`(?i)</thought\s*>`)
 
 // ThoughtFromBlock turns a reasoning block of a decoded response into a
 // thought tagged for its wire, so it can be routed to other adapters. ok is

@@ -73,8 +73,9 @@ type Identity struct {
 var DefaultIdentity = Identity{Identifier: "assistant", Representation: "assistant"}
 
 // RawThought is the input a Thought is validated from (seed 003). CreatedAt
-// and UpdatedAt accept an RFC 3339 string, Unix seconds (any Go integer or
-// float, or json.Number) or a time.Time; Identity accepts nil, a string, an
+// and UpdatedAt accept what the seed's Luxon parses: an ISO 8601 string
+// (date only, no zone, +0200…), Unix seconds or JavaScript milliseconds
+// (any Go integer or float, or json.Number) or a time.Time; Identity accepts nil, a string, an
 // Identity or a *Identity.
 type RawThought struct {
 	ID                  string
@@ -99,13 +100,44 @@ type Thought struct {
 	ReplayCompatibility string          `json:"replayCompatibility,omitempty"`
 }
 
+// AppendJSON appends the thought as a JSON object with the seed's field
+// names, the payload written as the exact bytes it holds. json.Marshal
+// cannot do that: it compacts a json.RawMessage (or any MarshalJSON output)
+// and escapes <, > and & in it, so a payload holding those changes bytes.
+// Persist thoughts with AppendJSON, and read them back with ParseThought.
+func (t Thought) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"id":`...)
+	dst = append(dst, rawjson.Quote(t.ID)...)
+	dst = append(dst, `,"content":`...)
+	dst = append(dst, rawjson.Quote(t.Content)...)
+	dst = append(dst, `,"createdAt":`...)
+	dst = append(dst, rawjson.Quote(t.CreatedAt.Format(time.RFC3339Nano))...)
+	dst = append(dst, `,"updatedAt":`...)
+	dst = append(dst, rawjson.Quote(t.UpdatedAt.Format(time.RFC3339Nano))...)
+	dst = append(dst, `,"identity":{"identifier":`...)
+	dst = append(dst, rawjson.Quote(t.Identity.Identifier)...)
+	dst = append(dst, `,"representation":`...)
+	dst = append(dst, rawjson.Quote(t.Identity.Representation)...)
+	dst = append(dst, '}')
+	if t.Opaque() {
+		dst = append(dst, `,"payload":`...)
+		dst = append(dst, t.Payload...)
+	}
+	if t.ReplayCompatibility != "" {
+		dst = append(dst, `,"replayCompatibility":`...)
+		dst = append(dst, rawjson.Quote(t.ReplayCompatibility)...)
+	}
+	return append(dst, '}')
+}
+
 // Opaque reports whether the thought carries a vendor payload.
 func (t Thought) Opaque() bool { return len(t.Payload) > 0 }
 
-// PlainText reports whether the thought is replayable into every adapter:
-// no tag at all, or the explicit plain-text tag.
+// PlainText reports whether the thought is replayable into every adapter as
+// text: no payload, and no tag or the explicit plain-text tag. A payload
+// makes a thought opaque whatever its tag.
 func (t Thought) PlainText() bool {
-	return t.ReplayCompatibility == "" || t.ReplayCompatibility == ReplayPlainText
+	return !t.Opaque() && (t.ReplayCompatibility == "" || t.ReplayCompatibility == ReplayPlainText)
 }
 
 // NewThought validates raw and returns the thought. Every failure is a
@@ -162,11 +194,7 @@ func thoughtTime(v any) (time.Time, error) {
 		}
 		return thoughtTime(*x)
 	case string:
-		t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(x))
-		if err != nil {
-			return time.Time{}, fmt.Errorf("%q is not an RFC 3339 time (want e.g. 2026-01-02T15:04:05Z)", x)
-		}
-		return t.UTC(), nil
+		return isoTime(x)
 	case json.Number:
 		f, err := x.Float64()
 		if err != nil {
@@ -191,15 +219,57 @@ func thoughtTime(v any) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("a %T is not a time: want an RFC 3339 string, Unix seconds or a time.Time", v)
 }
 
+// msThreshold separates seconds from JavaScript milliseconds: 1e11 seconds
+// is the year 5138, 1e11 milliseconds is March 1973. A JS client sends
+// Date.now(), milliseconds; a Unix client sends seconds.
+const msThreshold = 1e11
+
 func unixSeconds(f float64) (time.Time, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
-		return time.Time{}, fmt.Errorf("%v is not a Unix time in seconds", f)
+		return time.Time{}, fmt.Errorf("%v is not a Unix time in seconds or milliseconds", f)
+	}
+	if f >= msThreshold {
+		f /= 1000
 	}
 	if f > maxUnixSeconds {
-		return time.Time{}, fmt.Errorf("%v is past year 9999 as Unix seconds (milliseconds? divide by 1000)", f)
+		return time.Time{}, fmt.Errorf("%v is past year 9999 as Unix milliseconds", f*1000)
 	}
 	sec, frac := math.Modf(f)
 	return time.Unix(int64(sec), int64(math.Round(frac*1e9))).UTC(), nil
+}
+
+// isoLayouts are the ISO 8601 forms Luxon's DateTime.fromISO reads (the
+// seed's library): extended and basic, date only, minutes or seconds with a
+// fraction, and a zone as Z, ±hh:mm, ±hhmm or ±hh. A time without a zone
+// is read as UTC (Luxon would use the process's zone, which a recording
+// cannot depend on).
+var isoLayouts = func() []string {
+	dates := []string{"2006-01-02", "20060102"}
+	times := []string{"T15:04:05.999999999", "T15:04:05", "T15:04", "T150405.999999999", "T150405", "T1504", "T15"}
+	zones := []string{"Z07:00", "Z0700", "Z07", ""}
+	var out []string
+	for _, d := range dates {
+		for _, t := range times {
+			for _, z := range zones {
+				out = append(out, d+t+z)
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}()
+
+func isoTime(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if strings.ContainsAny(s, " ") && !strings.Contains(s, "T") {
+		s = strings.Replace(s, " ", "T", 1) // "2026-01-02 15:04:05", as SQL writes it
+	}
+	for _, layout := range isoLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not an ISO 8601 time (want e.g. 2026-01-02, 2026-01-02T15:04:05Z or 2026-01-02T15:04:05+0200)", s)
 }
 
 func thoughtIdentity(v any) (Identity, error) {
@@ -279,6 +349,9 @@ func ParseThought(data []byte) (Thought, error) {
 		default:
 			return Thought{}, &ThoughtError{f.Key, "unknown field"}
 		}
+	}
+	if !seen["content"] {
+		return Thought{}, &ThoughtError{"content", "required, a string (it may be empty for an opaque thought)"}
 	}
 	return NewThought(raw)
 }

@@ -12,7 +12,9 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/engine/store"
@@ -121,6 +123,7 @@ type Run struct {
 	final    string // text of the last assistant message
 	endedBy  engine.EndReason
 	dispatch engine.Dispatch
+	thoughts []engine.Thought // from the run's replies
 }
 
 // Start checks p (tool schemas, permission globs, the starting transcript)
@@ -178,6 +181,28 @@ func (r *Run) ID() string { return r.runID }
 
 // Dispatch says where the invocation's thoughts went.
 func (r *Run) Dispatch() engine.Dispatch { return r.dispatch }
+
+// Thoughts is the run's durable reasoning context (seed 003): every thought
+// it was given, the ones elided for this adapter included, then one per
+// reasoning block of the run's own replies, so a later dispatch to another
+// adapter can pick up what this one could not replay.
+func (r *Run) Thoughts() []engine.Thought {
+	return slices.Concat(r.p.Thoughts, r.thoughts)
+}
+
+// keepThoughts adds the reasoning blocks of iteration's reply to the run's
+// thoughts, each tagged for the wire it came from.
+func (r *Run) keepThoughts(iteration int, msgs []engine.Message) {
+	now := time.Now()
+	for m, msg := range msgs {
+		for b, blk := range msg.Blocks {
+			raw := engine.RawThought{ID: fmt.Sprintf("%s-%d-%d-%d", r.runID, iteration, m, b), Content: blk.Text, CreatedAt: now, UpdatedAt: now}
+			if th, ok := engine.ThoughtFromBlock(blk, raw); ok {
+				r.thoughts = append(r.thoughts, th)
+			}
+		}
+	}
+}
 
 // EndReason is why the run ended; "" before it has.
 func (r *Run) EndReason() engine.EndReason { return r.endedBy }

@@ -571,3 +571,36 @@ func TestPersistToSQLStore(t *testing.T) {
 		t.Errorf("stored %+v", ms)
 	}
 }
+
+// Seed 003 in the loop: a thought whose declared tag has no channel on the
+// wire rides along under the side-channel key, payload untouched; the run's
+// thoughts keep the elided ones and add the reasoning of its own replies.
+func TestThoughtsSideChannelAndContext(t *testing.T) {
+	p := newProvider(t, streamed(turn{thinking: "fresh", signature: "c2lnMg==", text: "ok"}))
+	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: engine.WireAnthropic, Model: "claude-test", Stream: true,
+		ReplayTags: append(engine.ReplayTags(engine.WireAnthropic), "deepseek-reasoning-handle-v1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	handle, _ := engine.NewThought(engine.RawThought{ID: "h1", CreatedAt: now, UpdatedAt: now,
+		Payload: json.RawMessage(`{"handle":"a<b&c"}`), ReplayCompatibility: "deepseek-reasoning-handle-v1"})
+	elided, _ := engine.NewThought(engine.RawThought{ID: "rs_1", CreatedAt: now, UpdatedAt: now,
+		Payload: json.RawMessage(`"gAAAA"`), ReplayCompatibility: engine.ReplayResponsesReasoning})
+	history := []engine.Message{userText("q"), {Role: engine.RoleAssistant, Blocks: []engine.Block{{Type: engine.BlockText, Text: "a"}}}, userText("q2")}
+	run, err := h.Start(context.Background(), harness.Params{Messages: history, Thoughts: []engine.Thought{handle, elided}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEvents(t, collect(t, run.Events(), nil))
+	if want := `"` + engine.SideChannelKey + `":[{"id":"h1","replayCompatibility":"deepseek-reasoning-handle-v1","payload":{"handle":"a<b&c"}}]`; !strings.Contains(string(p.bodies[0]), want) {
+		t.Errorf("the request lacks %s:\n%s", want, p.bodies[0])
+	}
+	var ids []string
+	for _, th := range run.Thoughts() {
+		ids = append(ids, th.ID+"/"+th.ReplayCompatibility)
+	}
+	if len(ids) != 3 || ids[1] != "rs_1/"+engine.ReplayResponsesReasoning || !strings.HasSuffix(ids[2], "/"+engine.ReplayAnthropicThinking) {
+		t.Errorf("run thoughts %v: want the given two, then the reply's thinking", ids)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
 )
 
 // reply is what one model call gave.
@@ -37,6 +38,11 @@ func (r *Run) call(iteration int) (reply, error) {
 	}
 	if tools := r.box.Tools(); len(tools) > 0 {
 		req.Tools = tools
+	}
+	if side := engine.SideChannel(r.dispatch.Side); side != nil {
+		// Thoughts whose tag the adapter declares but its wire has no
+		// channel for ride along under the documented key (seed 003).
+		rawjson.SetExtra(&req.Extra, engine.SideChannelKey, side)
 	}
 	body, err := r.h.codec.EncodeRequest(req)
 	if err != nil {

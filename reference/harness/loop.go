@@ -87,6 +87,7 @@ func (r *Run) iterate() (engine.EndReason, int) {
 		if err := r.apply(engine.PhaseLLM, said); err != nil {
 			return engine.EndError, i
 		}
+		r.keepThoughts(i, res.msgs)
 		calls := r.narrate(i, res.msgs)
 		if len(calls) == 0 {
 			return engine.EndFinal, i
