@@ -39,6 +39,9 @@ type Config struct {
 	Thinking  *engine.Thinking
 	// Header is added to every request (anthropic-beta…).
 	Header http.Header
+	// Redaction scrubs reasoning text in the events observers and audit
+	// logs get; what is sent to the provider is never redacted.
+	Redaction engine.RedactionPolicy
 	// ReplayTags are the thought tags this adapter replays; nil means
 	// engine.ReplayTags(Wire).
 	ReplayTags []string

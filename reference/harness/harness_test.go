@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -602,5 +603,43 @@ func TestThoughtsSideChannelAndContext(t *testing.T) {
 	}
 	if len(ids) != 3 || ids[1] != "rs_1/"+engine.ReplayResponsesReasoning || !strings.HasSuffix(ids[2], "/"+engine.ReplayAnthropicThinking) {
 		t.Errorf("run thoughts %v: want the given two, then the reply's thinking", ids)
+	}
+}
+
+// Seed 000's RedactionPolicy: observers see reasoning with the sensitive
+// parts scrubbed, while the next request echoes the thinking block
+// byte-exact, so its signature stays valid.
+func TestRedactionPolicyLeavesTheWireAlone(t *testing.T) {
+	p := newProvider(t,
+		streamed(turn{thinking: "the token is secret-4242, then write", signature: "c2lnbmVk", calls: []call{{"toolu_1", "write", `{"path":"a"}`}}}),
+		streamed(turn{text: "done"}))
+	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: engine.WireAnthropic, Model: "claude-test", Stream: true,
+		Redaction: engine.RedactionPolicy{ThinkingPatterns: []*regexp.Regexp{regexp.MustCompile(`secret-\d+`)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := engine.ToolDefinition{Name: "write", Execute: func(context.Context, json.RawMessage, engine.ToolContext) (engine.ToolExecutionResult, error) {
+		return engine.ToolExecutionResult{Context: "written"}, nil
+	}}
+	run, err := h.Start(context.Background(), harness.Params{Messages: []engine.Message{userText("go")}, Tools: []engine.ToolDefinition{tool},
+		Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "write"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	for _, ev := range collect(t, run.Events(), nil) {
+		if r, ok := ev.(engine.ReasoningEvent); ok {
+			seen = append(seen, r.Content)
+		}
+	}
+	if len(seen) != 1 || seen[0] != "the token is [redacted], then write" {
+		t.Errorf("observers saw %q", seen)
+	}
+	if len(p.bodies) != 2 || !strings.Contains(string(p.bodies[1]), `"thinking":"the token is secret-4242, then write","signature":"c2lnbmVk"`) {
+		t.Errorf("the echo was redacted too:\n%s", p.bodies[len(p.bodies)-1])
+	}
+	m := engine.Message{Role: engine.RoleAssistant, Blocks: []engine.Block{{Type: engine.BlockThinking, Text: "secret-1", Signature: json.RawMessage(`"s"`)}}}
+	if got := (engine.RedactionPolicy{ThinkingPatterns: []*regexp.Regexp{regexp.MustCompile(`secret-\d+`)}}).Message(m); got.Blocks[0].Text != "[redacted]" || string(got.Blocks[0].Signature) != `"s"` || m.Blocks[0].Text != "secret-1" {
+		t.Errorf("Message: %+v (original %+v)", got.Blocks[0], m.Blocks[0])
 	}
 }

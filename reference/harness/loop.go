@@ -115,7 +115,7 @@ func (r *Run) narrate(i int, msgs []engine.Message) []engine.Block {
 			switch b.Type {
 			case engine.BlockThinking, engine.BlockReasoning:
 				if b.Text != "" {
-					r.emit(engine.ReasoningEvent{EventHeader: r.header(), ID: id, Content: b.Text})
+					r.emit(engine.ReasoningEvent{EventHeader: r.header(), ID: id, Content: r.h.cfg.Redaction.Thinking(b.Text)})
 				}
 			case engine.BlockText:
 				if b.Text != "" {
