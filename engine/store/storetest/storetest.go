@@ -217,6 +217,23 @@ func testPutAndGetCopy(t *testing.T, s store.MessageStore) {
 	if again.Tags[0] != "a" || again.Embedding[0] != 1 {
 		t.Fatalf("the store shares memory with a message it returned: %+v", again)
 	}
+	// List and ListCandidates hand out copies too.
+	listed, err := s.List("c1", store.Filter{})
+	if err != nil || len(listed) != 1 {
+		t.Fatalf("List: %v %v", listed, err)
+	}
+	listed[0].Tags[0], listed[0].Embedding[0], listed[0].Content = "changed", 9, "changed"
+	if again := get1(t, s, "c1", "m1"); again.Tags[0] != "a" || again.Embedding[0] != 1 || again.Content != "content of m1" {
+		t.Fatalf("the store shares memory with a message List returned: %+v", again)
+	}
+	cs, err := s.ListCandidates("c1", store.CandidateOptions{})
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("ListCandidates: %v %v", cs, err)
+	}
+	cs[0].Message.Tags[0], cs[0].Message.Summary = "changed", "changed"
+	if again := get1(t, s, "c1", "m1"); again.Tags[0] != "a" || again.Summary != "" {
+		t.Fatalf("the store shares memory with a candidate it returned: %+v", again)
+	}
 }
 
 func testGetOrder(t *testing.T, s store.MessageStore) {
@@ -290,12 +307,16 @@ func testListFilter(t *testing.T, s store.MessageStore) {
 }
 
 func testUpdateSummary(t *testing.T, s store.MessageStore) {
-	put(t, s, msg("c1", "m1", 0))
+	m := msg("c1", "m1", 0)
+	m.Tags, m.Embedding, m.ToolName = []string{"large-output", "tool_result"}, []float32{0.5}, "grep"
+	put(t, s, m)
 	if err := s.UpdateSummary("m1", "asked about the weather"); err != nil {
 		t.Fatal(err)
 	}
-	if got := get1(t, s, "c1", "m1"); got.Summary != "asked about the weather" || got.Content != "content of m1" {
-		t.Errorf("after UpdateSummary: %+v", got)
+	want := *m
+	want.Summary = "asked about the weather"
+	if d := diff(get1(t, s, "c1", "m1"), &want); d != "" {
+		t.Errorf("UpdateSummary changed more than the summary (-want +got):\n%s", d)
 	}
 	if err := s.UpdateSummary("nope", "x"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("UpdateSummary(unknown) = %v, want ErrNotFound", err)
@@ -397,6 +418,37 @@ func testListCandidates(t *testing.T, s store.MessageStore) {
 	if len(cs) != 2 || cs[0].Message.ID != "short" || cs[1].Message.ID != "gone" || cs[1].Preview.Text != "con" {
 		t.Errorf("filtered candidates %+v", cs)
 	}
+	// The filter is List's: types and the time bound select as there.
+	tool := msg("c1", "tool", 3)
+	tool.Type, tool.ToolName = store.TypeTool, "grep"
+	put(t, s, tool)
+	for _, tt := range []struct {
+		name string
+		f    store.Filter
+		want string
+	}{
+		{"types", store.Filter{Types: []store.Type{store.TypeTool}}, "tool"},
+		{"older than", store.Filter{OlderThan: timeAt(1)}, "long"},
+		{"types and older than", store.Filter{Types: []store.Type{store.TypeUser}, OlderThan: timeAt(3), IncludeRemoved: true}, "long,short,gone"},
+	} {
+		cs, err := s.ListCandidates("c1", store.CandidateOptions{Filter: tt.f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, c := range cs {
+			ids = append(ids, c.Message.ID)
+		}
+		if got := strings.Join(ids, ","); got != tt.want {
+			t.Errorf("ListCandidates with %s = %s, want %s (as List selects)", tt.name, got, tt.want)
+		}
+	}
+}
+
+// timeAt is minute minutes after epoch, as a filter bound.
+func timeAt(minute int) *time.Time {
+	t := epoch.Add(time.Duration(minute) * time.Minute)
+	return &t
 }
 
 func testConcurrentWriters(t *testing.T, s store.MessageStore) {

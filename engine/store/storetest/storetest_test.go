@@ -25,8 +25,58 @@ type (
 		m  map[string]*store.Message
 		*memstore.Store
 	}
-	roundedMinutes struct{ *memstore.Store } // times lose their seconds
+	roundedMinutes  struct{ *memstore.Store } // times lose their seconds
+	looseCandidates struct{ *memstore.Store } // ListCandidates ignores types and the time bound
+	listAliasing    struct{ *memstore.Store } // List hands out one shared record per id
+	summaryWipes    struct{ *memstore.Store } // UpdateSummary rewrites the record without its tags
 )
+
+func (s looseCandidates) ListCandidates(conv string, o store.CandidateOptions) ([]store.Candidate, error) {
+	o.Types, o.OlderThan = nil, nil
+	return s.Store.ListCandidates(conv, o)
+}
+
+// shared holds the records listAliasing hands out, one per id.
+var shared = struct {
+	sync.Mutex
+	m map[string]*store.Message
+}{m: map[string]*store.Message{}}
+
+func (s listAliasing) List(conv string, f store.Filter) ([]*store.Message, error) {
+	ms, err := s.Store.List(conv, f)
+	shared.Lock()
+	defer shared.Unlock()
+	for i, m := range ms {
+		if have, ok := shared.m[m.ID]; ok {
+			ms[i] = have
+		} else {
+			shared.m[m.ID] = m
+		}
+	}
+	return ms, err
+}
+
+func (s listAliasing) Get(conv string, ids ...string) ([]*store.Message, error) {
+	ms, err := s.Store.Get(conv, ids...)
+	shared.Lock()
+	defer shared.Unlock()
+	for i, m := range ms {
+		if have, ok := shared.m[m.ID]; ok {
+			ms[i] = have
+		}
+	}
+	return ms, err
+}
+
+func (s summaryWipes) UpdateSummary(id, summary string) error {
+	for _, conv := range []string{"c1", "c2"} {
+		if ms, _ := s.Store.Get(conv, id); len(ms) == 1 {
+			m := ms[0]
+			return s.Store.Put(&store.Message{ID: m.ID, ConversationID: m.ConversationID, Type: m.Type, CreatedAt: m.CreatedAt, Content: m.Content, Summary: summary})
+		}
+	}
+	return s.Store.UpdateSummary(id, summary)
+}
 
 func (s oldestFirst) List(conv string, f store.Filter) ([]*store.Message, error) {
 	limit := f.Limit
@@ -92,12 +142,20 @@ func (s roundedMinutes) Put(m *store.Message) error {
 }
 
 var broken = map[string]func() store.MessageStore{
-	"oldestFirst":    func() store.MessageStore { return oldestFirst{memstore.New()} },
-	"strictGet":      func() store.MessageStore { return strictGet{memstore.New()} },
-	"forgetful":      func() store.MessageStore { return forgetful{memstore.New()} },
-	"lenient":        func() store.MessageStore { return lenient{memstore.New()} },
-	"aliasing":       func() store.MessageStore { return aliasing{&sync.Mutex{}, map[string]*store.Message{}, memstore.New()} },
-	"roundedMinutes": func() store.MessageStore { return roundedMinutes{memstore.New()} },
+	"oldestFirst":     func() store.MessageStore { return oldestFirst{memstore.New()} },
+	"strictGet":       func() store.MessageStore { return strictGet{memstore.New()} },
+	"forgetful":       func() store.MessageStore { return forgetful{memstore.New()} },
+	"lenient":         func() store.MessageStore { return lenient{memstore.New()} },
+	"aliasing":        func() store.MessageStore { return aliasing{&sync.Mutex{}, map[string]*store.Message{}, memstore.New()} },
+	"roundedMinutes":  func() store.MessageStore { return roundedMinutes{memstore.New()} },
+	"looseCandidates": func() store.MessageStore { return looseCandidates{memstore.New()} },
+	"listAliasing": func() store.MessageStore {
+		shared.Lock()
+		clear(shared.m)
+		shared.Unlock()
+		return listAliasing{memstore.New()}
+	},
+	"summaryWipes": func() store.MessageStore { return summaryWipes{memstore.New()} },
 }
 
 // TestBrokenStoreHelper runs the contract on the broken store named by
@@ -124,6 +182,9 @@ func TestContractCatchesBrokenStores(t *testing.T) {
 		{"lenient", []string{"UpdateSummary"}},
 		{"aliasing", []string{"PutAndGetCopy"}},
 		{"roundedMinutes", []string{"PutGetRoundTrip"}},
+		{"looseCandidates", []string{"ListCandidates"}},
+		{"listAliasing", []string{"PutAndGetCopy"}},
+		{"summaryWipes", []string{"UpdateSummary"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.store, func(t *testing.T) {
