@@ -561,7 +561,9 @@ func FuzzAnthropicChecks(f *testing.F) {
 			continue
 		}
 		in := c.Interactions
-		f.Add(in[0].Request.Body, in[0].Response.Body, in[1].Request.Body, in[1].Response.Body)
+		if corpus.FuzzSeed(in[0].Request.Body, in[0].Response.Body, in[1].Request.Body, in[1].Response.Body) {
+			f.Add(in[0].Request.Body, in[0].Response.Body, in[1].Request.Body, in[1].Response.Body)
+		}
 	}
 	f.Add([]byte(atReq(atThinkOn, atUser("w"))), []byte(atResp(atThinking("t", atSigA), atRedacted(atSigB), atToolUse("toolu_1"))),
 		[]byte(atReq(atThinkOn, atUser("w"), atAssistant(atRedacted(atSigB), atToolUse("toolu_1"), atThinking("", "")), atUserBlocks(atText(""), atToolResult("toolu_1", "")))),

@@ -393,7 +393,9 @@ func FuzzGeminiChecks(f *testing.F) {
 		for i := 1; i < len(c.Interactions); i++ {
 			in := c.Interactions
 			if strings.Contains(in[i].Request.URL, "generateContent") {
-				f.Add(in[i-1].Request.Body, in[i-1].Response.Body, in[i].Request.Body, in[i].Response.Body)
+				if corpus.FuzzSeed(in[i-1].Request.Body, in[i-1].Response.Body, in[i].Request.Body, in[i].Response.Body) {
+					f.Add(in[i-1].Request.Body, in[i-1].Response.Body, in[i].Request.Body, in[i].Response.Body)
+				}
 			}
 		}
 	}

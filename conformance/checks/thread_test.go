@@ -265,7 +265,9 @@ func FuzzThreads(f *testing.F) {
 		for len(bodies) < 3 {
 			bodies = append(bodies, bodies[len(bodies)-1])
 		}
-		f.Add(uint8(w), bodies[0], bodies[1], bodies[2])
+		if corpus.FuzzSeed(bodies[0], bodies[1], bodies[2]) {
+			f.Add(uint8(w), bodies[0], bodies[1], bodies[2])
+		}
 	}
 	f.Fuzz(func(t *testing.T, w uint8, a, b, c []byte) {
 		wire := wires[int(w)%len(wires)]

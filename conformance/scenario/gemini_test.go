@@ -19,6 +19,7 @@ import (
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/conformance/simulator"
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/providers"
 	"github.com/llmtck/llmtck/providers/gemini"
@@ -473,7 +474,9 @@ func TestGeminiCassetteRepeatsAndPasses(t *testing.T) {
 func FuzzGeminiVerify(f *testing.F) {
 	p := playGemini(f, "gemini/sequential-calls", true, nil)
 	for _, in := range p.sim.Cassette().Interactions {
-		f.Add(in.Request.Body)
+		if corpus.FuzzSeed(in.Request.Body) {
+			f.Add(in.Request.Body)
+		}
 	}
 	f.Add([]byte(`{"contents":[{"role":"model","parts":[{"functionCall":{"name":"x"},"thoughtSignature":"AAAA"},{"text":"","thoughtSignature":7}]},{"role":"user","parts":[]}]}`))
 	sc, err := scenario.Load("gemini/sequential-calls")

@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"bytes"
+	"github.com/llmtck/llmtck/internal/corpus"
 	"reflect"
 	"testing"
 )
@@ -12,7 +13,9 @@ func FuzzDecodeRequest(f *testing.F) {
 	for _, rec := range recordings(f) {
 		for _, in := range rec.c.Interactions {
 			if len(in.Request.Body) > 0 {
-				f.Add(in.Request.Body)
+				if corpus.FuzzSeed(in.Request.Body) {
+					f.Add(in.Request.Body)
+				}
 			}
 		}
 	}
@@ -47,7 +50,9 @@ func FuzzDecodeRequest(f *testing.F) {
 func FuzzDecodeResponse(f *testing.F) {
 	for _, rec := range recordings(f) {
 		for _, in := range rec.c.Interactions {
-			f.Add(uint16(in.Response.Status), in.Response.Body)
+			if corpus.FuzzSeed(in.Response.Body) {
+				f.Add(uint16(in.Response.Status), in.Response.Body)
+			}
 		}
 	}
 	f.Add(uint16(200), sseBody(goodStream...))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/internal/rawjson"
 )
 
@@ -13,7 +14,9 @@ import (
 func FuzzDecodeRequest(f *testing.F) {
 	for _, c := range corpusCalls(f) {
 		if len(c.in.Request.Body) > 0 {
-			f.Add(c.in.Request.Body)
+			if corpus.FuzzSeed(c.in.Request.Body) {
+				f.Add(c.in.Request.Body)
+			}
 		}
 	}
 	for _, s := range []string{
@@ -49,7 +52,9 @@ func FuzzDecodeRequest(f *testing.F) {
 // FuzzDecodeResponse: no panic, and the stream facts stay consistent.
 func FuzzDecodeResponse(f *testing.F) {
 	for _, c := range corpusCalls(f) {
-		f.Add(c.in.Response.Status, c.in.Response.Body)
+		if corpus.FuzzSeed(c.in.Response.Body) {
+			f.Add(c.in.Response.Status, c.in.Response.Body)
+		}
 	}
 	for _, s := range []string{
 		sseBody(chunkHel, chunkError, chunkLo),

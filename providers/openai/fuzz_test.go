@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/providers/openai"
 )
 
@@ -21,7 +22,9 @@ var requestSeeds = []string{
 
 func FuzzDecodeRequest(f *testing.F) {
 	for _, c := range chatCalls(f) {
-		f.Add(c.Request.Body)
+		if corpus.FuzzSeed(c.Request.Body) {
+			f.Add(c.Request.Body)
+		}
 	}
 	for _, s := range requestSeeds {
 		f.Add([]byte(s))
@@ -58,7 +61,9 @@ func FuzzDecodeRequest(f *testing.F) {
 
 func FuzzDecodeResponse(f *testing.F) {
 	for _, c := range chatCalls(f) {
-		f.Add(c.Response.Status, c.Response.Body)
+		if corpus.FuzzSeed(c.Response.Body) {
+			f.Add(c.Response.Status, c.Response.Body)
+		}
 	}
 	f.Add(200, sseBody(cStart, cArgs1, cArgs2, cFinish, cUsage, cDone))
 	f.Add(200, sseBody(cStart, `{"id":"c1","choices":[{"index":0,"delta":{"tool_calls":[{"index":-1},{"function":{"arguments":5}},{"index":999999}]}}]}`, `{"error":"x"}`))

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/llmtck/llmtck/internal/corpus"
 )
 
 // seedBodies returns the request and response bodies of the real corpus,
@@ -27,7 +28,9 @@ func seedBodies(f *testing.F) (reqs, resps [][]byte) {
 func FuzzDecodeRequest(f *testing.F) {
 	reqs, _ := seedBodies(f)
 	for _, b := range reqs {
-		f.Add(b)
+		if corpus.FuzzSeed(b) {
+			f.Add(b)
+		}
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		first, err := Codec{}.DecodeRequest(body)
@@ -53,7 +56,9 @@ func FuzzDecodeRequest(f *testing.F) {
 func FuzzDecodeResponse(f *testing.F) {
 	_, resps := seedBodies(f)
 	for _, b := range resps {
-		f.Add(200, b)
+		if corpus.FuzzSeed(b) {
+			f.Add(200, b)
+		}
 	}
 	f.Add(400, []byte(`{"error":{"message":"x","type":"invalid_request_error","param":"input","code":null}}`))
 	f.Fuzz(func(t *testing.T, status int, body []byte) {
