@@ -111,3 +111,19 @@ var (
 	ErrNotFound = errors.New("message not found")
 	ErrInvalid  = errors.New("invalid message")
 )
+
+// PayloadStore is a MessageStore that also keeps, beside each message's
+// text, an opaque payload of the application's choosing: seed 002 leaves
+// "binary/large payloads" to an external reference in services that
+// implement the store. The reference harness keeps each message's full
+// wire form there (signed thinking, redacted data, tool arguments), so a
+// conversation resumed from the store is echoed byte-exact.
+type PayloadStore interface {
+	MessageStore
+	// PutPayload sets the payload of a stored message; ErrNotFound when
+	// there is no such message.
+	PutPayload(messageID string, payload []byte) error
+	// Payload returns a copy of the message's payload; nil when it has none,
+	// ErrNotFound when there is no such message.
+	Payload(messageID string) ([]byte, error)
+}

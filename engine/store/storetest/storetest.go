@@ -3,6 +3,7 @@
 package storetest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -491,4 +492,45 @@ func testConcurrentWriters(t *testing.T, s store.MessageStore) {
 			t.Fatalf("message %s has summary %q", m.ID, m.Summary)
 		}
 	}
+}
+
+// TestPayloadStore runs the MessageStore contract and then the payload
+// rules on stores that implement store.PayloadStore.
+func TestPayloadStore(t *testing.T, newStore func(t *testing.T) store.PayloadStore) {
+	t.Helper()
+	TestMessageStore(t, func(t *testing.T) store.MessageStore { return newStore(t) })
+	t.Run("Payloads", func(t *testing.T) {
+		s := newStore(t)
+		put(t, s, msg("c1", "m1", 0), msg("c1", "m2", 1))
+		raw := []byte("{\"signature\":\"EqQB<&>\\u00e9\"}\x00\xff")
+		if err := s.PutPayload("m1", raw); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Payload("m1")
+		if err != nil || !bytes.Equal(got, raw) {
+			t.Fatalf("Payload = %q, %v; want the bytes put, exactly", got, err)
+		}
+		got[0] = 'X'
+		if again, _ := s.Payload("m1"); !bytes.Equal(again, raw) {
+			t.Fatal("the store shares memory with a payload it returned")
+		}
+		if p, err := s.Payload("m2"); err != nil || p != nil {
+			t.Errorf("a message without a payload: %q, %v", p, err)
+		}
+		if err := s.PutPayload("nope", raw); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("PutPayload(unknown) = %v, want ErrNotFound", err)
+		}
+		if _, err := s.Payload("nope"); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("Payload(unknown) = %v, want ErrNotFound", err)
+		}
+		if err := s.UpdateSummary("m1", "s"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.MarkRemoved("m1", true, nil); err != nil {
+			t.Fatal(err)
+		}
+		if again, _ := s.Payload("m1"); !bytes.Equal(again, raw) {
+			t.Error("updating the summary or removing the message lost its payload")
+		}
+	})
 }

@@ -13,17 +13,39 @@ import (
 
 // Store keeps messages in memory. The zero value is not usable; call New.
 type Store struct {
-	mu   sync.RWMutex
-	byID map[string]*store.Message
-	now  func() time.Time
+	mu       sync.RWMutex
+	byID     map[string]*store.Message
+	payloads map[string][]byte
+	now      func() time.Time
 }
 
 // New returns an empty store.
 func New() *Store {
-	return &Store{byID: map[string]*store.Message{}, now: time.Now}
+	return &Store{byID: map[string]*store.Message{}, payloads: map[string][]byte{}, now: time.Now}
 }
 
-var _ store.MessageStore = (*Store)(nil)
+var _ store.PayloadStore = (*Store)(nil)
+
+// PutPayload sets the payload of a stored message.
+func (s *Store) PutPayload(id string, payload []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.byID[id] == nil {
+		return fmt.Errorf("%w: %s", store.ErrNotFound, id)
+	}
+	s.payloads[id] = slices.Clone(payload)
+	return nil
+}
+
+// Payload returns a copy of a message's payload.
+func (s *Store) Payload(id string) ([]byte, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.byID[id] == nil {
+		return nil, fmt.Errorf("%w: %s", store.ErrNotFound, id)
+	}
+	return slices.Clone(s.payloads[id]), nil
+}
 
 // Get returns the conversation's messages with the given ids, in the order
 // of ids, leaving out unknown ones.

@@ -9,5 +9,5 @@ import (
 )
 
 func TestContract(t *testing.T) {
-	storetest.TestMessageStore(t, func(*testing.T) store.MessageStore { return memstore.New() })
+	storetest.TestPayloadStore(t, func(*testing.T) store.PayloadStore { return memstore.New() })
 }

@@ -29,6 +29,12 @@ var migrations = []string{
 	`CREATE INDEX messages_by_conversation ON messages (conversation_id, created_at, id)`,
 	// 3: embeddings, added after the first release.
 	`ALTER TABLE messages ADD COLUMN embedding BLOB`,
+	// 4: payloads (store.PayloadStore): the application's opaque bytes per
+	// message, apart from the rows listings read.
+	`CREATE TABLE payloads (
+		message_id TEXT PRIMARY KEY REFERENCES messages (id) ON DELETE CASCADE,
+		data       BLOB NOT NULL
+	)`,
 }
 
 // SchemaVersion is the version Open migrates a database to.

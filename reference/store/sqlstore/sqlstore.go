@@ -27,7 +27,7 @@ type Store struct {
 	now func() time.Time
 }
 
-var _ store.MessageStore = (*Store)(nil)
+var _ store.PayloadStore = (*Store)(nil)
 
 // Open opens (creating if needed) the database at path, or a private
 // in-memory database for ":memory:", and migrates its schema. Concurrent
@@ -214,6 +214,32 @@ func (s *Store) update(id, set string, args ...any) error {
 		return fmt.Errorf("%w: %s", store.ErrNotFound, id)
 	}
 	return nil
+}
+
+// PutPayload sets the payload of a stored message.
+func (s *Store) PutPayload(id string, payload []byte) error {
+	res, err := s.db.Exec(`INSERT OR REPLACE INTO payloads (message_id, data) SELECT id, ? FROM messages WHERE id = ?`, payload, id)
+	if err != nil {
+		return fmt.Errorf("sqlstore: payload of %s: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("%w: %s", store.ErrNotFound, id)
+	}
+	return nil
+}
+
+// Payload returns a message's payload, nil when it has none.
+func (s *Store) Payload(id string) ([]byte, error) {
+	var data []byte
+	var found int
+	err := s.db.QueryRow(`SELECT COUNT(*), (SELECT data FROM payloads WHERE message_id = ?) FROM messages WHERE id = ?`, id, id).Scan(&found, &data)
+	if err != nil {
+		return nil, fmt.Errorf("sqlstore: payload of %s: %w", id, err)
+	}
+	if found == 0 {
+		return nil, fmt.Errorf("%w: %s", store.ErrNotFound, id)
+	}
+	return data, nil
 }
 
 // UpdateSummary sets the message's summary.

@@ -32,7 +32,7 @@ func TestContractFile(t *testing.T) {
 }
 
 func TestContractMemory(t *testing.T) {
-	storetest.TestMessageStore(t, func(t *testing.T) store.MessageStore { return open(t, ":memory:") })
+	storetest.TestPayloadStore(t, func(t *testing.T) store.PayloadStore { return open(t, ":memory:") })
 }
 
 var day = time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
@@ -163,7 +163,7 @@ func TestOpenErrors(t *testing.T) {
 	tests := []struct {
 		path, want string
 	}{
-		{newer, "schema version 99, newer than this llmtck knows (3)"},
+		{newer, "schema version 99, newer than this llmtck knows (4)"},
 		{"", "empty path"},
 		{"a?b.db", "'?' would start the connection options"},
 		{notDB, notDB},
