@@ -210,5 +210,19 @@ func MarshalEvent(e Event) ([]byte, error) {
 	for _, f := range fields {
 		o.Raw(f.Key, f.Value)
 	}
+	if x, ok := e.(ToolResultEvent); ok {
+		// The seed names one field, output: the tool's result for the
+		// application when it gave one, else the text the model saw.
+		var out []byte
+		if x.Result != nil {
+			out, err = rawjson.Marshal(x.Result)
+		} else {
+			out = rawjson.Quote(x.Context)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("event %s: output: %w", e.Type(), err)
+		}
+		o.Raw("output", out)
+	}
 	return o.Bytes(), nil
 }

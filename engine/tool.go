@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -51,6 +53,38 @@ type ToolContext struct {
 	Mutate func(Mutation) error
 	// Progress reports partial output as a tool_progress event.
 	Progress func(content any)
+	// Emit sends another event of the tool's, such as the REPL events of
+	// a tool that runs code, with a header of RunID and ParentID.
+	Emit func(Event)
+	// FileTime tracks file timestamps for deterministic execution (seed
+	// 004's fileTime), shared by the run and its sub-agents.
+	FileTime *FileTime
+}
+
+// FileTime records when a run read each file, so a tool can tell, before it
+// writes, whether the file changed since (seed 004's ToolContext.fileTime).
+// It is safe for concurrent use; the zero value is ready.
+type FileTime struct {
+	mu   sync.Mutex
+	read map[string]time.Time
+}
+
+// Record notes that path was read when its modification time was t.
+func (f *FileTime) Record(path string, t time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.read == nil {
+		f.read = map[string]time.Time{}
+	}
+	f.read[path] = t
+}
+
+// Read returns the modification time path had when it was last read.
+func (f *FileTime) Read(path string) (time.Time, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	t, ok := f.read[path]
+	return t, ok
 }
 
 // ErrUnknownTool is returned for a call naming no defined tool.

@@ -39,6 +39,9 @@ type Config struct {
 	Thinking  *engine.Thinking
 	// Header is added to every request (anthropic-beta…).
 	Header http.Header
+	// Models are the models the harness supports (seed 004's
+	// supportedModels); nil means Model alone.
+	Models []string
 	// Redaction scrubs reasoning text in the events observers and audit
 	// logs get; what is sent to the provider is never redacted.
 	Redaction engine.RedactionPolicy
@@ -92,6 +95,12 @@ type Params struct {
 	// Thoughts are routed for this adapter and placed before the first
 	// request; the elided ones are reported in Run.Dispatch.
 	Thoughts []engine.Thought
+	// Context is more context for the model (seed 004's invoke context): it
+	// is sent as a system message after the given ones.
+	Context string
+	// FileTime is handed to every tool (ToolContext.FileTime) of the run and
+	// its sub-agents; nil means a fresh one (seed 004's env.fileTime).
+	FileTime *engine.FileTime
 	// MaxIterations bounds model calls; 0 means 10.
 	MaxIterations int
 	// Hook returns hook-phase mutations at the start of each iteration.
@@ -110,23 +119,35 @@ type Params struct {
 // the history, valid whether the run finished, hit its limit or was
 // cancelled.
 type Run struct {
-	h        *Harness
-	p        Params
-	ctx      context.Context
-	cancel   context.CancelFunc
-	tr       *engine.Transcript
-	box      *engine.Toolbox
-	gate     *engine.PermissionGate
-	runID    string
-	max      int
-	usage    engine.TokenUsage
-	out      func(engine.Event) bool // where events go: the consumer, or the parent run
-	stopped  bool                    // the consumer stopped listening
-	started  bool
-	final    string // text of the last assistant message
-	endedBy  engine.EndReason
-	dispatch engine.Dispatch
-	thoughts []engine.Thought // from the run's replies
+	h         *Harness
+	p         Params
+	ctx       context.Context
+	cancel    context.CancelFunc
+	tr        *engine.Transcript
+	box       *engine.Toolbox
+	gate      *engine.PermissionGate
+	runID     string
+	max       int
+	usage     engine.TokenUsage
+	out       func(engine.Event) bool // where events go: the consumer, or the parent run
+	stopped   bool                    // the consumer stopped listening
+	started   bool
+	final     string // text of the last assistant message
+	endedBy   engine.EndReason
+	dispatch  engine.Dispatch
+	thoughts  []engine.Thought // from the run's replies
+	announced map[string]bool  // tool calls whose tool_call event was sent
+}
+
+// SupportedModels lists the models the harness supports (seed 004).
+func (h *Harness) SupportedModels() []string {
+	if len(h.cfg.Models) > 0 {
+		return slices.Clone(h.cfg.Models)
+	}
+	if h.cfg.Model != "" {
+		return []string{h.cfg.Model}
+	}
+	return nil
 }
 
 // Start checks p (tool schemas, permission globs, the starting transcript)
@@ -142,7 +163,19 @@ func (h *Harness) Start(ctx context.Context, p Params) (*Run, error) {
 			return nil, fmt.Errorf("harness: permissions: %w", err)
 		}
 	}
-	msgs, dispatch := engine.PlaceThoughts(p.Messages, p.Thoughts, h.cfg.ReplayTags)
+	if p.FileTime == nil {
+		p.FileTime = &engine.FileTime{}
+	}
+	start := p.Messages
+	if p.Context != "" {
+		n := 0
+		for n < len(start) && start[n].Role == engine.RoleSystem {
+			n++
+		}
+		extra := engine.Message{Role: engine.RoleSystem, Blocks: []engine.Block{{Type: engine.BlockText, Text: p.Context}}}
+		start = slices.Concat(start[:n], []engine.Message{extra}, start[n:])
+	}
+	msgs, dispatch := engine.PlaceThoughts(start, p.Thoughts, h.cfg.ReplayTags)
 	tr, err := engine.NewTranscript(msgs...)
 	if err != nil {
 		return nil, fmt.Errorf("harness: starting transcript: %w", err)

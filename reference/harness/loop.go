@@ -94,7 +94,7 @@ func (r *Run) iterate() (engine.EndReason, int) {
 		}
 		r.runTools(calls)
 		if why := r.abortReason(); why != "" {
-			r.apply(engine.PhaseAbort, r.tr.CancelPending(why)...)
+			r.cancelCalls(why)
 			return engine.EndCancelled, i
 		}
 	}
@@ -127,9 +127,21 @@ func (r *Run) narrate(i int, msgs []engine.Message) []engine.Block {
 			}
 		}
 	}
-	// Every call is announced before any result.
-	for _, c := range calls {
-		r.emit(engine.ToolCallEvent{EventHeader: r.header(), ID: c.ID, Name: c.Name, Input: c.Input})
-	}
+	// Each call is announced by runTools once the permission gate has
+	// decided it (seed 004), and answered by a tool_result, even when cancelled.
 	return calls
+}
+
+// cancelCalls answers every pending call with a cancelled result (the abort
+// phase) and closes, with a tool_result event, each call whose tool_call
+// event was sent: the event stream closes every call it opened.
+func (r *Run) cancelCalls(why string) {
+	pending := r.tr.Pending()
+	r.apply(engine.PhaseAbort, r.tr.CancelPending(why)...)
+	for _, c := range pending {
+		if r.announced[c.ID] {
+			r.emit(engine.ToolResultEvent{EventHeader: r.header(), ID: c.ID, Name: c.Name, IsError: true,
+				Context: "cancelled: " + why})
+		}
+	}
 }

@@ -247,6 +247,11 @@ func checkEvents(t *testing.T, evs []engine.Event) {
 			t.Errorf("event %d: %v", i, err)
 		}
 	}
+	for id := range called {
+		if !answered[id] {
+			t.Errorf("tool_call %s has no tool_result: the stream must close every call it opened", id)
+		}
+	}
 	for run := range started {
 		if !ended[run] {
 			t.Errorf("run %s never ended", run)

@@ -29,6 +29,7 @@ func (r *Run) runTools(calls []engine.Block) {
 		if !r.tr.IsPending(c.ID) {
 			// An earlier tool replaced or compacted the context: this call
 			// is no longer in the transcript, so its result has no place.
+			r.announce(c)
 			r.emit(engine.ToolResultEvent{EventHeader: r.header(), ID: c.ID, Name: c.Name, IsError: true,
 				Context: "not run: the context was replaced before this call"})
 			continue
@@ -56,27 +57,47 @@ func failed(format string, args ...any) outcome {
 	return outcome{res: engine.ToolExecutionResult{Context: fmt.Sprintf(format, args...)}, isError: true}
 }
 
+// announce sends the call's tool_call event, once the gate has decided it.
+func (r *Run) announce(c engine.Block) {
+	if r.announced == nil {
+		r.announced = map[string]bool{}
+	}
+	if !r.announced[c.ID] {
+		r.announced[c.ID] = true
+		r.emit(engine.ToolCallEvent{EventHeader: r.header(), ID: c.ID, Name: c.Name, Input: c.Input})
+	}
+}
+
 // runTool validates, authorises and executes one call.
 func (r *Run) runTool(c engine.Block) outcome {
 	args, err := r.box.Validate(c.Name, c.Input)
 	if err != nil {
+		r.announce(c)
 		return failed("%v", err)
 	}
 	req, err := r.box.Permission(c.Name, args)
 	if err != nil {
+		r.announce(c)
 		return failed("%v", err)
 	}
 	switch d := r.gate.Decide(c.ID, req); d.Verdict {
 	case engine.Deny:
+		r.announce(c)
 		return failed("Permission denied (%s): %s", d.Rule, d.Reason)
 	case engine.Relay:
 		answer, ok := r.relay(c, args)
 		if !ok {
 			return outcome{cancelled: true}
 		}
+		r.announce(c)
 		if !answer.Approved {
 			return failed("Permission denied by the user: %s", answer.Reason)
 		}
+	default:
+		r.announce(c)
+	}
+	if r.abortReason() != "" {
+		return outcome{cancelled: true} // the consumer stopped at the tool_call
 	}
 	def, _ := r.box.Get(c.Name)
 	if def.Execute == nil {
@@ -97,6 +118,8 @@ func (r *Run) runTool(c engine.Block) outcome {
 			r.emit(engine.ToolProgressEvent{EventHeader: r.header(), ID: fmt.Sprintf("%s-progress", c.ID),
 				ToolCallID: c.ID, Name: c.Name, Content: content})
 		},
+		Emit:     func(e engine.Event) { r.emit(e) },
+		FileTime: r.p.FileTime,
 	}
 	res, err := def.Execute(r.ctx, args, tc)
 	switch {
@@ -139,6 +162,7 @@ func (r *Run) spawner(callID string) func(ctx context.Context, task string) (str
 			Messages:      []engine.Message{{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: task}}}},
 			Tools:         r.p.Tools,
 			MaxIterations: r.p.MaxIterations,
+			FileTime:      r.p.FileTime,
 			parentID:      callID,
 			depth:         r.p.depth + 1,
 			gate:          r.gate,
