@@ -149,3 +149,51 @@ func TestTornCassetteReadable(t *testing.T) {
 		t.Errorf("replay did not say what it left out:\n%s", s.stderr)
 	}
 }
+
+// Recording onto a cassette that holds interactions is an explicit choice:
+// without --append or --overwrite, record refuses (exit 2) and the file is
+// untouched; --overwrite starts it over; --append adds.
+func TestRecordOntoExistingCassette(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`)
+	}))
+	defer up.Close()
+	file := filepath.Join(t.TempDir(), "once.yaml")
+	session := func(flags ...string) {
+		s := startServer(t, append([]string{"record", "--upstream", up.URL, "--cassette", file}, flags...)...)
+		resp, err := http.Post(s.addr+"/v1/messages", "application/json", strings.NewReader(`{"model":"claude-x","max_tokens":5,"messages":[{"role":"user","content":"hi"}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if code := s.stop(t, os.Interrupt); code != 0 {
+			t.Fatalf("exit %d:\n%s", code, s.stderr)
+		}
+	}
+	count := func() int {
+		c, err := cassette.Load(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(c.Interactions)
+	}
+	session()
+	before, _ := os.ReadFile(file)
+	code, _, stderr := runCLI(t, "record", "--upstream", up.URL, "--cassette", file)
+	if code != 2 || !strings.Contains(stderr, "already holds 1 interactions: pass --append") {
+		t.Fatalf("record onto a cassette: exit %d\n%s", code, stderr)
+	}
+	if after, _ := os.ReadFile(file); !bytes.Equal(before, after) {
+		t.Fatal("the refused record changed the cassette")
+	}
+	session("--append")
+	if n := count(); n != 2 {
+		t.Fatalf("--append: %d interactions, want 2", n)
+	}
+	session("--overwrite")
+	if n := count(); n != 1 {
+		t.Fatalf("--overwrite: %d interactions, want 1", n)
+	}
+}

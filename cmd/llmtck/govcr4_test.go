@@ -51,7 +51,7 @@ func TestRecordCassetteFormatV4(t *testing.T) {
 	bodies := []string{`{"model":"claude-x","max_tokens":5,"messages":[{"role":"user","content":"one"}]}`, `{"model":"claude-x","max_tokens":5,"messages":[{"role":"user","content":"two"}]}`}
 	var answers []string
 	for _, b := range bodies { // two sessions: the second appends to the v4 file
-		s := startServer(t, "record", "--upstream", up.URL, "--cassette", file, "--cassette-format", "v4")
+		s := startServer(t, "record", "--upstream", up.URL, "--cassette", file, "--cassette-format", "v4", "--append")
 		req, _ := http.NewRequest("POST", s.addr+"/v1/messages", strings.NewReader(b))
 		req.Header.Set("X-Api-Key", "sk-ant-secret")
 		resp, err := http.DefaultClient.Do(req)

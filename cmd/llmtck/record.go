@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/redact"
 	"github.com/llmtck/llmtck/proxy"
 )
@@ -24,12 +25,16 @@ func newRecordCmd() *cobra.Command {
 		upstream, file, listen string
 		redactHeaders          []string
 		format                 string
+		appendTo, overwrite    bool
 	)
 	cmd := &cobra.Command{
 		Use:   "record --upstream URL --cassette FILE [--listen 127.0.0.1:0]",
 		Short: "Record a provider's traffic through a base-URL endpoint",
 		Long: `record serves a provider base URL that forwards every call to --upstream and
-records it into --cassette (go-vcr v2 YAML; appended to when it exists). Point
+records it into --cassette (go-vcr v2 YAML). A cassette that already holds
+interactions is recorded onto only when asked: --append adds to them,
+--overwrite starts the file over (a silent append would double every call
+and break the goldens made from it). Point
 ANTHROPIC_BASE_URL, OPENAI_BASE_URL (with its /v1) or the Gemini base URL at the
 address printed on the first line of stdout:
 
@@ -51,6 +56,19 @@ with the findings of the check catalogue. Stops cleanly on SIGINT or SIGTERM.`,
 			if format != "v2" && format != "v4" {
 				return usageErr("record: --cassette-format %q: want v2 or v4", format)
 			}
+			if appendTo && overwrite {
+				return usageErr("record: --append and --overwrite: choose one")
+			}
+			if n := recordedIn(file); n > 0 {
+				switch {
+				case overwrite:
+					if err := os.Remove(file); err != nil {
+						return usageErr("record: --overwrite: %v", err)
+					}
+				case !appendTo:
+					return usageErr("record: %s already holds %d interactions: pass --append to add to them or --overwrite to start it over", file, n)
+				}
+			}
 			policy := redact.Default().WithHeaders(redactHeaders...)
 			rec, err := proxy.NewRecorder(proxy.Options{
 				Mode: proxy.ModeRecord, Cassette: file, Redact: &policy,
@@ -68,8 +86,20 @@ with the findings of the check catalogue. Stops cleanly on SIGINT or SIGTERM.`,
 	f.StringVar(&listen, "listen", "127.0.0.1:0", "address to listen on (loopback by default)")
 	f.StringSliceVar(&redactHeaders, "redact-header", nil, "also mask these headers (repeatable)")
 	f.StringVar(&format, "cassette-format", "v2", "cassette layout: v2 (go-vcr v2, `version: 1`) or v4 (go-vcr v3/v4, `version: 2`, written when the recorder stops)")
+	f.BoolVar(&appendTo, "append", false, "add to the interactions the cassette already holds")
+	f.BoolVar(&overwrite, "overwrite", false, "start the cassette over, dropping what it holds")
 	completeValues(cmd, "cassette-format", "v2", "v4")
 	return cmd
+}
+
+// recordedIn is how many interactions the cassette at path holds: 0 when
+// it does not exist, is empty, or does not load (the recorder then says why).
+func recordedIn(path string) int {
+	c, err := cassette.Load(path)
+	if err != nil {
+		return 0
+	}
+	return len(c.Interactions)
 }
 
 // serve runs h on addr until SIGINT or SIGTERM, then shuts down and closes
