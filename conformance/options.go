@@ -38,6 +38,16 @@ type config struct {
 	scenarios  []string        // Scenarios globs
 }
 
+// tolerated lists what the simulator logs but does not refuse: declared
+// gaps and skipped checks (globs as Skip takes them).
+func (c *config) tolerated() []string {
+	out := append([]string(nil), c.skip...)
+	for id := range c.gaps {
+		out = append(out, id)
+	}
+	return out
+}
+
 // newConfig applies opts for the entry point, joining every error.
 func newConfig(entry string, opts []Option) (*config, error) {
 	c := &config{entry: entry}

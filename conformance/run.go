@@ -70,7 +70,9 @@ func Run(t *testing.T, h Harness, opts ...Option) {
 			ran++
 			// The harness runs in its own subtest, so one that fails itself
 			// on the simulator's error answer still gets the checks' account.
-			sim, err := simulator.Play(sc, func(s *Session) error {
+			sim := simulator.NewSimulator(sc)
+			sim.Tolerate = cfg.tolerated()
+			err := sim.Play(func(s *Session) error {
 				t.Run("harness", func(t *testing.T) { h(t, s) })
 				return nil
 			})

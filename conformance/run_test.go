@@ -47,6 +47,14 @@ var runCases = map[string]func(t *testing.T){
 	"broken": func(t *testing.T) {
 		conformance.Run(t, helperHarness(true, true), conformance.Scenarios("anthropic/parallel-tools"))
 	},
+	"gap-reaches-simulator": func(t *testing.T) {
+		conformance.Run(t, helperHarness(true, false), conformance.Scenarios("anthropic/parallel-tools"),
+			conformance.Gap("ANT-TOOL-001", "results are merged later"))
+	},
+	"skip-reaches-simulator": func(t *testing.T) {
+		conformance.Run(t, helperHarness(true, false), conformance.Scenarios("anthropic/parallel-tools"),
+			conformance.Skip("ANT-TOOL-*"))
+	},
 	"broken-with-gap": func(t *testing.T) {
 		conformance.Run(t, helperHarness(true, true), conformance.Scenarios("anthropic/parallel-tools"),
 			conformance.Gap("ANT-TOOL-001", "we resend after a 400"))
@@ -112,6 +120,13 @@ func TestRunBehaviour(t *testing.T) {
 			"--- PASS: TestHelperRun/anthropic/parallel-tools/ANT-THINK-001 ",
 			"--- PASS: TestHelperRun/anthropic/parallel-tools/HIST-002 ",
 		}},
+		// A harness that does not retry gets no 400 for a declared gap or a
+		// skipped check: the simulator logs the finding and answers.
+		{name: "gap-reaches-simulator", pass: true, want: []string{
+			"known gap (results are merged later): [1] error ANT-TOOL-001 ",
+			"--- PASS: TestHelperRun/anthropic/parallel-tools/harness ",
+		}, refuse: []string{"the provider answered"}},
+		{name: "skip-reaches-simulator", pass: true, refuse: []string{"the provider answered", "TestHelperRun/anthropic/parallel-tools/ANT-TOOL-001"}},
 		{name: "broken-with-gap", pass: true, want: []string{
 			"known gap (we resend after a 400): [1] error ANT-TOOL-001 request.messages[1].content[2].id: ",
 			"--- PASS: TestHelperRun/anthropic/parallel-tools/ANT-TOOL-001 ",

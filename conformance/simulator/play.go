@@ -40,11 +40,18 @@ func mergeFindings(a, b []check.Finding) []check.Finding {
 // error is play's, or a listener that could not start.
 func Play(sc *scenario.Scenario, play func(*Session) error) (*Simulator, error) {
 	sim := NewSimulator(sc)
+	return sim, sim.Play(play)
+}
+
+// Play serves the simulator's scenario on loopback, one server per
+// provider, for as long as play runs; set the simulator's fields first.
+func (sim *Simulator) Play(play func(*Session) error) error {
+	sc := sim.sc
 	urls := map[engine.Wire]string{}
 	for _, w := range sc.Wires() {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			return nil, fmt.Errorf("conformance: simulating %s: %w", w, err)
+			return fmt.Errorf("conformance: simulating %s: %w", w, err)
 		}
 		srv := &http.Server{Handler: sim.Handler(w), ReadHeaderTimeout: time.Minute}
 		go srv.Serve(ln)
@@ -52,7 +59,7 @@ func Play(sc *scenario.Scenario, play func(*Session) error) (*Simulator, error) 
 		urls[w] = "http://" + ln.Addr().String()
 	}
 	s := NewSession(sc, urls, sim)
-	return sim, play(s)
+	return play(s)
 }
 
 // NewSession returns the session a harness is given to play sc against

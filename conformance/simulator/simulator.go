@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path"
 	"sync"
 	"time"
 
@@ -44,6 +45,10 @@ type Simulator struct {
 	// CancelWait bounds how long an aborted response waits for the client
 	// to hang up before the connection is cut; 0 means 5 s.
 	CancelWait time.Duration
+	// Tolerate names checks whose findings are logged but never refused: a
+	// harness's declared gaps and skipped checks (conformance.Gap, Skip),
+	// so a team can adopt the kit before it fixes everything.
+	Tolerate []string
 
 	sc    *scenario.Scenario
 	once  sync.Once
@@ -309,15 +314,29 @@ func (s *Simulator) callOf(in *cassette.Interaction, w engine.Wire) providers.Ca
 func (s *Simulator) judge(ex engine.Exchange) *lint.Rejection {
 	v := s.lint.Judge(ex)
 	s.findings = append(s.findings, v.Findings...)
-	if v.Rejection != nil {
-		return v.Rejection
+	for _, f := range v.Findings {
+		if f.Severity == check.SeverityError && !s.tolerated(f.Check) {
+			return lint.Reject(ex.Wire, f)
+		}
 	}
 	if f := scenario.Verify(s.mints[ex.Wire], ex.Wire, ex.Request); f != nil {
 		fd := check.Finding{Check: f.Check, Severity: check.SeverityError, Interaction: ex.Index, Location: f.Location, Message: f.Detail}
 		s.findings = append(s.findings, fd)
-		return lint.Reject(ex.Wire, fd)
+		if !s.tolerated(fd.Check) {
+			return lint.Reject(ex.Wire, fd)
+		}
 	}
 	return nil
+}
+
+// tolerated reports whether findings of check id are only logged.
+func (s *Simulator) tolerated(id string) bool {
+	for _, t := range s.Tolerate {
+		if ok, _ := path.Match(t, id); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // answer writes the response, flushing each part (one SSE event each for a
