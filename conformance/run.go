@@ -25,7 +25,9 @@ type Harness func(t *testing.T, s *Session)
 //
 //	go test -run 'TestHarness/anthropic/.*/ANT-THINK'
 //
-// selects a family; the harness itself runs in the subtest "harness".
+// selects a family: the harness runs in the scenario's own test, so the
+// selection still plays it, and a harness that fails itself (t.Fatal on the
+// simulator's error answer) still gets the checks' account.
 // Error and warning findings fail their subtest (a
 // harness should leave nothing the provider rejects or silently degrades);
 // infos are logged. A scenario the harness does not finish, or in which it
@@ -68,18 +70,23 @@ func Run(t *testing.T, h Harness, opts ...Option) {
 				t.Skipf("the harness does not declare %s (conformance.Capabilities)", strings.Join(missing, ", "))
 			}
 			ran++
-			// The harness runs in its own subtest, so one that fails itself
-			// on the simulator's error answer still gets the checks' account.
 			sim := simulator.NewSimulator(sc)
 			sim.Tolerate = cfg.tolerated()
+			played := false
+			// Judged on the way out, also when the harness called t.Fatal.
+			defer func() {
+				if played {
+					judgeRun(t, sim, selected, cfg, found)
+				}
+			}()
 			err := sim.Play(func(s *Session) error {
-				t.Run("harness", func(t *testing.T) { h(t, s) })
+				played = true
+				h(t, s)
 				return nil
 			})
 			if err != nil {
 				t.Fatal(err)
 			}
-			judgeRun(t, sim, selected, cfg, found)
 		})
 	}
 	if ran == 0 {
@@ -98,7 +105,8 @@ func judgeRun(t *testing.T, sim *simulator.Simulator, selected []*check.Check, c
 	t.Helper()
 	sc := sim.Scenario()
 	if sim.Requests() == 0 {
-		t.Fatalf("the harness sent no request: %s exercised nothing", sc.Name)
+		t.Errorf("the harness sent no request: %s exercised nothing", sc.Name)
+		return
 	}
 	for _, rj := range sim.Rejections() {
 		if rj.Check == "" {

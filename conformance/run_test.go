@@ -55,6 +55,13 @@ var runCases = map[string]func(t *testing.T){
 		conformance.Run(t, helperHarness(true, false), conformance.Scenarios("anthropic/parallel-tools"),
 			conformance.Skip("ANT-TOOL-*"))
 	},
+	"fatal-harness": func(t *testing.T) {
+		broken := helperHarness(true, false)
+		conformance.Run(t, func(t *testing.T, s *conformance.Session) {
+			broken(t, s)
+			t.Fatal("the harness gives up")
+		}, conformance.Scenarios("anthropic/parallel-tools"))
+	},
 	"broken-with-gap": func(t *testing.T) {
 		conformance.Run(t, helperHarness(true, true), conformance.Scenarios("anthropic/parallel-tools"),
 			conformance.Gap("ANT-TOOL-001", "we resend after a 400"))
@@ -72,10 +79,14 @@ func TestHelperRun(t *testing.T) {
 }
 
 // runChild runs TestHelperRun with case name and returns its verbose output
-// and whether it passed.
-func runChild(t *testing.T, name string) (string, bool) {
+// and whether it passed. run is the -run pattern, "" for the whole test.
+func runChild(t *testing.T, name string, run ...string) (string, bool) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperRun$", "-test.v", "-test.count=1")
+	pattern := "^TestHelperRun$"
+	if len(run) > 0 {
+		pattern = run[0]
+	}
+	cmd := exec.Command(os.Args[0], "-test.run="+pattern, "-test.v", "-test.count=1")
 	cmd.Env = append(os.Environ(), runCaseEnv+"="+name)
 	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
@@ -91,6 +102,7 @@ func TestRunBehaviour(t *testing.T) {
 	}
 	cases := []struct {
 		name   string
+		run    []string // the -run pattern, when not the whole test
 		pass   bool
 		want   []string // lines or fragments the output must hold
 		refuse []string // and must not
@@ -114,7 +126,6 @@ func TestRunBehaviour(t *testing.T) {
 			"--- PASS: TestHelperRun/anthropic/parallel-tools/ANT-TOOL-001 ",
 		}},
 		{name: "broken", want: []string{
-			"--- PASS: TestHelperRun/anthropic/parallel-tools/harness ",
 			"--- FAIL: TestHelperRun/anthropic/parallel-tools/ANT-TOOL-001 ",
 			"error ANT-TOOL-001 request.messages[1].content[2].id: ",
 			"--- PASS: TestHelperRun/anthropic/parallel-tools/ANT-THINK-001 ",
@@ -124,9 +135,19 @@ func TestRunBehaviour(t *testing.T) {
 		// skipped check: the simulator logs the finding and answers.
 		{name: "gap-reaches-simulator", pass: true, want: []string{
 			"known gap (results are merged later): [1] error ANT-TOOL-001 ",
-			"--- PASS: TestHelperRun/anthropic/parallel-tools/harness ",
+			"--- PASS: TestHelperRun/anthropic/parallel-tools ",
 		}, refuse: []string{"the provider answered"}},
 		{name: "skip-reaches-simulator", pass: true, refuse: []string{"the provider answered", "TestHelperRun/anthropic/parallel-tools/ANT-TOOL-001"}},
+		// A harness that fails itself still gets the checks' account.
+		{name: "fatal-harness", want: []string{
+			"the harness gives up",
+			"--- FAIL: TestHelperRun/anthropic/parallel-tools/ANT-TOOL-001 ",
+		}},
+		// Selecting checks as the README shows still plays the harness.
+		{name: "broken", run: []string{"TestHelperRun/anthropic/parallel-tools/ANT-TOOL"}, want: []string{
+			"--- FAIL: TestHelperRun/anthropic/parallel-tools/ANT-TOOL-001 ",
+			"error ANT-TOOL-001 request.messages[1].content[2].id: ",
+		}, refuse: []string{"exercised nothing", "TestHelperRun/anthropic/parallel-tools/HIST-002"}},
 		{name: "broken-with-gap", pass: true, want: []string{
 			"known gap (we resend after a 400): [1] error ANT-TOOL-001 request.messages[1].content[2].id: ",
 			"--- PASS: TestHelperRun/anthropic/parallel-tools/ANT-TOOL-001 ",
@@ -135,7 +156,7 @@ func TestRunBehaviour(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			out, passed := runChild(t, c.name)
+			out, passed := runChild(t, c.name, c.run...)
 			if passed != c.pass {
 				t.Errorf("passed = %v, want %v", passed, c.pass)
 			}
