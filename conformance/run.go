@@ -138,10 +138,13 @@ func judgeRun(t *testing.T, sim *simulator.Simulator, selected []*check.Check, c
 // reportRun turns one check's findings in one scenario into test results.
 func reportRun(t *testing.T, findings []Finding, gaps map[string]string) {
 	t.Helper()
-	for _, f := range findings {
+	for i, f := range findings {
 		msg := f.String()
 		if f.Diff != "" {
 			msg += "\n" + f.Diff
+		}
+		if c := checks.Lookup(f.Check); i == 0 && c != nil && c.Troubleshoot != "" {
+			msg += "\nhow to fix (" + c.ID + "): " + c.Troubleshoot
 		}
 		reason, isGap := gaps[f.Check]
 		switch {

@@ -142,6 +142,7 @@ func TestRunBehaviour(t *testing.T) {
 		{name: "fatal-harness", want: []string{
 			"the harness gives up",
 			"--- FAIL: TestHelperRun/anthropic/parallel-tools/ANT-TOOL-001 ",
+			"how to fix (ANT-TOOL-001): ",
 		}},
 		// Selecting checks as the README shows still plays the harness.
 		{name: "broken", run: []string{"TestHelperRun/anthropic/parallel-tools/ANT-TOOL"}, want: []string{
