@@ -27,8 +27,9 @@ type book struct {
 
 	// lint judges each request against the calls answered before it; nil
 	// when Options.Lint is off. mu guards it: judging reads, adding writes.
-	mu   sync.RWMutex
-	lint *lint.Linter
+	mu        sync.RWMutex
+	lint      *lint.Linter
+	ephemeral []string // declared by the harness (HeaderEphemeral), for the cassette
 }
 
 // CassetteFor names the cassette of host in a cassette folder.

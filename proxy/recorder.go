@@ -92,6 +92,9 @@ func (r *Recorder) Close() error {
 			continue
 		}
 		err := b.sink.close()
+		if err == nil {
+			err = b.writeEphemeral()
+		}
 		if err == nil && r.opts.CassetteFormat == "v4" {
 			err = toV4(b.path)
 		}
@@ -125,6 +128,7 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, fmt.Errorf("reading the request body: %w", err)
 	}
 	c.reqBody = body
+	ephemeral := takeEphemeral(req.Header) // never forwarded, never recorded
 	c.reqHeader = dropHopByHop(r.policy.Header(req.Header))
 	c.wire = providers.Detect(c.url, body, nil)
 	if r.opts.Mode == ModePassthrough {
@@ -135,6 +139,7 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		return r.unavailable(c, err)
 	}
 	c.book = b
+	b.declare(ephemeral)
 	verdict := r.lint(b, c)
 	if r.opts.Mode == ModeReplay || r.opts.Mode == ModeAuto {
 		if rj := verdict.Rejection; rj != nil && r.opts.Check {
