@@ -3,6 +3,7 @@ package conformance
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"slices"
 	"strings"
@@ -36,6 +37,7 @@ type config struct {
 	goldenFile string
 	caps       map[string]bool // Capabilities; nil means everything
 	scenarios  []string        // Scenarios globs
+	scenarioFS fs.FS           // ScenarioFS: play these instead of the bundled ones
 }
 
 // tolerated lists what the simulator logs but does not refuse: declared
@@ -249,4 +251,25 @@ func (c *config) missing(required []string) []string {
 		}
 	}
 	return out
+}
+
+type scenarioFSOption struct{ fsys fs.FS }
+
+// ScenarioFS plays the scenarios in fsys instead of the bundled ones: every
+// <provider>/<what>.json file, in the format of fixtures/scenarios/README.md,
+// named by its path without .json. Scenarios still narrows them by name. A
+// malformed file fails the test, naming the file, the line and the field.
+func ScenarioFS(fsys fs.FS) Option { return scenarioFSOption{fsys} }
+
+func (o scenarioFSOption) String() string { return fmt.Sprintf("conformance.ScenarioFS(%T)", o.fsys) }
+
+func (o scenarioFSOption) apply(c *config) error {
+	if err := c.usedBy(entryRun); err != nil {
+		return err
+	}
+	if o.fsys == nil {
+		return errors.New("nil file system")
+	}
+	c.scenarioFS = o.fsys
+	return nil
 }

@@ -50,6 +50,9 @@ func Run(t *testing.T, h Harness, opts ...Option) {
 		t.Fatal(err)
 	}
 	all, err := scenario.All()
+	if cfg.scenarioFS != nil {
+		all, err = scenario.FromFS(cfg.scenarioFS)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

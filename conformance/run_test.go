@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 
 	"github.com/llmtck/llmtck/conformance"
 	"github.com/llmtck/llmtck/conformance/scenario"
@@ -54,6 +55,17 @@ var runCases = map[string]func(t *testing.T){
 	"skip-reaches-simulator": func(t *testing.T) {
 		conformance.Run(t, helperHarness(true, false), conformance.Scenarios("anthropic/parallel-tools"),
 			conformance.Skip("ANT-TOOL-*"))
+	},
+	"scenario-fs": func(t *testing.T) {
+		data, err := os.ReadFile("../fixtures/scenarios/anthropic/parallel-tools.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		conformance.Run(t, helperHarness(false, false), conformance.ScenarioFS(fstest.MapFS{"anthropic/ours.json": {Data: data}}))
+	},
+	"scenario-fs-malformed": func(t *testing.T) {
+		bad := "{\n  \"description\": \"x\",\n  \"tools\": [\n    {\"nam\": \"get_weather\"}\n  ]\n}\n"
+		conformance.Run(t, helperHarness(false, false), conformance.ScenarioFS(fstest.MapFS{"anthropic/bad.json": {Data: []byte(bad)}}))
 	},
 	"fatal-harness": func(t *testing.T) {
 		broken := helperHarness(true, false)
@@ -138,6 +150,9 @@ func TestRunBehaviour(t *testing.T) {
 			"--- PASS: TestHelperRun/anthropic/parallel-tools ",
 		}, refuse: []string{"the provider answered"}},
 		{name: "skip-reaches-simulator", pass: true, refuse: []string{"the provider answered", "TestHelperRun/anthropic/parallel-tools/ANT-TOOL-001"}},
+		{name: "scenario-fs", pass: true, want: []string{"--- PASS: TestHelperRun/anthropic/ours ", "--- PASS: TestHelperRun/anthropic/ours/ANT-TOOL-001 "},
+			refuse: []string{"TestHelperRun/anthropic/parallel-tools"}},
+		{name: "scenario-fs-malformed", want: []string{"anthropic/bad.json: line 4"}},
 		// A harness that fails itself still gets the checks' account.
 		{name: "fatal-harness", want: []string{
 			"the harness gives up",

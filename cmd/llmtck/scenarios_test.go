@@ -10,6 +10,7 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/report"
 	"github.com/llmtck/llmtck/conformance/scenario"
+	"github.com/llmtck/llmtck/fixtures"
 )
 
 func TestScenariosList(t *testing.T) {
@@ -79,5 +80,23 @@ func TestScenariosExport(t *testing.T) {
 				t.Errorf("%s: %s", f.Path, fd)
 			}
 		}
+	}
+}
+
+// scenarios show prints a scenario for people, or with --json the file a
+// harness in another language reads; an unknown name is a usage error.
+func TestScenariosShow(t *testing.T) {
+	code, out, _ := runCLI(t, "scenarios", "show", "anthropic/schema-retry")
+	if code != 0 || !strings.Contains(out, "turn 1 (anthropic, claude-sonnet-4-5): Extract the contact") ||
+		!strings.Contains(out, "retried once with the ephemeral feedback") || !strings.Contains(out, "  step 2:") {
+		t.Fatalf("show: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "scenarios", "show", "anthropic/schema-retry", "--json")
+	want, _ := fixtures.Scenarios.ReadFile("scenarios/anthropic/schema-retry.json")
+	if code != 0 || out != string(want) {
+		t.Fatalf("show --json: exit %d, the file itself expected", code)
+	}
+	if code, _, stderr := runCLI(t, "scenarios", "show", "anthropic/nope"); code != 2 || !strings.Contains(stderr, "no scenario") {
+		t.Errorf("unknown scenario: exit %d %s", code, stderr)
 	}
 }

@@ -11,7 +11,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/llmtck/llmtck/engine"
@@ -118,6 +120,34 @@ type fileStep struct {
 	StopReason string            `json:"stop_reason"`
 	Usage      json.RawMessage   `json:"usage"`
 	AbortAfter int               `json:"abort_after"`
+}
+
+// FromFS loads every <provider>/<what>.json of fsys, in name order.
+func FromFS(fsys fs.FS) ([]*Scenario, error) {
+	var out []*Scenario
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || path.Ext(p) != ".json" {
+			return err
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		sc, err := Parse(strings.TrimSuffix(p, ".json"), data)
+		if err != nil {
+			return err
+		}
+		out = append(out, sc)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no <provider>/<what>.json scenario file found")
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
 }
 
 // Names lists the bundled scenarios, sorted.
@@ -339,7 +369,25 @@ func describe(data []byte, err error) string {
 	case errors.As(err, &typ):
 		return fmt.Sprintf("line %d: %s: want %s, got %s", lineAt(data, int(typ.Offset)), typ.Field, typ.Type, typ.Value)
 	}
+	// encoding/json names an unknown field but not where it is: find the
+	// key in the file.
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		if key, uerr := strconv.Unquote(name); uerr == nil {
+			if i := keyOffset(data, key); i >= 0 {
+				return fmt.Sprintf("line %d: unknown field %q (see fixtures/scenarios/README.md for the format)", lineAt(data, i), key)
+			}
+		}
+	}
 	return err.Error()
+}
+
+// keyOffset is where "key" first appears as an object key in data, or -1.
+func keyOffset(data []byte, key string) int {
+	re := regexp.MustCompile(`"` + regexp.QuoteMeta(key) + `"\s*:`)
+	if at := re.FindIndex(data); at != nil {
+		return at[0]
+	}
+	return -1
 }
 
 func lineAt(data []byte, offset int) int {

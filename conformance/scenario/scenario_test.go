@@ -121,7 +121,7 @@ func TestParseErrorsSayWhere(t *testing.T) {
 	}
 	for _, c := range []struct{ name, data, want string }{
 		{"anthropic/x", "{\n\"model\": \"m\",\n\"prompt\": }", "anthropic/x.json: line 3: invalid character '}'"},
-		{"anthropic/x", `{"model":"m","prompt":"p","step":[]}`, `anthropic/x.json: json: unknown field "step"`},
+		{"anthropic/x", `{"model":"m","prompt":"p","step":[]}`, `anthropic/x.json: line 1: unknown field "step"`},
 		{"anthropic/x", "{\"model\":\"m\",\n\"max_tokens\":\"big\"}", "anthropic/x.json: line 2: max_tokens: want int, got string"},
 		{"anthropic/x", `{"model":"m","prompt":"p"}`, "anthropic/x.json: steps: a scenario needs at least one step"},
 		{"anthropic/x", `{"prompt":"p"}`, "model and prompt are required"},
@@ -146,7 +146,7 @@ func TestParseErrorsSayWhere(t *testing.T) {
 		{"anthropic/x", turns(`{"prompt":"q","steps":[`+step+`]}`, `{"provider":"openai","prompt":"r","steps":[{"content":[{"role":"assistant","content":"hi"}]}]}`), "turns[1].model and prompt are required"},
 		{"anthropic/x", turns(`{"prompt":"q","steps":[`+step+`]}`, `{"prompt":"r","steps":[]}`), "anthropic/x.json: turns[1].steps: a scenario needs at least one step"},
 		{"anthropic/x", turns(`{"prompt":"q","steps":[{"content":[{"type":"text","text":"hi"}],"abort_after":-2}]}`), "anthropic/x.json: turns[0].steps[0].abort_after: want a count of parts, got -2"},
-		{"anthropic/x", turns(`{"prompt":"q","steps":[` + step + `],"extra":1}`), `json: unknown field "extra"`},
+		{"anthropic/x", turns(`{"prompt":"q","steps":[` + step + `],"extra":1}`), `line 1: unknown field "extra"`},
 	} {
 		_, err := scenario.Parse(c.name, []byte(c.data))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
