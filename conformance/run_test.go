@@ -67,6 +67,13 @@ var runCases = map[string]func(t *testing.T){
 		bad := "{\n  \"description\": \"x\",\n  \"tools\": [\n    {\"nam\": \"get_weather\"}\n  ]\n}\n"
 		conformance.Run(t, helperHarness(false, false), conformance.ScenarioFS(fstest.MapFS{"anthropic/bad.json": {Data: []byte(bad)}}))
 	},
+	"no-stream-abort": func(t *testing.T) {
+		conformance.Run(t, func(t *testing.T, s *conformance.Session) {
+			if err := reference.Play(context.Background(), s, reference.Options{Stream: false}); err != nil {
+				t.Fatal(err)
+			}
+		}, conformance.Scenarios("anthropic/aborted-stream"))
+	},
 	"fatal-harness": func(t *testing.T) {
 		broken := helperHarness(true, false)
 		conformance.Run(t, func(t *testing.T, s *conformance.Session) {
@@ -153,6 +160,9 @@ func TestRunBehaviour(t *testing.T) {
 		{name: "scenario-fs", pass: true, want: []string{"--- PASS: TestHelperRun/anthropic/ours ", "--- PASS: TestHelperRun/anthropic/ours/ANT-TOOL-001 "},
 			refuse: []string{"TestHelperRun/anthropic/parallel-tools"}},
 		{name: "scenario-fs-malformed", want: []string{"anthropic/bad.json: line 4"}},
+		// A harness that does not stream cannot be stopped mid-stream: the
+		// scenario is skipped, saying why, instead of passing.
+		{name: "no-stream-abort", pass: true, want: []string{"--- SKIP: TestHelperRun/anthropic/aborted-stream ", "the harness did not stream step [1]"}},
 		// A harness that fails itself still gets the checks' account.
 		{name: "fatal-harness", want: []string{
 			"the harness gives up",

@@ -102,3 +102,22 @@ func TestTurnsCarryTheRightHistory(t *testing.T) {
 		}
 	}
 }
+
+// anthropic/aborted-stream stops the stream after events reached the
+// client: the engine keeps the partial answer (AssistantTruncated), so the
+// next turn carries it. Before the simulator waited for the events to be
+// read, the stop came first and there was nothing to keep.
+func TestAbortedStreamDeliversEventsFirst(t *testing.T) {
+	sim := play(t, "anthropic/aborted-stream", reference.Options{Stream: true})
+	if !hasBlock(lastRequest(sim), func(b engine.Block) bool { return strings.Contains(b.Text, "Day 1: walk through Alfama") }) {
+		t.Errorf("the next turn does not carry the partial answer: the stop came before any event reached the client")
+	}
+	if steps := sim.UnstreamedAborts(); len(steps) > 0 {
+		t.Errorf("steps %v were not streamed", steps)
+	}
+	// Without streaming there is no mid-way: the simulator says so.
+	sim = play(t, "anthropic/aborted-stream", reference.Options{Stream: false})
+	if steps := sim.UnstreamedAborts(); len(steps) != 1 {
+		t.Errorf("a run without streaming reports unstreamed aborts %v, want one step", steps)
+	}
+}

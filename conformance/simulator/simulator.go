@@ -45,6 +45,11 @@ type Simulator struct {
 	// CancelWait bounds how long an aborted response waits for the client
 	// to hang up before the connection is cut; 0 means 5 s.
 	CancelWait time.Duration
+	// StopDelay is how long the user waits, once the first parts of an
+	// aborted response are sent, before pressing stop: the client must have
+	// read those events, or a harness that keeps the partial message has
+	// nothing to keep and passes without proving anything. 0 means 100 ms.
+	StopDelay time.Duration
 	// Tolerate names checks whose findings are logged but never refused: a
 	// harness's declared gaps and skipped checks (conformance.Gap, Skip),
 	// so a team can adopt the kit before it fixes everything.
@@ -62,6 +67,9 @@ type Simulator struct {
 	lint       *lint.Linter            // judges each request against log, decoded
 	notes      []string                // what went wrong outside any check
 	cut        map[int]bool            // interactions whose response the user stopped mid-way
+	// unstreamedAbort are the steps (1-based) meant to be stopped mid-way
+	// whose request did not ask for a stream.
+	unstreamedAbort []int
 }
 
 // Rejection is a request the simulator refused: the step it asked for
@@ -136,6 +144,15 @@ func (s *Simulator) Findings() []check.Finding {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]check.Finding(nil), s.findings...)
+}
+
+// UnstreamedAborts lists the steps (1-based) the scenario stops mid-way
+// whose request was not streamed, so nothing was stopped: the scenario
+// proved nothing about aborts for this harness.
+func (s *Simulator) UnstreamedAborts() []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]int(nil), s.unstreamedAbort...)
 }
 
 // Notes lists what went wrong outside any check: a response the client
@@ -287,6 +304,10 @@ func (s *Simulator) serve(w engine.Wire, rw http.ResponseWriter, r *http.Request
 		return
 	}
 	cut := false
+	if n := s.sc.Steps[step].AbortAfter; n > 0 && n >= len(parts) {
+		// Not streamed: there is no mid-way to stop at.
+		s.unstreamedAbort = append(s.unstreamedAbort, step+1)
+	}
 	if n := s.sc.Steps[step].AbortAfter; n > 0 && n < len(parts) {
 		if s.cut == nil {
 			s.cut = map[int]bool{}
@@ -366,6 +387,15 @@ func (s *Simulator) abort(rw http.ResponseWriter, r *http.Request, in *cassette.
 	s.answer(rw, in, http.StatusOK, contentType, parts)
 	if s.OnCancel == nil {
 		return true
+	}
+	delay := s.StopDelay
+	if delay == 0 {
+		delay = 100 * time.Millisecond
+	}
+	select {
+	case <-r.Context().Done():
+		return false // the client hung up by itself
+	case <-time.After(delay):
 	}
 	s.OnCancel()
 	wait := s.CancelWait
