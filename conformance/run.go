@@ -107,6 +107,9 @@ func Run(t *testing.T, h Harness, opts ...Option) {
 func judgeRun(t *testing.T, sim *simulator.Simulator, selected []*check.Check, cfg *config, found map[string]int) {
 	t.Helper()
 	sc := sim.Scenario()
+	for _, side := range sim.SideRequests() {
+		t.Log(side)
+	}
 	if steps := sim.UnstreamedAborts(); len(steps) > 0 && !t.Failed() {
 		t.Skipf("the harness did not stream step %v, which %s stops mid-stream: with no abort, it would pass without proving anything (declare the capabilities it has, without stream, to skip it up front)", steps, sc.Name)
 	}

@@ -74,6 +74,28 @@ var runCases = map[string]func(t *testing.T){
 			}
 		}, conformance.Scenarios("anthropic/aborted-stream"))
 	},
+	"side-requests": func(t *testing.T) {
+		conformance.Run(t, func(t *testing.T, s *conformance.Session) {
+			base := s.BaseURL(engine.WireAnthropic)
+			title := `{"model":"claude-haiku-4-5","max_tokens":20,"system":"Write a five-word title for the conversation.","messages":[{"role":"user","content":"Planning a trip"}]}`
+			for _, call := range []struct{ path, body string }{{"/v1/messages", title}, {"/v1/messages/count_tokens", title}} {
+				req, _ := http.NewRequest("POST", base+call.path, strings.NewReader(call.body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Anthropic-Version", "2023-06-01")
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					t.Fatalf("side request %s: %d", call.path, resp.StatusCode)
+				}
+			}
+			if err := reference.Play(context.Background(), s, reference.Options{Stream: true}); err != nil {
+				t.Fatal(err)
+			}
+		}, conformance.Scenarios("anthropic/parallel-tools", "anthropic/schema-retry"))
+	},
 	"fatal-harness": func(t *testing.T) {
 		broken := helperHarness(true, false)
 		conformance.Run(t, func(t *testing.T, s *conformance.Session) {
@@ -163,6 +185,13 @@ func TestRunBehaviour(t *testing.T) {
 		// A harness that does not stream cannot be stopped mid-stream: the
 		// scenario is skipped, saying why, instead of passing.
 		{name: "no-stream-abort", pass: true, want: []string{"--- SKIP: TestHelperRun/anthropic/aborted-stream ", "the harness did not stream step [1]"}},
+		// A title request and count_tokens before the conversation consume
+		// no step: the scenario still plays whole, and the log says so.
+		{name: "side-requests", pass: true, want: []string{
+			"--- PASS: TestHelperRun/anthropic/parallel-tools ", "--- PASS: TestHelperRun/anthropic/schema-retry ",
+			"request 1: a side request (none of its user messages holds a prompt of the scenario), answered with a plain reply; no step consumed",
+			"request 2: count_tokens, answered with an estimate; no step consumed",
+		}},
 		// A harness that fails itself still gets the checks' account.
 		{name: "fatal-harness", want: []string{
 			"the harness gives up",

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"path"
+	"strings"
 	"sync"
 	"time"
 
@@ -70,6 +71,7 @@ type Simulator struct {
 	// unstreamedAbort are the steps (1-based) meant to be stopped mid-way
 	// whose request did not ask for a stream.
 	unstreamedAbort []int
+	sides           []string // requests answered outside the script
 }
 
 // Rejection is a request the simulator refused: the step it asked for
@@ -270,6 +272,12 @@ func (s *Simulator) serve(w engine.Wire, rw http.ResponseWriter, r *http.Request
 		reject(lint.Rejection{Status: http.StatusRequestEntityTooLarge, Message: "Request exceeds the maximum allowed number of bytes.", Detail: "body over 32 MB"})
 		return
 	}
+	if w == engine.WireAnthropic && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v1/messages/count_tokens") {
+		// A side request: the harness sizes its context. Never a step.
+		s.sides = append(s.sides, fmt.Sprintf("request %d: count_tokens, answered with an estimate; no step consumed", len(s.log)))
+		s.answer(rw, in, http.StatusOK, "application/json", [][]byte{[]byte(fmt.Sprintf(`{"input_tokens":%d}`, len(body)/4+1))})
+		return
+	}
 	pathStream, f := scenario.Endpoint(w, r)
 	if f != nil {
 		fault(f)
@@ -281,10 +289,15 @@ func (s *Simulator) serve(w engine.Wire, rw http.ResponseWriter, r *http.Request
 		providers.AddResponse(&ex, s.callOf(in, w)) // the request stays as decoded on arrival
 		s.lint.Add(ex)
 	}()
-	switch {
-	case ex.Request == nil:
+	if ex.Request == nil {
 		reject(lint.Rejection{Status: http.StatusBadRequest, Message: ex.RequestErr, Detail: "the request does not decode"})
 		return
+	}
+	if why, side := s.sc.IsSide(ex.Request); side {
+		s.side(w, rw, in, ex, pathStream, why, reject)
+		return
+	}
+	switch {
 	case step >= len(s.sc.Steps):
 		reject(lint.Rejection{Status: http.StatusBadRequest, Message: fmt.Sprintf("llmtck simulator: scenario %s has %d steps; request %d was not expected", s.sc.Name, len(s.sc.Steps), step+1),
 			Detail: "the harness kept calling after the final answer"})
@@ -348,6 +361,30 @@ func (s *Simulator) judge(ex engine.Exchange) *lint.Rejection {
 		}
 	}
 	return nil
+}
+
+// side answers a request outside the scenario's conversation (a title, a
+// summary with its own system prompt) with a plain reply, judged like any
+// other request but consuming no step, and logs it.
+func (s *Simulator) side(w engine.Wire, rw http.ResponseWriter, in *cassette.Interaction, ex engine.Exchange, pathStream bool, why string, reject func(lint.Rejection)) {
+	if rj := s.judge(ex); rj != nil {
+		reject(*rj)
+		return
+	}
+	parts, contentType, err := scenario.SideReply(s.mints[w], w, ex.Request, ex.Request.Stream || pathStream)
+	if err != nil {
+		reject(lint.Rejection{Status: http.StatusInternalServerError, Message: "llmtck simulator: " + err.Error()})
+		return
+	}
+	s.sides = append(s.sides, fmt.Sprintf("request %d: a side request (%s), answered with a plain reply; no step consumed", len(s.log), why))
+	s.answer(rw, in, http.StatusOK, contentType, parts)
+}
+
+// SideRequests lists the requests answered outside the script, for the log.
+func (s *Simulator) SideRequests() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.sides...)
 }
 
 // tolerated reports whether findings of check id are only logged.
