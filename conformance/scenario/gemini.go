@@ -191,8 +191,11 @@ func (gem) verify(m *Minter, req *engine.Request) *Fault {
 				return &Fault{Check: "GEM-SIG-003", Location: loc,
 					Detail: fmt.Sprintf("the thoughtSignature at %s is not one the simulator minted for this functionCall (%s)", loc, b.Name)}
 			case rebound:
-				return &Fault{Check: "GEM-SIG-003", Location: loc,
-					Detail: fmt.Sprintf("the thoughtSignature at %s was minted after a different history: the system instruction, tools, an earlier content or an earlier part changed, or the part moved", loc)}
+				// Google documents signatures as bound to the model, route
+				// and key (wire-rules G3), not to the history before them:
+				// report it, do not refuse it.
+				return &Fault{Check: "GEM-SIG-003", Location: loc, Warning: true,
+					Detail: fmt.Sprintf("the thoughtSignature at %s was minted after a different history: the system instruction, tools, an earlier content or an earlier part changed, or the part moved (a warning: no public document says Gemini refuses this)", loc)}
 			}
 		}
 	}

@@ -258,16 +258,6 @@ func TestGeminiBrokenClientsAreRejected(t *testing.T) {
 		},
 		checks:  []string{"GEM-SIG-003"},
 		message: "Corrupted thought signature.",
-	}, {
-		// The history under a signed call of the current turn changed: the
-		// first tool's result was rewritten after the second call.
-		name: "a function response edited under a later signed call", scenario: "gemini/sequential-calls", call: 2,
-		tamper: func(req *engine.Request) {
-			r := &req.Messages[2].Blocks[0]
-			r.ResultRaw = json.RawMessage(`{"output":"31 °C, sunny"}`)
-		},
-		checks:  []string{"GEM-SIG-003"},
-		message: "Corrupted thought signature.",
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -499,4 +489,46 @@ func FuzzGeminiVerify(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Edits of the history under a signed call are not refused: Google binds a
+// signature to the model, route and key (wire-rules G3), and no public
+// document to the history before it. The simulator reports them as a
+// GEM-SIG-003 warning and answers.
+func TestGeminiHistoryEditsAreWarnings(t *testing.T) {
+	cases := []struct {
+		name   string
+		call   int
+		tamper func(req *engine.Request)
+	}{
+		{"a function response edited under a later signed call", 2, func(req *engine.Request) {
+			req.Messages[2].Blocks[0].ResultRaw = json.RawMessage(`{"output":"31 °C, sunny"}`)
+		}},
+		{"a system instruction that changes per request", 1, func(req *engine.Request) {
+			req.System = []engine.Block{{Type: engine.BlockText, Text: "Now: 2026-11-25T05:02:41Z"}}
+		}},
+		{"a part inserted before the signed call", 1, func(req *engine.Request) {
+			for i := range req.Messages {
+				if len(calls(req, i)) > 0 {
+					req.Messages[i].Blocks = append([]engine.Block{{Type: engine.BlockText, Text: "Let me check."}}, req.Messages[i].Blocks...)
+					return
+				}
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := playGemini(t, "gemini/sequential-calls", false, func(call int, req *engine.Request) {
+				if call == c.call {
+					c.tamper(req)
+				}
+			})
+			if rj := p.sim.Rejections(); len(rj) != 0 {
+				t.Fatalf("refused %v: Gemini is not known to refuse it", rj)
+			}
+			if !p.sim.Done() {
+				t.Fatalf("the run stopped after %d steps", p.sim.Served())
+			}
+		})
+	}
 }

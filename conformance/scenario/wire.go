@@ -60,6 +60,9 @@ type Fault struct {
 	Status  int
 	Message string
 	Detail  string // llmtck's account of what was wrong
+	// Warning marks a fault the provider is not known to refuse (no
+	// public evidence): the simulator reports it and answers anyway.
+	Warning bool
 }
 
 func (f *Fault) Error() string {

@@ -355,8 +355,11 @@ func (s *Simulator) judge(ex engine.Exchange) *lint.Rejection {
 	}
 	if f := scenario.Verify(s.mints[ex.Wire], ex.Wire, ex.Request); f != nil {
 		fd := check.Finding{Check: f.Check, Severity: check.SeverityError, Interaction: ex.Index, Location: f.Location, Message: f.Detail}
+		if f.Warning {
+			fd.Severity = check.SeverityWarning
+		}
 		s.findings = append(s.findings, fd)
-		if !s.tolerated(fd.Check) {
+		if !f.Warning && !s.tolerated(fd.Check) {
 			return lint.Reject(ex.Wire, fd)
 		}
 	}
