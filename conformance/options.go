@@ -35,9 +35,10 @@ type config struct {
 	wire       engine.Wire
 	gaps       map[string]string // check ID → reason
 	goldenFile string
-	caps       map[string]bool // Capabilities; nil means everything
-	scenarios  []string        // Scenarios globs
-	scenarioFS fs.FS           // ScenarioFS: play these instead of the bundled ones
+	caps       map[string]bool        // Capabilities; nil means everything
+	scenarios  []string               // Scenarios globs
+	scenarioFS fs.FS                  // ScenarioFS: play these instead of the bundled ones
+	models     map[engine.Wire]string // Model: the model each provider's turns name
 }
 
 // tolerated lists what the simulator logs but does not refuse: declared
@@ -272,4 +273,59 @@ func (o scenarioFSOption) apply(c *config) error {
 	}
 	c.scenarioFS = o.fsys
 	return nil
+}
+
+type modelOption struct {
+	provider engine.Wire
+	model    string
+}
+
+// Model makes the scenarios' turns on provider name model, so the harness
+// sends it and the simulator behaves as that model does: on Anthropic, the
+// models with preserved thinking (claude-fable-5-1 …) refuse a changed
+// prefix under signed thinking, older ones (the scenarios' default) accept it.
+func Model(provider, model string) Option { return modelOption{engine.Wire(provider), model} }
+
+func (o modelOption) String() string {
+	return fmt.Sprintf("conformance.Model(%q, %q)", o.provider, o.model)
+}
+
+func (o modelOption) apply(c *config) error {
+	if err := c.usedBy(entryRun); err != nil {
+		return err
+	}
+	if o.model == "" || !slices.Contains([]engine.Wire{engine.WireAnthropic, engine.WireOpenAI, engine.WireResponses, engine.WireGemini, engine.WireBedrock}, o.provider) {
+		return errors.New("want a provider (anthropic, openai, responses, gemini, bedrock) and a model")
+	}
+	if c.models == nil {
+		c.models = map[engine.Wire]string{}
+	}
+	c.models[o.provider] = o.model
+	return nil
+}
+
+// withModels returns sc with the turns and steps of each provider in
+// models naming that model.
+func withModels(sc *scenario.Scenario, models map[engine.Wire]string) *scenario.Scenario {
+	if len(models) == 0 {
+		return sc
+	}
+	out := *sc
+	out.Turns = slices.Clone(sc.Turns)
+	for i := range out.Turns {
+		if m, ok := models[out.Turns[i].Wire]; ok {
+			out.Turns[i].Model = m
+			out.Turns[i].Steps = slices.Clone(out.Turns[i].Steps)
+			for j := range out.Turns[i].Steps {
+				out.Turns[i].Steps[j].Model = m
+			}
+		}
+	}
+	out.Steps = slices.Clone(sc.Steps)
+	for i := range out.Steps {
+		if m, ok := models[out.Steps[i].Wire]; ok {
+			out.Steps[i].Model = m
+		}
+	}
+	return &out
 }

@@ -73,7 +73,7 @@ func Run(t *testing.T, h Harness, opts ...Option) {
 				t.Skipf("the harness does not declare %s (conformance.Capabilities)", strings.Join(missing, ", "))
 			}
 			ran++
-			sim := simulator.NewSimulator(sc)
+			sim := simulator.NewSimulator(withModels(sc, cfg.models))
 			sim.Tolerate = cfg.tolerated()
 			played := false
 			// Judged on the way out, also when the harness called t.Fatal.

@@ -3,6 +3,7 @@ package conformance_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -95,6 +96,12 @@ var runCases = map[string]func(t *testing.T){
 				t.Fatal(err)
 			}
 		}, conformance.Scenarios("anthropic/parallel-tools", "anthropic/schema-retry"))
+	},
+	"model-fable": func(t *testing.T) {
+		conformance.Run(t, timestampedSystem, conformance.Scenarios("anthropic/thinking-tool-loop"), conformance.Model("anthropic", "claude-fable-5-1"))
+	},
+	"model-default": func(t *testing.T) {
+		conformance.Run(t, timestampedSystem, conformance.Scenarios("anthropic/thinking-tool-loop"))
 	},
 	"fatal-harness": func(t *testing.T) {
 		broken := helperHarness(true, false)
@@ -192,6 +199,12 @@ func TestRunBehaviour(t *testing.T) {
 			"request 1: a side request (none of its user messages holds a prompt of the scenario), answered with a plain reply; no step consumed",
 			"request 2: count_tokens, answered with an estimate; no step consumed",
 		}},
+		// A system prompt that changes per request under signed thinking:
+		// refused by a model with preserved thinking, accepted by the
+		// scenarios' claude-sonnet-4-5 (the catalogue still warns).
+		{name: "model-fable", want: []string{"bound to a different conversation", "the harness stopped after"}},
+		{name: "model-default", want: []string{"--- FAIL: TestHelperRun/anthropic/thinking-tool-loop/ANT-THINK-009 "},
+			refuse: []string{"bound to a different conversation", "the harness stopped after"}},
 		// A harness that fails itself still gets the checks' account.
 		{name: "fatal-harness", want: []string{
 			"the harness gives up",
@@ -355,5 +368,18 @@ func dropSecondResult() func(int, *engine.Request) {
 			return
 		}
 		once.Do(func() { last.Blocks = last.Blocks[:1] })
+	}
+}
+
+// timestampedSystem is the reference engine with a system prompt that
+// says the time of each request, as harnesses do.
+func timestampedSystem(t *testing.T, s *conformance.Session) {
+	client := reference.Tamper(nil, engine.WireAnthropic, func(call int, req *engine.Request) {
+		if len(req.System) > 0 {
+			req.System[0].Text += fmt.Sprintf(" Request %d.", call)
+		}
+	})
+	if err := reference.Play(context.Background(), s, reference.Options{Stream: true, HTTPClient: client}); err != nil {
+		t.Log(err)
 	}
 }
