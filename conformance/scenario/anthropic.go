@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/sse"
 	"github.com/llmtck/llmtck/providers"
+	antwire "github.com/llmtck/llmtck/providers/anthropic"
 )
 
 // anthropic serves the Messages API: POST /v1/messages, content blocks in
@@ -142,7 +142,7 @@ func (anthropic) verify(m *Minter, req *engine.Request) *Fault {
 				f := &Fault{Check: "ANT-THINK-009", Location: loc,
 					Detail: fmt.Sprintf("the %s block at %s was minted after a different history: the system prompt, tools, an earlier message or an earlier block changed, or the block moved", b.Type, loc)}
 				switch {
-				case !PrefixChecked(req.Model):
+				case !antwire.PrefixChecked(req.Model):
 					f.Warning = true
 					f.Detail += fmt.Sprintf(" (a warning: %s does not run the prefix check; models with preserved thinking do)", req.Model)
 				case dropsMismatch(req):
@@ -301,24 +301,6 @@ func antUsage(st Step) json.RawMessage {
 		return json.RawMessage(`{"input_tokens":0,"output_tokens":0}`)
 	}
 	return rawjson.Compact(st.Usage)
-}
-
-// prefixCheckedModels are the models that run the prefix check of
-// preserved thinking, as Anthropic's documentation lists them (build with
-// Claude, preserved thinking, prefix checks). Claude Mythos 5.1 records the
-// binding but does not check it; older models (claude-sonnet-4-5 …)
-// accept a changed prefix.
-var prefixCheckedModels = []string{"claude-fable-5-1", "claude-fable-5-2", "claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-5-5"}
-
-// PrefixChecked reports whether model runs the prefix check, by its family
-// (dated and provider-prefixed ids included: us.anthropic.claude-fable-5-1-…).
-func PrefixChecked(model string) bool {
-	for _, m := range prefixCheckedModels {
-		if strings.Contains(model, m) {
-			return true
-		}
-	}
-	return false
 }
 
 // dropsMismatch reports whether req asks the API to drop a thinking block

@@ -10,6 +10,7 @@ import (
 	"github.com/llmtck/llmtck/conformance/internal/show"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
 	"github.com/llmtck/llmtck/engine"
+	antwire "github.com/llmtck/llmtck/providers/anthropic"
 )
 
 // The ephemeral checks judge content sent once and then gone from the
@@ -78,8 +79,8 @@ func judgeAntEph001(tr *check.Traffic, r *check.Reporter) {
 				}
 				reported[key] = true
 				sev := check.SeverityError
-				if dropsBoundBlocks(hr.Req) {
-					sev = check.SeverityWarning
+				if dropsBoundBlocks(hr.Req) || !antwire.PrefixChecked(hr.Req.Model) {
+					sev = check.SeverityWarning // dropped, or not checked on this model
 				}
 				r.AddSeverity(sev, tr.Exchanges[i].Index, "request."+b.Path,
 					"%s was produced by interaction %d, whose request ended with ephemeral content that is gone from this request (%s): the block is bound to that prefix",
