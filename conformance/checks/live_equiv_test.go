@@ -1,0 +1,71 @@
+package checks_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/checks"
+	"github.com/llmtck/llmtck/conformance/lint"
+	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/internal/corpus"
+	"github.com/llmtck/llmtck/providers"
+)
+
+// The live linter judges each request, as it arrives, the way check judges
+// the whole recording: on every corpus cassette, every finding the linter
+// gives request i is one check gives interaction i (recording checks aside,
+// which the linter leaves out). This is the test an incremental linter
+// (issue 15) must keep passing; dropping superseded requests from the
+// history was tried and fails it (HIST-003 on a Responses history edit).
+func TestLiveJudgementMatchesCheck(t *testing.T) {
+	files := append(corpus.Files(t), corpus.SetFiles(t, corpus.Wave2)...)
+	var cs []*check.Check
+	for _, c := range checks.All() {
+		if !c.Recording {
+			cs = append(cs, c)
+		}
+	}
+	compared := 0
+	for _, path := range files {
+		c, err := cassette.Load(path)
+		if err != nil {
+			continue
+		}
+		exs := providers.DecodeCassette(c, "")
+		whole := map[int][]string{}
+		for _, f := range check.Judge(&check.Traffic{Exchanges: exs}, cs) {
+			whole[f.Interaction] = append(whole[f.Interaction], key(f))
+		}
+		l := lint.New(cs)
+		for i, ex := range exs {
+			var live []string
+			for _, f := range l.Judge(ex).Findings {
+				live = append(live, key(f))
+			}
+			l.Add(ex)
+			slices.Sort(live)
+			want := slices.Clone(whole[i])
+			slices.Sort(want)
+			// check also sees later requests: findings about interaction i
+			// raised because of what came after it are not live findings.
+			if !subset(live, want) {
+				t.Errorf("%s interaction %d: live %v, check %v", corpus.Name(t, path), i, live, want)
+			}
+			compared++
+		}
+	}
+	t.Logf("%d requests compared", compared)
+}
+
+func key(f check.Finding) string { return fmt.Sprintf("%s/%s/%s", f.Check, f.Severity, f.Location) }
+
+func subset(a, b []string) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
