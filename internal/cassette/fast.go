@@ -186,17 +186,23 @@ func singleQuoted(s string) (string, bool) {
 	if !printable(inner, false) {
 		return "", false
 	}
-	var b strings.Builder
-	for i := 0; i < len(inner); i++ {
-		if inner[i] == '\'' {
-			if i+1 >= len(inner) || inner[i+1] != '\'' {
-				return "", false
-			}
-			i++
-		}
-		b.WriteByte(inner[i])
+	if strings.IndexByte(inner, '\'') < 0 {
+		return inner, true // nothing to unescape: no copy
 	}
-	return b.String(), true
+	var b strings.Builder
+	b.Grow(len(inner))
+	for {
+		q := strings.IndexByte(inner, '\'')
+		if q < 0 {
+			b.WriteString(inner)
+			return b.String(), true
+		}
+		if q+1 >= len(inner) || inner[q+1] != '\'' {
+			return "", false
+		}
+		b.WriteString(inner[:q+1]) // the text and one quote of the pair
+		inner = inner[q+2:]
+	}
 }
 
 func doubleQuoted(s string) (string, bool) {
@@ -205,6 +211,7 @@ func doubleQuoted(s string) (string, bool) {
 	}
 	inner := s[1 : len(s)-1]
 	var b strings.Builder
+	b.Grow(len(inner))
 	for i := 0; i < len(inner); {
 		c := inner[i]
 		switch {
