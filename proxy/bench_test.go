@@ -68,6 +68,16 @@ func benchRoutes(b *testing.B, up *httptest.Server) []benchRoute {
 	fwd := httptest.NewServer(NewForward(frec, ForwardOptions{Hosts: []string{"127.0.0.1"}}))
 	b.Cleanup(fwd.Close)
 
+	// As the CLI builds them: the live linter and the per-call log on.
+	shipped := mustRecorder(b, Options{Mode: ModeRecord, Cassette: filepath.Join(dir, "shipped.yaml"), Lint: true, Log: io.Discard})
+	b.Cleanup(func() { shipped.Close() })
+	shippedSrv := httptest.NewServer(NewHandler(shipped, u))
+	b.Cleanup(shippedSrv.Close)
+	fshipped := mustRecorder(b, Options{Mode: ModeRecord, Dir: filepath.Join(dir, "shipped"), Lint: true, Log: io.Discard})
+	b.Cleanup(func() { fshipped.Close() })
+	fwdShipped := httptest.NewServer(NewForward(fshipped, ForwardOptions{Hosts: []string{"127.0.0.1"}}))
+	b.Cleanup(fwdShipped.Close)
+
 	proxied := func(p string) *http.Client {
 		t := tr()
 		pu, _ := url.Parse(p)
@@ -80,6 +90,8 @@ func benchRoutes(b *testing.B, up *httptest.Server) []benchRoute {
 		{"goproxy", proxied(gps.URL), up.URL},
 		{"llmtck-record", &http.Client{Transport: tr()}, recs.URL},
 		{"llmtck-proxy", proxied(fwd.URL), up.URL},
+		{"llmtck-record-shipped", &http.Client{Transport: tr()}, shippedSrv.URL},
+		{"llmtck-proxy-shipped", proxied(fwdShipped.URL), up.URL},
 	}
 }
 
@@ -236,6 +248,63 @@ func BenchmarkThroughput(b *testing.B) {
 	}
 	b.ReportMetric(100*rate(3)/rate(2), "%-recorder-of-goproxy")
 	b.ReportMetric(100*rate(4)/rate(2), "%-proxy-of-goproxy")
+	b.ReportMetric(100*rate(5)/rate(2), "%-shipped-recorder-of-goproxy")
+	b.ReportMetric(100*rate(6)/rate(2), "%-shipped-proxy-of-goproxy")
+}
+
+// BenchmarkRecordGrowingConversation records one conversation that grows
+// by a turn per call, as an agent's does, through the recorder as the CLI
+// builds it (linter and log on) and with the linter off, and reports how the
+// per-call time of the last tenth of the calls compares with the first
+// tenth: about 1 for work that follows the new content, growing with the
+// conversation for work that redoes the history on every call.
+func BenchmarkRecordGrowingConversation(b *testing.B) {
+	const turns = 200
+	answer := []byte(`{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[{"type":"text","text":"` + strings.Repeat("answer ", 40) + `"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(answer)
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	body := func(n int) []byte {
+		var msgs []string
+		for i := range n {
+			msgs = append(msgs, `{"role":"user","content":"question `+strconv.Itoa(i)+` `+strings.Repeat("words ", 40)+`"}`,
+				`{"role":"assistant","content":[{"type":"text","text":"`+strings.Repeat("answer ", 40)+`"}]}`)
+		}
+		msgs = append(msgs, `{"role":"user","content":"question `+strconv.Itoa(n)+`"}`)
+		return []byte(`{"model":"claude-x","max_tokens":10,"messages":[` + strings.Join(msgs, ",") + `]}`)
+	}
+	for _, lint := range []bool{true, false} {
+		name := "shipped"
+		if !lint {
+			name = "lint-off"
+		}
+		b.Run(name, func(b *testing.B) {
+			var ratio float64
+			for range b.N {
+				rec := mustRecorder(b, Options{Mode: ModeRecord, Cassette: filepath.Join(b.TempDir(), "grow.yaml"), Lint: lint, Log: io.Discard})
+				srv := httptest.NewServer(NewHandler(rec, u))
+				took := make([]time.Duration, turns)
+				for i := range turns {
+					start := time.Now()
+					resp, err := srv.Client().Post(srv.URL+"/v1/messages", "application/json", bytes.NewReader(body(i)))
+					if err != nil {
+						b.Fatal(err)
+					}
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					took[i] = time.Since(start)
+				}
+				srv.Close()
+				rec.Close()
+				ratio += float64(median(took[turns*9/10:])) / float64(median(took[:turns/10]))
+			}
+			b.ReportMetric(ratio/float64(b.N), "last-tenth/first-tenth")
+		})
+	}
 }
 
 // BenchmarkReplayThroughput compares the replay server with a static Go
