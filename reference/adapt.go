@@ -5,26 +5,37 @@ import (
 	"time"
 
 	"github.com/llmtck/llmtck/engine"
+	rspwire "github.com/llmtck/llmtck/providers/responses"
 )
 
-// adapt is the history as the adapter of wire w is given it. Messages
-// another wire produced are rebuilt in the model's plain terms (their
-// wire-specific fields belong to that wire), and their opaque reasoning is
-// routed by replay tag: kept for an adapter that declares the tag, inlined
-// when it is plain text, elided otherwise. Eliding changes only this
-// request: conv keeps every thought for a later adapter that can replay it.
-func adapt(conv *conversation, w engine.Wire, b breaks) []engine.Message {
+// adapt is the history as the adapter of to.wire, for model to.model, is
+// given it. Messages another wire produced are rebuilt in the model's plain
+// terms (their wire-specific fields belong to that wire), and their opaque
+// reasoning is routed by replay tag: kept for an adapter that declares the
+// tag, inlined when it is plain text, elided otherwise. On Responses a
+// message another model family produced is rebuilt the same way with its
+// reasoning elided: a model that does not reason refuses reasoning items
+// and another family cannot decrypt them (OAI-RSN-005). Eliding changes
+// only this request: conv keeps every thought for a later adapter that can
+// replay it.
+func adapt(conv *conversation, to source, b breaks) []engine.Message {
+	w := to.wire
 	accepts := b.replayTags(w)
 	var out []engine.Message
 	for i, m := range conv.msgs {
 		from := conv.origin[i]
-		if from == "" || from == w || m.Role != engine.RoleAssistant {
+		switched := !b.keepReasoningOnSwitch && from.wire == w && modelSwitched(w, from.model, to.model)
+		if from.wire == "" || (from.wire == w && !switched) || m.Role != engine.RoleAssistant {
 			out = append(out, m)
 			continue
 		}
+		tags := accepts
+		if switched {
+			tags = nil
+		}
 		rebuilt := engine.Message{Role: engine.RoleAssistant}
 		for _, blk := range m.Blocks {
-			rebuilt.Blocks = append(rebuilt.Blocks, carry(blk, accepts, b.leakThoughts)...)
+			rebuilt.Blocks = append(rebuilt.Blocks, carry(blk, tags, b.leakThoughts)...)
 		}
 		if len(rebuilt.Blocks) == 0 {
 			continue
@@ -88,4 +99,13 @@ func isReasoning(b engine.Block) bool {
 		return true
 	}
 	return false
+}
+
+// modelSwitched reports whether a Responses message produced by model from
+// must lose its reasoning to go to model to.
+func modelSwitched(w engine.Wire, from, to string) bool {
+	if w != engine.WireResponses || from == "" || to == "" {
+		return false
+	}
+	return !rspwire.Reasons(to) || rspwire.Family(from) != rspwire.Family(to)
 }

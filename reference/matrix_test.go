@@ -15,13 +15,14 @@ import (
 
 // targets are the checks each broken variant must trip.
 var targets = map[reference.Variant][]string{
-	reference.VariantReencodeThinking: {"ANT-THINK-003", "BDR-THINK-001"},
-	reference.VariantDropSignature:    {"ANT-THINK-002", "GEM-SIG-002", "BDR-THINK-002"},
-	reference.VariantForgetToolResult: {"ANT-TOOL-001", "OAI-TOOL-001", "OAI-TOOL-010", "GEM-TOOL-002", "BDR-TOOL-001"},
-	reference.VariantPersistEphemeral: {"HIST-005"},
-	reference.VariantDropCancelled:    {"ANT-TOOL-001", "BDR-TOOL-001"},
-	reference.VariantReorderReasoning: {"OAI-RSN-001"},
-	reference.VariantLeakThought:      {"ANT-THINK-003"},
+	reference.VariantReencodeThinking:      {"ANT-THINK-003", "BDR-THINK-001"},
+	reference.VariantDropSignature:         {"ANT-THINK-002", "GEM-SIG-002", "BDR-THINK-002"},
+	reference.VariantForgetToolResult:      {"ANT-TOOL-001", "OAI-TOOL-001", "OAI-TOOL-010", "GEM-TOOL-002", "BDR-TOOL-001"},
+	reference.VariantPersistEphemeral:      {"HIST-005"},
+	reference.VariantDropCancelled:         {"ANT-TOOL-001", "BDR-TOOL-001"},
+	reference.VariantReorderReasoning:      {"OAI-RSN-001"},
+	reference.VariantLeakThought:           {"ANT-THINK-003"},
+	reference.VariantKeepReasoningOnSwitch: {"OAI-RSN-005"},
 }
 
 // caught plays every scenario with variant v and returns, per check ID,

@@ -16,13 +16,20 @@ import (
 // application wrote: the system prompt, user prompts, tool results).
 type conversation struct {
 	msgs   []engine.Message
-	origin []engine.Wire
+	origin []source
 }
 
-func (c *conversation) add(w engine.Wire, ms ...engine.Message) {
+// source is where a message of the conversation came from: the wire and
+// model whose response it was; zero for the application's own messages.
+type source struct {
+	wire  engine.Wire
+	model string
+}
+
+func (c *conversation) add(from source, ms ...engine.Message) {
 	for _, m := range ms {
 		c.msgs = append(c.msgs, m)
-		c.origin = append(c.origin, w)
+		c.origin = append(c.origin, from)
 	}
 }
 
@@ -38,7 +45,7 @@ func Play(ctx context.Context, s *simulator.Session, opts Options) error {
 	b := opts.Variant.breaks()
 	var conv conversation
 	if s.System != "" {
-		conv.add("", engine.Message{Role: engine.RoleSystem, Blocks: []engine.Block{textBlock(s.System)}})
+		conv.add(source{}, engine.Message{Role: engine.RoleSystem, Blocks: []engine.Block{textBlock(s.System)}})
 	}
 	for i, turn := range s.Turns {
 		if turn.Compact != "" {
@@ -46,7 +53,7 @@ func Play(ctx context.Context, s *simulator.Session, opts Options) error {
 				return fmt.Errorf("reference: turn %d: %w", i+1, err)
 			}
 		}
-		conv.add("", userMessage(turn.Prompt, false))
+		conv.add(source{}, userMessage(turn.Prompt, false))
 		if err := playTurn(ctx, s, opts, b, &conv, turn); err != nil {
 			return fmt.Errorf("reference: turn %d (%s): %w", i+1, turn.Provider, err)
 		}
@@ -71,7 +78,7 @@ func playTurn(ctx context.Context, s *simulator.Session, opts Options, b breaks,
 		return err
 	}
 	tools := Tools(s.Tools)
-	start := adapt(conv, turn.Provider, b)
+	start := adapt(conv, source{turn.Provider, turn.Model}, b)
 	added, ended, err := run(ctx, h, start, tools, b)
 	if err != nil {
 		return err
@@ -90,7 +97,7 @@ func playTurn(ctx context.Context, s *simulator.Session, opts Options, b breaks,
 			added = accepted
 		}
 	}
-	conv.add(turn.Provider, added...)
+	conv.add(source{turn.Provider, turn.Model}, added...)
 	return nil
 }
 
@@ -175,7 +182,7 @@ func compact(conv *conversation, summary string) error {
 	msgs := tr.Messages()
 	*conv = conversation{}
 	for _, m := range msgs {
-		conv.add("", m)
+		conv.add(source{}, m)
 	}
 	return nil
 }

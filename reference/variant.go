@@ -40,18 +40,23 @@ const (
 	// encrypted_content as an Anthropic thinking signature). Targets
 	// ANT-THINK-003.
 	VariantLeakThought Variant = "leak-thought"
+	// VariantKeepReasoningOnSwitch keeps the Responses reasoning items of
+	// earlier turns when the conversation moves to another model (a model
+	// that does not reason, or another family). Targets OAI-RSN-005.
+	VariantKeepReasoningOnSwitch Variant = "keep-reasoning-on-switch"
 )
 
 // Variants lists the broken engines.
 var Variants = []Variant{VariantReencodeThinking, VariantDropSignature, VariantForgetToolResult,
-	VariantPersistEphemeral, VariantDropCancelled, VariantReorderReasoning, VariantLeakThought}
+	VariantPersistEphemeral, VariantDropCancelled, VariantReorderReasoning, VariantLeakThought, VariantKeepReasoningOnSwitch}
 
 // breaks are the engine behaviours a Variant breaks.
 type breaks struct {
-	persistEphemeral bool                  // keep the ephemeral feedback in the history
-	dropCancelled    bool                  // drop the results of cancelled tool calls
-	leakThoughts     bool                  // route every opaque thought to every adapter
-	tamper           func(*engine.Request) // rewrites each request before it is sent
+	persistEphemeral      bool                  // keep the ephemeral feedback in the history
+	dropCancelled         bool                  // drop the results of cancelled tool calls
+	leakThoughts          bool                  // route every opaque thought to every adapter
+	keepReasoningOnSwitch bool                  // keep Responses reasoning when the model changes
+	tamper                func(*engine.Request) // rewrites each request before it is sent
 }
 
 func (v Variant) breaks() breaks {
@@ -70,6 +75,8 @@ func (v Variant) breaks() breaks {
 		return breaks{tamper: reorderReasoning}
 	case VariantLeakThought:
 		return breaks{leakThoughts: true}
+	case VariantKeepReasoningOnSwitch:
+		return breaks{keepReasoningOnSwitch: true}
 	}
 	return breaks{}
 }

@@ -362,7 +362,15 @@ func TestAnthropicChecks(t *testing.T) {
 				{Req: atReq("", atUser("w")), Resp: atResp(`{"type":"tool_use","id":"toolu_1","name":"f","input":{"b":1,"a":2}}`)},
 				{Req: atReq("", atUser("w"), atAssistant(`{"type":"tool_use","id":"toolu_1","name":"f","input":{"a":2,"b":1}}`), atUserBlocks(atToolResult("toolu_1", "ok"))), Resp: atResp(atText("ok"))},
 			},
-			want: []atWant{{1, check.SeverityInfo, "the same value re-encoded"}},
+			want: []atWant{{1, check.SeverityWarning, "the same value re-encoded"}},
+		},
+		{
+			name: "an encoder's HTML escapes in an echoed input", check: "ANT-TOOL-005",
+			exs: []antEx{
+				{Req: atReq("", atUser("w")), Resp: atResp(`{"type":"tool_use","id":"toolu_1","name":"f","input":{"q":"<a> & b"}}`)},
+				{Req: atReq("", atUser("w"), atAssistant(`{"type":"tool_use","id":"toolu_1","name":"f","input":{"q":"\u003ca\u003e \u0026 b"}}`), atUserBlocks(atToolResult("toolu_1", "ok"))), Resp: atResp(atText("ok"))},
+			},
+			want: []atWant{{1, check.SeverityInfo, "other string escapes"}},
 		},
 		{
 			name: "cancellation results: explained, flagged as errors", check: "ANT-CANCEL-001",

@@ -101,6 +101,12 @@ var openaiFixtures = []fixtureSpec{
 	fixtureSpec{Check: "OAI-RSN-004", Name: "streamed-encrypted-content-byte-flipped", Interaction: 1, Source: srcResponsesStream,
 		Mutate: func(t *testing.T, c *cassette.Cassette) { replaceOnce(t, c, 1, "request", `UcqGK8PU="`, `UcqGK9PU="`) }},
 
+	fixtureSpec{Check: "OAI-RSN-005", Name: "real-reasoning-then-call", Pass: true, Source: srcResponsesTools},
+	fixtureSpec{Check: "OAI-RSN-005", Name: "switched-to-gpt-4-1", Interaction: 1, Source: srcResponsesTools,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "model", `"gpt-4.1"`) }},
+	fixtureSpec{Check: "OAI-RSN-005", Name: "switched-to-another-family", Interaction: 1, Source: srcResponsesTools,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "model", `"o4-mini"`) }},
+
 	fixtureSpec{Check: "OAI-TOOL-010", Name: "real-rejected-call-answered", Pass: true, Source: srcResponsesRejected},
 	fixtureSpec{Check: "OAI-TOOL-010", Name: "function-call-output-dropped", Interaction: 1, Source: srcResponsesTools,
 		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "input.3") }},

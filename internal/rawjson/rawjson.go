@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -432,4 +433,70 @@ func SetExtra(m *map[string]json.RawMessage, key string, v json.RawMessage) {
 		*m = map[string]json.RawMessage{}
 	}
 	(*m)[key] = v
+}
+
+// Canonical returns data with insignificant whitespace removed and every
+// string written in one escaping (UTF-8 as is, no HTML escapes), keeping
+// key order and the text of numbers: two encodings of one document that a
+// reader keeping key order and number text cannot tell apart have the same
+// Canonical form. Invalid JSON is returned as it is.
+func Canonical(data []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	// needComma[i] is true once container i holds a value; isKey[i] when
+	// the next string of object i is a key.
+	var needComma, inObject []bool
+	var isKey []bool
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return data
+		}
+		n := len(needComma)
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			out.WriteByte(byte(d))
+			needComma, inObject, isKey = needComma[:n-1], inObject[:n-1], isKey[:n-1]
+			if n > 1 && inObject[n-2] {
+				isKey[n-2] = !isKey[n-2]
+			}
+			continue
+		}
+		if n > 0 {
+			switch {
+			case inObject[n-1] && !isKey[n-1]:
+				out.WriteByte(':')
+			case needComma[n-1]:
+				out.WriteByte(',')
+			}
+			needComma[n-1] = true
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			out.WriteByte(byte(v))
+			needComma, inObject, isKey = append(needComma, false), append(inObject, v == '{'), append(isKey, v == '{')
+			continue
+		case json.Number:
+			out.WriteString(v.String())
+		case string:
+			enc.Encode(v)
+			out.Truncate(out.Len() - 1) // Encode's newline
+		case bool:
+			out.WriteString(strconv.FormatBool(v))
+		case nil:
+			out.WriteString("null")
+		}
+		if n > 0 && inObject[n-1] {
+			isKey[n-1] = !isKey[n-1]
+		}
+	}
+	if len(needComma) > 0 || dec.More() {
+		return data
+	}
+	return out.Bytes()
 }

@@ -152,9 +152,9 @@ var checks = []*check.Check{
 		Judge:    judgeAntTool004,
 	}),
 	antCheck(&check.Check{
-		ID: "ANT-TOOL-005", Title: "Echoed tool input unchanged", Severity: check.SeverityInfo, Scope: "R,C",
-		Law:          "An echoed tool_use has the name and raw input JSON the response produced (whitespace aside).",
-		Troubleshoot: "Decoding input into a map and encoding it again reorders keys and can change numbers (float64). The API accepts it, but on preserved-thinking models the echoed call is part of later thinking blocks' prefix, and whether that comparison is key-order sensitive is not known. Keep the input as raw bytes.",
+		ID: "ANT-TOOL-005", Title: "Echoed tool input unchanged", Severity: check.SeverityWarning, Scope: "R,C",
+		Law:          "An echoed tool_use has the name and raw input JSON the response produced (whitespace aside; other string escapes only are an info).",
+		Troubleshoot: "Decoding input into a map and encoding it again (map[string]any in Go, a dict through a JSON store) reorders keys and can change numbers (float64) and escapes. The API accepts it, so this is a warning: the model reads a call it did not write, the prompt cache breaks at that message, and a history re-encoded only after a reload (a JSON-file store) changes the prefix of every later thinking block, which the preserved-thinking models refuse (ANT-THINK-009). Keep the input as raw bytes (json.RawMessage) from the response to the next request.",
 		Judge:        judgeAntTool005,
 	}),
 	antCheck(&check.Check{

@@ -30,8 +30,8 @@ var checks = []*check.Check{
 		Judge:    judgeChatResultsMatched,
 	}),
 	chatCheck(&check.Check{
-		ID: "OAI-TOOL-003", Title: "Tool-call arguments echoed as received", Severity: check.SeverityInfo, Scope: "R",
-		Law: "An echoed tool call's arguments string equals the string the response produced for that call id.",
+		ID: "OAI-TOOL-003", Title: "Tool-call arguments echoed as received", Severity: check.SeverityWarning, Scope: "R",
+		Law: "An echoed tool call's arguments string equals the string the response produced for that call id; a difference in whitespace or string escapes only is an info.",
 		Troubleshoot: "The API accepts re-serialised arguments, but re-encoding through a map reorders keys, changes number formats and escapes, so the model sees a history it did not write and prompt caching breaks at that point. " +
 			"Store the arguments string exactly as received (a stream's fragments concatenated) and send it back unchanged; parse a copy when you run the tool.",
 		Judge: judgeChatArguments,

@@ -8,6 +8,7 @@ import (
 	"github.com/llmtck/llmtck/conformance/internal/diff"
 	"github.com/llmtck/llmtck/conformance/internal/show"
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
 )
 
 // judgeChatCallsAnswered (OAI-TOOL-001): the tool messages right after an
@@ -80,7 +81,7 @@ func judgeChatResultsMatched(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-// judgeChatArguments (OAI-TOOL-003, info): an echoed call's arguments equal
+// judgeChatArguments (OAI-TOOL-003; info when only whitespace differs): an echoed call's arguments equal
 // the string the response produced. Providers decode the JSON string, so
 // the decoded strings are compared. Each call is reported once.
 func judgeChatArguments(tr *check.Traffic, r *check.Reporter) {
@@ -103,7 +104,13 @@ func judgeChatArguments(tr *check.Traffic, r *check.Reporter) {
 					continue
 				}
 				reported[c.ID] = true
-				f := r.Add(ex.Index, "request."+c.Path, "arguments of tool call %s (%s) differ from the string interaction %d produced",
+				sev, what := check.SeverityWarning, "differ from the string interaction %d produced"
+				if string(rawjson.Compact([]byte(want))) == string(rawjson.Compact([]byte(got))) {
+					sev, what = check.SeverityInfo, "differ in whitespace only from the string interaction %d produced"
+				} else if rawjson.Equal([]byte(want), []byte(got)) {
+					what = "are the string interaction %d produced re-encoded (key order, number format or escapes)"
+				}
+				f := r.AddSeverity(sev, ex.Index, "request."+c.Path, "arguments of tool call %s (%s) "+what,
 					c.ID, c.Name, o.exchange)
 				f.Diff = diff.Bytes([]byte(want), []byte(got))
 			}

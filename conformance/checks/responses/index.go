@@ -31,6 +31,7 @@ type rspOrigin struct {
 	// response.output_item.done, so what was built is incomplete.
 	partial bool
 	route   rspRoute // where the producing call went
+	model   string   // the model that produced it, as the request named it
 }
 
 // rspIndex looks up what the responses before one request produced, in the
@@ -79,6 +80,12 @@ func (idx rspIndex) originOf(o origin.Origin) *rspOrigin {
 	ex := idx.x.Exchange(o)
 	out := ex.Response.Output
 	r := &rspOrigin{exchange: ex.Index, at: o.Exchange, output: o.Output, item: &out[o.Output], route: rspRouteOf(ex)}
+	if ex.Request != nil {
+		r.model = ex.Request.Model
+	}
+	if r.model == "" {
+		r.model = ex.Response.Model
+	}
 	if o.Output+1 < len(out) {
 		r.next = &out[o.Output+1]
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/llmtck/llmtck/conformance/internal/origin"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	rspwire "github.com/llmtck/llmtck/providers/responses"
 )
 
 // judgeRSNFollower (OAI-RSN-001): a reasoning item the cassette produced must
@@ -203,4 +204,35 @@ type rspRoute struct{ org, host string }
 
 func rspRouteOf(ex *engine.Exchange) rspRoute {
 	return rspRoute{org: ex.ResponseHeader.Get("Openai-Organization"), host: ex.Host()}
+}
+
+// judgeRSNModel (OAI-RSN-005): reasoning items go only to a model that
+// reasons (error, once per request), and encrypted reasoning produced by
+// one model family is not sent to another (warning, once per item).
+func judgeRSNModel(tr *check.Traffic, r *check.Reporter) {
+	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx rspIndex) {
+		reasons := rspwire.Reasons(req.Model)
+		for i := range req.Messages {
+			m := &req.Messages[i]
+			rb := rspReasoning(m)
+			if rb == nil {
+				continue
+			}
+			loc := "request." + m.Path
+			if !reasons {
+				r.Add(ex.Index, loc, "reasoning item %s at %s goes to %s, a model that does not reason: the API refuses reasoning input items for it",
+					rb.ItemID, m.Path, req.Model)
+				return
+			}
+			src := idx.item(rb.ItemID)
+			if src == nil || len(rb.EncryptedContent) == 0 || src.model == "" || req.Model == "" {
+				continue
+			}
+			if from, to := rspwire.Family(src.model), rspwire.Family(req.Model); from != to {
+				r.AddSeverity(check.SeverityWarning, ex.Index, loc+".encrypted_content",
+					"reasoning item %s was produced by %s (interaction %d) and is sent to %s, another model family: its encrypted_content may not decrypt there",
+					rb.ItemID, src.model, src.exchange, req.Model)
+			}
+		}
+	})
 }

@@ -55,6 +55,16 @@ var checks = []*check.Check{
 		Judge:    judgeRSNEncrypted,
 	}),
 	rspCheck(&check.Check{
+		ID: "OAI-RSN-005", Title: "Reasoning goes back only to a model that reads it", Severity: check.SeverityError, Scope: "R", Since: "0.2.0",
+		Law:           "A request to a model that does not reason (gpt-4.1, gpt-4o, gpt-3.5…) carries no reasoning item; encrypted reasoning minted by one model family and sent to another is a warning.",
+		ProviderError: "Reasoning input items can only be provided to a reasoning or computer use model. Remove reasoning items from your input and try again.",
+		Troubleshoot: "After a model switch mid-conversation (a handoff to a cheaper model, a user's /model), the history still holds the previous model's reasoning items. " +
+			"A model that does not reason refuses them (openai/openai-agents-python#569; its remove_all_reasoning handoff filter, #2602), and another family cannot decrypt the payload (openai/codex#17541: invalid_encrypted_content after a switch). " +
+			"When the next request goes to another model, drop the reasoning items and send the items they produced without their server ids (a message as {role, content}, a function_call without its fc_ id), so nothing asks for the dropped reasoning.",
+		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Models: "models that do not reason (error); another reasoning family (warning)", Sources: []string{"openai/openai-agents-python#569", "openai/openai-agents-python#2602", "openai/codex#17541"}},
+		Judge:    judgeRSNModel,
+	}),
+	rspCheck(&check.Check{
 		ID: "OAI-TOOL-010", Title: "Every function_call has an output", Severity: check.SeverityError, Scope: "R",
 		Law:           "Every function_call in input, and every function call of the response named by previous_response_id, has a function_call_output with the same call_id.",
 		ProviderError: "No tool output found for function call call_….",
@@ -94,7 +104,10 @@ var checks = []*check.Check{
 
 // rspCheck fills the fields every Responses check shares.
 func rspCheck(c *check.Check) *check.Check {
-	c.Wire, c.Since = engine.WireResponses, "0.1.0"
+	c.Wire = engine.WireResponses
+	if c.Since == "" {
+		c.Since = "0.1.0"
+	}
 	return c
 }
 
