@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -69,6 +70,9 @@ func Run(t *testing.T, h Harness, opts ...Option) {
 	ran := 0
 	for _, sc := range scenarios {
 		t.Run(sc.Name, func(t *testing.T) {
+			// Every helper up to the user's test, so a failure names the
+			// line that called Run.
+			t.Helper()
 			if missing := cfg.missing(sc.Requires()); len(missing) > 0 {
 				t.Skipf("the harness does not declare %s (conformance.Capabilities)", strings.Join(missing, ", "))
 			}
@@ -76,17 +80,14 @@ func Run(t *testing.T, h Harness, opts ...Option) {
 			sim := simulator.NewSimulator(withModels(sc, cfg.models))
 			sim.Tolerate = cfg.tolerated()
 			played := false
-			// Judged on the way out, also when the harness called t.Fatal.
-			defer func() {
-				if played {
-					judgeRun(t, sim, selected, cfg, found)
-				}
-			}()
 			err := sim.Play(func(s *Session) error {
 				played = true
-				h(t, s)
+				runHarness(t, h, s)
 				return nil
 			})
+			if played {
+				judgeRun(t, sim, selected, cfg, found)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,6 +101,27 @@ func Run(t *testing.T, h Harness, opts ...Option) {
 			t.Errorf("stale gap: %s found nothing in any scenario; remove conformance.Gap(%q, %q)", id, id, reason)
 		}
 	}
+}
+
+// runHarness runs h on a goroutine of its own and waits for it, so a
+// t.Fatal in the harness ends the harness and not the scenario's test: the
+// checks still judge what it sent, from the test's own goroutine, and their
+// failures name the line of the user's test (a judge deferred past a
+// t.Fatal would be reported at runtime.Goexit's line). A panic in the harness
+// fails the scenario with its stack.
+func runHarness(t *testing.T, h Harness, s *Session) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if r := recover(); r != nil {
+				t.Errorf("the harness panicked: %v\n%s", r, debug.Stack())
+			}
+		}()
+		h(t, s)
+	}()
+	<-done
 }
 
 // judgeRun reports one scenario: what the simulator refused outside any

@@ -251,6 +251,28 @@ func TestRunBehaviour(t *testing.T) {
 	}
 }
 
+// A finding is reported at the line of the user's test that called Run,
+// also when the harness gave up with t.Fatal (a judge deferred past the
+// harness's t.Fatal was reported at runtime.Goexit's line, panic.go).
+func TestRunReportsTheCallersLine(t *testing.T) {
+	if os.Getenv(runCaseEnv) != "" {
+		t.Skip("in the child process")
+	}
+	finding := regexp.MustCompile(`(?m)^\s+(\S+\.go):(\d+): \[\d+\] (error|warning) `)
+	for _, name := range []string{"broken", "fatal-harness"} {
+		out, _ := runChild(t, name)
+		lines := finding.FindAllStringSubmatch(out, -1)
+		if len(lines) == 0 {
+			t.Fatalf("%s: no finding printed:\n%s", name, out)
+		}
+		for _, l := range lines {
+			if l[1] != "run_test.go" {
+				t.Errorf("%s: a finding is reported at %s:%s, not at the line of run_test.go that called conformance.Run", name, l[1], l[2])
+			}
+		}
+	}
+}
+
 // skipGlobs are the scenarios the capabilities case plays: the Anthropic
 // ones, and one of another provider when any is bundled.
 func skipGlobs() []string {

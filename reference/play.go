@@ -131,6 +131,12 @@ func run(ctx context.Context, h *harness.Harness, msgs []engine.Message, tools [
 	var added []engine.Message
 	for i := kept; i < len(hist); i++ {
 		added = append(added, hist[i])
+		if r.Transcript().Note(i).Truncated {
+			// The partial answer is kept (seed 001's AssistantTruncated);
+			// the model is told it was cut off, or it would read the half
+			// answer as one it finished (ANT-CANCEL-002).
+			added = append(added, userMessage(InterruptedNote, false))
+		}
 	}
 	switch r.EndReason() {
 	case engine.EndFinal, engine.EndCancelled:
@@ -205,6 +211,9 @@ func finalText(msgs []engine.Message) string {
 }
 
 func textBlock(s string) engine.Block { return engine.Block{Type: engine.BlockText, Text: s} }
+
+// InterruptedNote follows an answer the user stopped mid-stream.
+const InterruptedNote = "[The user interrupted the previous answer before it finished.]"
 
 func userMessage(s string, ephemeral bool) engine.Message {
 	return engine.Message{Role: engine.RoleUser, Blocks: []engine.Block{textBlock(s)}, Ephemeral: ephemeral}

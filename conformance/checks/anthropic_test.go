@@ -391,6 +391,26 @@ func TestAnthropicChecks(t *testing.T) {
 			want: []atWant{{1, check.SeverityError, "whose stream was cut off before the block was finished"}},
 		},
 		{
+			name: "the text of a cut-off stream persisted", check: "ANT-CANCEL-002",
+			exs: []antEx{
+				{Req: atReq("", atUser("q")), Resp: "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":[]}}\n\n" +
+					"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n" +
+					"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Day 1: Alfama. Day 2:\"}}\n\n"},
+				{Req: atReq("", atUser("q"), atAssistant(atText("Day 1: Alfama. Day 2:")), atUser("go on")), Resp: atResp(atText("ok"))},
+			},
+			want: []atWant{{1, check.SeverityWarning, "keeps the partial answer of interaction 0"}},
+		},
+		{
+			name: "the text of a cut-off stream kept with an interruption note", check: "ANT-CANCEL-002",
+			exs: []antEx{
+				{Req: atReq("", atUser("q")), Resp: "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":[]}}\n\n" +
+					"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n" +
+					"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Day 1: Alfama. Day 2:\"}}\n\n"},
+				{Req: atReq("", atUser("q"), atAssistant(atText("Day 1: Alfama. Day 2:")), atUser("[Request interrupted by user] go on")), Resp: atResp(atText("ok"))},
+			},
+			want: []atWant{{1, check.SeverityInfo, "keeps the partial answer of interaction 0"}},
+		},
+		{
 			name: "a tool_use cut by an error event, then echoed", check: "ANT-CANCEL-002",
 			exs: []antEx{
 				{Req: atReq("", atUser("q")), Resp: "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":[]}}\n\n" +

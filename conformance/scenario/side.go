@@ -15,7 +15,9 @@ const SideText = "Side reply from the llmtck simulator."
 
 // IsSide reports whether req does not continue the scenario's
 // conversation: none of its user messages holds a prompt of the scenario
-// (nor a compaction summary of it). It returns why, for the log.
+// (nor a compaction summary of it), or it holds one under a system prompt
+// of its own without the scenario's tools (a title or summary request that
+// quotes the user's first message). It returns why, for the log.
 func (s *Scenario) IsSide(req *engine.Request) (string, bool) {
 	var texts []string
 	for _, m := range req.Messages {
@@ -28,14 +30,43 @@ func (s *Scenario) IsSide(req *engine.Request) (string, bool) {
 			}
 		}
 	}
+	holds := false
 	for _, t := range s.Turns {
 		for _, text := range texts {
 			if t.Prompt != "" && strings.Contains(text, t.Prompt) || t.Compact != "" && strings.Contains(text, t.Compact) {
-				return "", false
+				holds = true
 			}
 		}
 	}
-	return "none of its user messages holds a prompt of the scenario", true
+	if !holds {
+		return "none of its user messages holds a prompt of the scenario", true
+	}
+	// A harness may add to the system prompt (a date, a reminder), so only
+	// one that does not contain the scenario's is another's; a request
+	// with none is the conversation's, its system prompt forgotten.
+	if sys := systemText(req); s.System != "" && strings.TrimSpace(sys) != "" && !strings.Contains(sys, s.System) && (len(s.Tools) == 0 || len(req.Tools) == 0) {
+		return "it quotes a prompt of the scenario under a system prompt of its own, without the scenario's tools", true
+	}
+	return "", false
+}
+
+// systemText is req's system prompt: the top-level one and any system or
+// developer message.
+func systemText(req *engine.Request) string {
+	var b strings.Builder
+	add := func(blocks []engine.Block) {
+		for _, bl := range blocks {
+			b.WriteString(bl.Text)
+			b.WriteByte('\n')
+		}
+	}
+	add(req.System)
+	for _, m := range req.Messages {
+		if m.Role == engine.RoleSystem || m.Role == engine.RoleDeveloper {
+			add(m.Blocks)
+		}
+	}
+	return b.String()
 }
 
 // SideReply answers a side request on wire w with SideText, in the wire's

@@ -36,19 +36,32 @@ func TestSideReplyOnEveryWire(t *testing.T) {
 	}
 }
 
-// A request of the conversation is not a side request; a title request is.
+// A request of the conversation is not a side request; a title request is,
+// also when it quotes the user's first message.
 func TestIsSide(t *testing.T) {
-	sc, err := scenario.Load("anthropic/schema-retry")
+	sc, err := scenario.Load("anthropic/thinking-tool-loop")
 	if err != nil {
 		t.Fatal(err)
 	}
-	user := func(s string) engine.Message {
-		return engine.Message{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: s}}}
-	}
-	if _, side := sc.IsSide(&engine.Request{Messages: []engine.Message{user(sc.Turns[0].Prompt)}}); side {
-		t.Error("the scenario's own turn was taken for a side request")
-	}
-	if why, side := sc.IsSide(&engine.Request{Messages: []engine.Message{user("Write a title for: planning a trip")}}); !side || why == "" {
-		t.Error("a title request was taken for the conversation")
+	text := func(s string) []engine.Block { return []engine.Block{{Type: engine.BlockText, Text: s}} }
+	user := func(s string) []engine.Message { return []engine.Message{{Role: engine.RoleUser, Blocks: text(s)}} }
+	tools := []engine.Tool{{Name: sc.Tools[0].Name}}
+	prompt := sc.Turns[0].Prompt
+	for _, c := range []struct {
+		name string
+		req  engine.Request
+		side bool
+	}{
+		{"the turn", engine.Request{System: text(sc.System), Messages: user(prompt), Tools: tools}, false},
+		{"the turn, the time added to the system prompt", engine.Request{System: text(sc.System + " It is 09:12 UTC."), Messages: user(prompt), Tools: tools}, false},
+		{"the turn, its system prompt rewritten but its tools sent", engine.Request{System: text("You help."), Messages: user(prompt), Tools: tools}, false},
+		{"the turn, its system prompt and tools forgotten", engine.Request{Messages: user(prompt)}, false},
+		{"a title of another text", engine.Request{Messages: user("Write a title for: planning a trip")}, true},
+		{"a title quoting the prompt", engine.Request{System: text("Write a five-word title."), Messages: user(prompt)}, true},
+	} {
+		why, side := sc.IsSide(&c.req)
+		if side != c.side || side && why == "" {
+			t.Errorf("%s: side = %v (%q), want %v", c.name, side, why, c.side)
+		}
 	}
 }

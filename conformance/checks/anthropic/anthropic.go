@@ -168,10 +168,11 @@ var checks = []*check.Check{
 	}),
 	antCheck(&check.Check{
 		ID: "ANT-CANCEL-002", Title: "Nothing cut off is persisted", Severity: check.SeverityError, Scope: "R,C",
-		Law:           "After a stream was cut off, later requests carry none of its unfinished blocks: no thinking without its signature, no tool_use whose input never completed.",
+		Law:           "After a stream was cut off, later requests carry none of its unfinished blocks: no thinking without its signature, no tool_use whose input never completed; its half-written text kept without telling the model it was interrupted is a warning.",
 		ProviderError: "messages.N.content.M.thinking.signature: Field required",
 		Troubleshoot: "A stream that ends early (client cancel, error event, dropped connection) leaves a partial message. A thinking block without its signature_delta cannot be echoed, and a tool_use whose input_json_delta stopped midway must not be executed. " +
-			"The safe rule is to discard the partial message entirely; if complete blocks are kept, every kept tool_use needs a tool_result.",
+			"The safe rule is to discard the partial message entirely; if complete blocks are kept, every kept tool_use needs a tool_result. " +
+			"Text the user stopped is accepted by the API, but kept as it is the model reads a half answer as one it finished: drop it, or follow it with a user message that says it was interrupted (Claude Code sends \"[Request interrupted by user]\"), which makes the finding an info.",
 		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"JohnnyZ93/oai-compatible-copilot#217 (thinking.signature: Field required)", "decocms/studio#1803 (stream aborted before the tool_use was persisted)", "wire-rules §1.6"}},
 		Judge:    judgeAntCancel002,
 	}),

@@ -330,5 +330,60 @@ func judgeAntCancel002(tr *check.Traffic, r *check.Reporter) {
 					c.block.ID, antFrom(o))
 			}
 		}
+		for k := range q.req.Messages {
+			if q.fresh[k] {
+				antCutText(a, q, k, i, r)
+			}
+		}
 	})
+}
+
+// antCutText reports (warning) assistant message k of q when it keeps the
+// text a cut-off stream was writing: the API accepts it, but the model then
+// reads a half answer the user stopped as one it finished. A next user
+// message that says so (interrupted, stopped, cancelled) makes it an info.
+func antCutText(a *antTraffic, q *antReq, k, at int, r *check.Reporter) {
+	m := &q.req.Messages[k]
+	if m.Role != engine.RoleAssistant || q.origin[k] < 0 {
+		return
+	}
+	src := &a.tr.Exchanges[q.origin[k]]
+	if src.Response == nil || src.Response.Stream == nil || src.Response.Stream.Complete {
+		return
+	}
+	out := a.output(q.origin[k])
+	if out == nil || len(out.Blocks) == 0 {
+		return
+	}
+	last := &out.Blocks[len(out.Blocks)-1]
+	if last.Type != engine.BlockText || strings.TrimSpace(last.Text) == "" {
+		return
+	}
+	for _, b := range m.Blocks {
+		if b.Type != engine.BlockText || b.Text != last.Text {
+			continue
+		}
+		if k+1 < len(q.req.Messages) && antSaysInterrupted(&q.req.Messages[k+1]) {
+			r.AddSeverity(check.SeverityInfo, at, antLoc(&b, "text"), "text block keeps the partial answer of interaction %d, whose stream was cut off mid-text; the next user message says it was interrupted",
+				q.origin[k])
+			return
+		}
+		r.AddSeverity(check.SeverityWarning, at, antLoc(&b, "text"), "text block keeps the partial answer of interaction %d, whose stream was cut off mid-text: the model will read an answer the user stopped as one it finished; drop the cut-off message, or tell the model it was interrupted",
+			q.origin[k])
+		return
+	}
+}
+
+// antSaysInterrupted reports whether a user message tells the model its
+// previous answer was cut off.
+func antSaysInterrupted(m *engine.Message) bool {
+	for _, b := range m.Blocks {
+		t := strings.ToLower(b.Text)
+		for _, w := range []string{"interrupt", "stopped", "cancel", "cut off"} {
+			if strings.Contains(t, w) {
+				return true
+			}
+		}
+	}
+	return false
 }
