@@ -14,6 +14,7 @@ import (
 	"github.com/llmtck/llmtck/conformance/internal/thread"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	antwire "github.com/llmtck/llmtck/providers/anthropic"
 )
 
 // antLoc is the finding location of a request block, or of one of its fields.
@@ -95,6 +96,23 @@ func antRejectedForSignature(ex *engine.Exchange) bool {
 // antSilentSeverity is the severity of a rule the provider enforces only on
 // preserved-thinking models or when asked to: an error when the request asks
 // for errors or the provider did reject it, a warning otherwise.
+// antSilentWhy says why antSilentSeverity chose the severity it did.
+func antSilentWhy(r *antReq) string {
+	switch {
+	case antBinding(r.req) == "error":
+		return `an error: the request sets prefix_mismatch_behavior "error"`
+	case antRejectedForSignature(r.ex):
+		return "an error: the provider refused this request for a signature"
+	case antwire.PrefixChecked(r.req.Model):
+		return fmt.Sprintf(`a warning here, as the API answered; %s refuses it unless prefix_mismatch_behavior is "drop_block"`, r.req.Model)
+	}
+	model := r.req.Model
+	if model == "" {
+		model = "this model"
+	}
+	return fmt.Sprintf("a warning: %s does not check the prefix; the preserved-thinking models (claude-fable-5-1 …) refuse it", model)
+}
+
 func antSilentSeverity(r *antReq) check.Severity {
 	if antBinding(r.req) == "error" || antRejectedForSignature(r.ex) {
 		return check.SeverityError
@@ -525,6 +543,7 @@ func judgeAntThink009(tr *check.Traffic, r *check.Reporter) {
 		if later > 0 {
 			msg += fmt.Sprintf("; %d later echoed thinking block(s) are invalidated too", later)
 		}
+		msg += " (" + antSilentWhy(q) + ")"
 		f := r.AddSeverity(q.silent, i, antLoc(first.block, ""), "%s", msg)
 		f.Diff = diff
 	})
@@ -686,8 +705,8 @@ func (a *antTraffic) judgeOmission(r *check.Reporter, i int, q *antReq, k int, e
 				k, m, b.Type, p, empty)
 			return
 		case lastEcho > k:
-			r.AddSeverity(q.silent, i, "request."+q.req.Messages[k].Path, "messages[%d] echoes the response of interaction %d without its %s block content[%d], while messages[%d] echoes later thinking: a block between others was left out%s",
-				k, m, b.Type, p, lastEcho, empty)
+			r.AddSeverity(q.silent, i, "request."+q.req.Messages[k].Path, "messages[%d] echoes the response of interaction %d without its %s block content[%d], while messages[%d] echoes later thinking: a block between others was left out%s (%s)",
+				k, m, b.Type, p, lastEcho, empty, antSilentWhy(q))
 			return
 		}
 	}
