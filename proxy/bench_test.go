@@ -268,13 +268,16 @@ func BenchmarkRecordGrowingConversation(b *testing.B) {
 	}))
 	defer up.Close()
 	u, _ := url.Parse(up.URL)
+	// Request n is request n-1, its answer and one more question: the
+	// history only grows, as an agent's does.
 	body := func(n int) []byte {
 		var msgs []string
-		for i := range n {
-			msgs = append(msgs, `{"role":"user","content":"question `+strconv.Itoa(i)+` `+strings.Repeat("words ", 40)+`"}`,
-				`{"role":"assistant","content":[{"type":"text","text":"`+strings.Repeat("answer ", 40)+`"}]}`)
+		for i := range n + 1 {
+			if i > 0 {
+				msgs = append(msgs, `{"role":"assistant","content":[{"type":"text","text":"`+strings.Repeat("answer ", 40)+`"}]}`)
+			}
+			msgs = append(msgs, `{"role":"user","content":"question `+strconv.Itoa(i)+` `+strings.Repeat("words ", 40)+`"}`)
 		}
-		msgs = append(msgs, `{"role":"user","content":"question `+strconv.Itoa(n)+`"}`)
 		return []byte(`{"model":"claude-x","max_tokens":10,"messages":[` + strings.Join(msgs, ",") + `]}`)
 	}
 	for _, lint := range []bool{true, false} {

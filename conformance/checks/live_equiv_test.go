@@ -69,3 +69,47 @@ func subset(a, b []string) bool {
 	}
 	return true
 }
+
+// The linter judges a request that extends an accepted one unchanged
+// against that call and the ones after it only; on every corpus cassette it
+// gives every request the findings a linter judging against the whole
+// history gives, messages included. (The corpus has few long conversations;
+// reference's TestIncrementalLintOnScenarios plays many, broken ones too.)
+func TestIncrementalJudgementMatchesFull(t *testing.T) {
+	files := append(corpus.Files(t), corpus.SetFiles(t, corpus.Wave2)...)
+	compared, shortened := 0, 0
+	for _, path := range files {
+		c, err := cassette.Load(path)
+		if err != nil {
+			continue
+		}
+		exs := providers.DecodeCassette(c, "")
+		fast, full := lint.New(nil), lint.New(nil)
+		full.Full = true
+		for i, ex := range exs {
+			v := fast.Judge(ex)
+			got, want := verdictLines(v), verdictLines(full.Judge(ex))
+			if !slices.Equal(got, want) {
+				t.Errorf("%s interaction %d:\nincremental %q\nfull        %q", corpus.Name(t, path), i, got, want)
+			}
+			if v.Shortened {
+				shortened++
+			}
+			fast.Add(ex)
+			full.Add(ex)
+			compared++
+		}
+	}
+	if shortened == 0 {
+		t.Error("no request was judged against a shortened history: the test proves nothing")
+	}
+	t.Logf("%d requests compared, %d judged against a shortened history", compared, shortened)
+}
+
+func verdictLines(v lint.Verdict) []string {
+	var out []string
+	for _, f := range v.Findings {
+		out = append(out, f.String())
+	}
+	return out
+}

@@ -10,13 +10,24 @@ import (
 
 // Linter judges the requests of one conversation (a cassette being
 // recorded or replayed, a simulated scenario) as they arrive, each against
-// the calls answered before it. It is not safe for concurrent use.
+// the calls answered before it. Judge may run concurrently with Judge; Add
+// and Forget may not run with anything.
+//
+// A request that extends an accepted one unchanged (same settings, its
+// messages first: a growing conversation) is judged against that call and
+// the ones after it only: what came before was judged when that call was,
+// and the provider took it. Its cost is then linear in the two requests,
+// not in the whole history. Any other request is judged against the whole
+// history, as check judges a recording.
 type Linter struct {
 	checks  []*check.Check
 	history []engine.Exchange
+	prints  []print // of history, in step
 	// Ephemeral is content the harness was told to send once and never
 	// persist; HIST-005 judges it.
 	Ephemeral []string
+	// Full judges every request against the whole history.
+	Full bool
 }
 
 // New returns a Linter running checks; nil means the whole catalogue.
@@ -37,6 +48,10 @@ type Verdict struct {
 	// Rejection is the provider's answer to the request's first
 	// error-level finding; nil when the provider would accept it.
 	Rejection *Rejection
+	// Shortened is true when the request was judged against part of the
+	// history: it extends an accepted call unchanged, and the calls before
+	// that one were left out.
+	Shortened bool
 }
 
 // Judge judges next, whose request is decoded and whose response has not
@@ -45,9 +60,16 @@ type Verdict struct {
 // it is answered.
 func (l *Linter) Judge(next engine.Exchange) Verdict {
 	next.Index = len(l.history)
+	from := 0
+	if !l.Full {
+		from = l.extended(printOf(&next))
+	}
 	exs := make([]engine.Exchange, 0, len(l.history)+1)
-	exs = append(append(exs, l.history...), next)
-	var v Verdict
+	for i := range from {
+		exs = append(exs, placeholder(&l.history[i]))
+	}
+	exs = append(append(exs, l.history[from:]...), next)
+	v := Verdict{Shortened: from > 0}
 	for _, f := range check.Judge(&check.Traffic{Exchanges: exs, Ephemeral: l.Ephemeral}, l.checks) {
 		if f.Interaction != next.Index {
 			continue
@@ -66,6 +88,18 @@ func (l *Linter) Add(ex engine.Exchange) {
 	ex.Index = len(l.history)
 	ex.RequestBody, ex.ResponseBody = nil, nil // later requests are judged against the decoded call
 	l.history = append(l.history, ex)
+	l.prints = append(l.prints, printOf(&ex))
+}
+
+// extended is the index of the latest call next extends unchanged, or 0
+// when there is none: the first call the judgement of next needs.
+func (l *Linter) extended(next print) int {
+	for i := len(l.prints) - 1; i >= 0; i-- {
+		if l.prints[i].extends(next) {
+			return i
+		}
+	}
+	return 0
 }
 
 // Len is the number of calls in the history.
@@ -80,6 +114,7 @@ func (l *Linter) Forget(keep int) {
 		return
 	}
 	l.history = append(l.history[:0:0], l.history[len(l.history)-keep:]...)
+	l.prints = append(l.prints[:0:0], l.prints[len(l.prints)-keep:]...)
 	for i := range l.history {
 		l.history[i].Index = i
 	}

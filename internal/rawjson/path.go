@@ -78,7 +78,7 @@ func ObjectAt(path string, raw []byte) ([]Field, error) {
 	if Kind(raw) != "object" {
 		return nil, Mismatch(path, "an object", raw)
 	}
-	fields, err := Fields(raw)
+	fields, err := readObject(path, raw)
 	if err != nil {
 		return nil, invalid(path, raw, err)
 	}
@@ -120,11 +120,29 @@ func ArrayAt(path string, raw []byte) ([]json.RawMessage, error) {
 	if Kind(raw) != "array" {
 		return nil, Mismatch(path, "an array", raw)
 	}
-	items, err := Array(raw)
+	items, err := readArray(path, raw)
 	if err != nil {
 		return nil, invalid(path, raw, err)
 	}
 	return items, nil
+}
+
+// readObject reads the object at path. The document root (path "") is
+// validated; a value at a path inside it is part of a document already
+// validated and is not validated again.
+func readObject(path string, raw []byte) ([]Field, error) {
+	if path == "" {
+		return Fields(raw)
+	}
+	return fieldsOf(raw)
+}
+
+// readArray is readObject for an array.
+func readArray(path string, raw []byte) ([]json.RawMessage, error) {
+	if path == "" {
+		return Array(raw)
+	}
+	return arrayOf(raw)
 }
 
 // StringAt returns the string at path.

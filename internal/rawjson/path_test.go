@@ -81,9 +81,13 @@ func TestReaderErrors(t *testing.T) {
 		want string
 	}{
 		{"object kind", second(ObjectAt("tools[0]", []byte(`1`))), "tools[0]: expected an object, found a number"},
-		{"object syntax", second(ObjectAt("request body", []byte(`{"a" 1}`))), "request body: invalid JSON at byte 6: invalid character '1' after object key"},
+		// The document root is validated; a value inside it is trusted to be
+		// part of a validated document, and reports only a broken structure.
+		{"object syntax", second(ObjectAt("", []byte(`{"a" 1}`))), ": invalid JSON at byte 6: invalid character '1' after object key"},
+		{"nested object cut", second(ObjectAt("request body", []byte(`{"a":1`))), "request body: invalid JSON at byte 6: unexpected end of JSON input"},
 		{"array kind", second(ArrayAt("messages", []byte(`{}`))), "messages: expected an array, found an object"},
-		{"array syntax", second(ArrayAt("messages", []byte(`[1,]`))), "messages: invalid JSON at byte 4: invalid character ']' looking for beginning of value"},
+		{"array syntax", second(ArrayAt("", []byte(`[1,]`))), ": invalid JSON at byte 4: invalid character ']' looking for beginning of value"},
+		{"nested array cut", second(ArrayAt("messages", []byte(`[1,`))), "messages: invalid JSON at byte 3: unexpected end of JSON input"},
 		{"string", second(StringAt("model", []byte(`null`))), "model: expected a string, found null"},
 		{"int kind", second(IntAt("max_tokens", []byte(`"5"`))), "max_tokens: expected an integer, found a string"},
 		{"int fraction", second(IntAt("max_tokens", []byte(`1.5`))), "max_tokens: expected an integer, found 1.5"},
@@ -216,4 +220,28 @@ func corpusJSONLines(tb testing.TB, perFile int) [][]byte {
 		file.Close()
 	}
 	return out
+}
+
+// FuzzTrustingReaders: ObjectAt and ArrayAt below the document root do not
+// validate again, so on data that was never validated they may accept a
+// fault, but they never panic, and on valid data they read what Fields and
+// Array read.
+func FuzzTrustingReaders(f *testing.F) {
+	f.Add([]byte(`{"a":1,"b":{"c":[true,null,"x",1.5]}}`))
+	f.Add([]byte(`[{"k":"v"},2,"s"]`))
+	f.Add([]byte(`{"a" 1`))
+	f.Add([]byte(`[1,`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fields, ferr := ObjectAt("x", data)
+		items, aerr := ArrayAt("x", data)
+		if !json.Valid(data) {
+			return
+		}
+		if want, err := Fields(data); err == nil && (ferr != nil || len(LastWins(want)) != len(fields)) {
+			t.Fatalf("ObjectAt read %d fields (%v), Fields %d", len(fields), ferr, len(LastWins(want)))
+		}
+		if want, err := Array(data); err == nil && (aerr != nil || len(want) != len(items)) {
+			t.Fatalf("ArrayAt read %d items (%v), Array %d", len(items), aerr, len(want))
+		}
+	})
 }

@@ -27,28 +27,7 @@ func Fields(data []byte) ([]Field, error) {
 	if err := validate(data); err != nil {
 		return nil, err
 	}
-	i := skipSpace(data, 0)
-	if data[i] != '{' {
-		return nil, fmt.Errorf("expected a JSON object, found %s", kind(data))
-	}
-	i = skipSpace(data, i+1)
-	var fields []Field
-	for data[i] != '}' {
-		end := skipString(data, i)
-		key, ok := unquoteKey(data[i:end])
-		if !ok {
-			return nil, errors.New("invalid object key")
-		}
-		i = skipSpace(data, end)
-		i = skipSpace(data, i+1) // past ':'
-		vend := skipValue(data, i)
-		fields = append(fields, Field{Key: key, Value: json.RawMessage(data[i:vend])})
-		i = skipSpace(data, vend)
-		if data[i] == ',' {
-			i = skipSpace(data, i+1)
-		}
-	}
-	return fields, nil
+	return fieldsOf(data)
 }
 
 // Array decodes a JSON array into its raw elements. The elements alias data.
@@ -56,19 +35,75 @@ func Array(data []byte) ([]json.RawMessage, error) {
 	if err := validate(data); err != nil {
 		return nil, err
 	}
+	return arrayOf(data)
+}
+
+// errMalformed is what the trusting scanners say about data that was not
+// valid after all.
+var errMalformed = errors.New("malformed JSON")
+
+// fieldsOf is Fields without the validation pass, for a value inside a
+// document already validated: a growing history is then read in time
+// linear in its size, not in its size times its depth. Malformed data is an
+// error (not always the first fault), never a panic.
+func fieldsOf(data []byte) ([]Field, error) {
 	i := skipSpace(data, 0)
-	if data[i] != '[' {
+	if i >= len(data) || data[i] != '{' {
+		return nil, fmt.Errorf("expected a JSON object, found %s", kind(data))
+	}
+	i = skipSpace(data, i+1)
+	var fields []Field
+	for i < len(data) && data[i] != '}' {
+		if data[i] != '"' {
+			return nil, errMalformed
+		}
+		end := skipString(data, i)
+		key, ok := unquoteKey(data[i:end])
+		if !ok {
+			return nil, errors.New("invalid object key")
+		}
+		i = skipSpace(data, end)
+		if i >= len(data) || data[i] != ':' {
+			return nil, errMalformed
+		}
+		i = skipSpace(data, i+1)
+		if i >= len(data) {
+			return nil, errMalformed
+		}
+		vend := skipValue(data, i)
+		fields = append(fields, Field{Key: key, Value: json.RawMessage(data[i:vend])})
+		i = skipSpace(data, vend)
+		if i < len(data) && data[i] == ',' {
+			i = skipSpace(data, i+1)
+		}
+	}
+	if i >= len(data) {
+		return nil, errMalformed
+	}
+	return fields, nil
+}
+
+// arrayOf is Array without the validation pass (see fieldsOf).
+func arrayOf(data []byte) ([]json.RawMessage, error) {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '[' {
 		return nil, fmt.Errorf("expected a JSON array, found %s", kind(data))
 	}
 	i = skipSpace(data, i+1)
 	var out []json.RawMessage
-	for data[i] != ']' {
+	for i < len(data) && data[i] != ']' {
 		vend := skipValue(data, i)
+		if vend == i {
+			return nil, errMalformed
+		}
 		out = append(out, json.RawMessage(data[i:vend]))
 		i = skipSpace(data, vend)
-		if data[i] == ',' {
+		if i < len(data) && data[i] == ',' {
 			i = skipSpace(data, i+1)
 		}
+	}
+	if i >= len(data) {
+		return nil, errMalformed
 	}
 	return out, nil
 }

@@ -1,0 +1,74 @@
+package lint
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/llmtck/llmtck/conformance/internal/thread"
+	"github.com/llmtck/llmtck/engine"
+)
+
+// print fingerprints one request so that a later request that extends it
+// unchanged is recognised in time linear in that request: the same
+// settings, and its messages as the first messages of the later one (as
+// the checks compare histories: thread.Hasher).
+type print struct {
+	ok       bool // a decoded request a later one can extend
+	accepted bool
+	wire     engine.Wire
+	settings uint64
+	prefix   []uint64 // prefix[k] fingerprints messages[:k+1]
+}
+
+// printOf fingerprints ex's request. Chained Responses requests
+// (previous_response_id) hold only their new items and are never extended.
+func printOf(ex *engine.Exchange) print {
+	req := ex.Request
+	if req == nil || req.PreviousResponseID != "" {
+		return print{}
+	}
+	h := thread.NewHasher(ex.Wire)
+	s := h.String(req.Model)
+	s = thread.Mix(s, h.Blocks(req.System))
+	s = thread.Mix(s, h.Tools(req.Tools))
+	if req.Thinking != nil {
+		s = thread.Mix(s, h.String(string(req.Thinking.Raw)))
+	}
+	s = thread.Mix(s, h.String(string(req.ToolChoice)))
+	var flags strings.Builder
+	for _, b := range []bool{req.Stream, req.SystemString, req.InputString, req.Store != nil, req.Store != nil && *req.Store} {
+		flags.WriteString(strconv.FormatBool(b))
+	}
+	flags.WriteString(strings.Join(req.Include, ","))
+	s = thread.Mix(s, h.String(flags.String()))
+	keys := make([]string, 0, len(req.Extra))
+	for k := range req.Extra {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		s = thread.Mix(s, h.String(k+"\x00"+string(req.Extra[k])))
+	}
+	p := print{ok: true, accepted: ex.Accepted(), wire: ex.Wire, settings: s, prefix: make([]uint64, len(req.Messages))}
+	var run uint64
+	for k := range req.Messages {
+		run = thread.Mix(run, h.Message(&req.Messages[k]))
+		p.prefix[k] = run
+	}
+	return p
+}
+
+// extends reports whether next's request carries p's, accepted, unchanged
+// at its start: same settings, p's messages first.
+func (p print) extends(next print) bool {
+	n := len(p.prefix)
+	return p.ok && next.ok && p.accepted && p.wire == next.wire && p.settings == next.settings &&
+		n > 0 && n <= len(next.prefix) && p.prefix[n-1] == next.prefix[n-1]
+}
+
+// placeholder stands for a call the judgement of a request that extends a
+// later one does not need: it keeps its place and index, not its bodies.
+func placeholder(ex *engine.Exchange) engine.Exchange {
+	return engine.Exchange{Index: ex.Index, Method: ex.Method, URL: ex.URL, Status: ex.Status, Wire: ex.Wire, Dialect: ex.Dialect}
+}

@@ -1,0 +1,62 @@
+package reference_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/llmtck/llmtck/conformance/lint"
+	"github.com/llmtck/llmtck/conformance/scenario"
+	"github.com/llmtck/llmtck/conformance/simulator"
+	"github.com/llmtck/llmtck/reference"
+)
+
+// The live linter's shortcut (a request that extends an accepted one
+// unchanged is judged against that call and the later ones only) gives
+// every request of every scenario, played by the reference engine and by
+// each broken variant, the verdict a linter judging against the whole
+// history gives.
+func TestIncrementalLintOnScenarios(t *testing.T) {
+	scenarios, err := scenario.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	compared, shortened := 0, 0
+	for _, v := range append([]reference.Variant{""}, reference.Variants...) {
+		for _, sc := range scenarios {
+			sim, _ := simulator.Play(sc, func(s *simulator.Session) error {
+				reference.Play(context.Background(), s, reference.Options{Stream: true, Variant: v})
+				return nil
+			})
+			tr := sim.Traffic()
+			fast, full := lint.New(nil), lint.New(nil)
+			full.Full = true
+			fast.Ephemeral, full.Ephemeral = tr.Ephemeral, tr.Ephemeral
+			for i, ex := range tr.Exchanges {
+				verdict := fast.Judge(ex)
+				got, want := lines(verdict), lines(full.Judge(ex))
+				if !slices.Equal(got, want) {
+					t.Errorf("%s, variant %q, request %d:\nincremental %q\nfull        %q", sc.Name, v, i, got, want)
+				}
+				if verdict.Shortened {
+					shortened++
+				}
+				fast.Add(ex)
+				full.Add(ex)
+				compared++
+			}
+		}
+	}
+	if shortened == 0 {
+		t.Error("no request was judged against a shortened history")
+	}
+	t.Logf("%d requests compared, %d judged against a shortened history", compared, shortened)
+}
+
+func lines(v lint.Verdict) []string {
+	var out []string
+	for _, f := range v.Findings {
+		out = append(out, f.String())
+	}
+	return out
+}
