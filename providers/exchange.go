@@ -22,6 +22,23 @@ type Call struct {
 	Duration       time.Duration
 	// Wire, when set, forces the wire instead of detecting it.
 	Wire engine.Wire
+	// Memo, when set, shares the messages this request repeats from
+	// requests decoded before with the same Memo (see engine.Memo).
+	Memo *engine.Memo
+}
+
+// memoDecoder is a codec that can decode a request's messages through a
+// Memo.
+type memoDecoder interface {
+	DecodeRequestMemo(body []byte, memo *engine.Memo) (*engine.Request, error)
+}
+
+// decodeRequest decodes a request body, through c.Memo when the codec can.
+func decodeRequest(codec Codec, c Call) (*engine.Request, error) {
+	if md, ok := codec.(memoDecoder); ok && c.Memo != nil {
+		return md.DecodeRequestMemo(c.RequestBody, c.Memo)
+	}
+	return codec.DecodeRequest(c.RequestBody)
 }
 
 // Decode turns one recorded call into an Exchange: it detects the wire and
@@ -51,7 +68,7 @@ func Decode(index int, c Call) engine.Exchange {
 		return ex
 	}
 	if len(c.RequestBody) > 0 {
-		req, err := codec.DecodeRequest(c.RequestBody)
+		req, err := decodeRequest(codec, c)
 		if err != nil {
 			ex.RequestErr = "request body: " + err.Error()
 		} else {
@@ -146,6 +163,7 @@ func streamedByPath(rawURL string) bool {
 // forces that wire for every call instead of detecting it.
 func DecodeCassette(c *cassette.Cassette, wire engine.Wire) []engine.Exchange {
 	out := make([]engine.Exchange, len(c.Interactions))
+	memo := engine.NewMemo()
 	for i, in := range c.Interactions {
 		call := Call{
 			Method:         in.Request.Method,
@@ -157,6 +175,7 @@ func DecodeCassette(c *cassette.Cassette, wire engine.Wire) []engine.Exchange {
 			ResponseBody:   in.Response.Body,
 			Duration:       in.Response.Duration,
 			Wire:           wire,
+			Memo:           memo,
 		}
 		out[i] = Decode(i, call)
 	}

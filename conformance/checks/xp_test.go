@@ -48,3 +48,27 @@ func TestXPRawRules(t *testing.T) {
 		})
 	}
 }
+
+// XP-SECRET-001 scans a request only where it stops repeating the previous
+// request to the same URL: a key in the history is reported once, where it
+// first appears, and a new key after it is still found.
+func TestXPSecretInGrowingHistory(t *testing.T) {
+	key1 := "sk-ant-api03-" + strings.Repeat("a1B2c3D4", 10)
+	key2 := "ghp_" + strings.Repeat("Zy9", 12)
+	pad := gemUser(strings.Repeat("filler ", 300)) // the keys sit far from where the bodies part
+	first := gemRequest(gemUser("my key is "+key1), pad)
+	second := gemRequest(gemUser("my key is "+key1), pad, gemModel(gemText("noted", "")), gemUser("and "+key2))
+	third := gemRequest(gemUser("my key is "+key1), pad, gemModel(gemText("noted", "")), gemUser("and "+key2), gemModel(gemText("ok", "")), gemUser("thanks"))
+	checks, _ := checks.Select([]string{"XP-SECRET-001"}, nil)
+	var got []string
+	for _, f := range check.Judge(gemTrafficOf(t, "gemini-3-pro-preview", first, gemResponse(gemText("noted", "")), second, gemResponse(gemText("ok", "")), third, gemResponse(gemText("bye", ""))), checks) {
+		got = append(got, fmt.Sprintf("[%d] %s", f.Interaction, f.Message))
+	}
+	// Scanned whole, the second request shows the Anthropic key first, which
+	// was reported already, and the GitHub token was never reported.
+	at := fmt.Sprintf("at byte %d)", strings.Index(second, "ghp_"))
+	if len(got) != 2 || !strings.HasPrefix(got[0], "[0] ") || !strings.Contains(got[0], "Anthropic") ||
+		!strings.HasPrefix(got[1], "[1] ") || !strings.Contains(got[1], "GitHub") || !strings.HasSuffix(got[1], at) {
+		t.Errorf("findings %q, want the Anthropic key at [0] and the GitHub token at [1], %s", got, at)
+	}
+}

@@ -127,6 +127,16 @@ func ArrayAt(path string, raw []byte) ([]json.RawMessage, error) {
 	return items, nil
 }
 
+// ValidatedObject is ObjectAt for a whole document the caller has just
+// validated (body.Object, Document): it is not validated a second time.
+func ValidatedObject(raw []byte) ([]Field, error) {
+	fields, err := fieldsOf(raw)
+	if err != nil {
+		return nil, invalid("", raw, err)
+	}
+	return LastWins(fields), nil
+}
+
 // readObject reads the object at path. The document root (path "") is
 // validated; a value at a path inside it is part of a document already
 // validated and is not validated again.

@@ -245,3 +245,38 @@ func FuzzTrustingReaders(f *testing.F) {
 		}
 	})
 }
+
+// FuzzShallowValidation: a document whose structure ShallowObject (or
+// ShallowArray) accepts and each of whose values is valid is valid: the
+// piecewise validation of memoised decoding accepts nothing json.Valid
+// refuses.
+func FuzzShallowValidation(f *testing.F) {
+	f.Add([]byte(`{"a":1,"b":{"c":[true,null,"x",1.5]}}`))
+	f.Add([]byte(`[{"k":"v"},2,"s"]`))
+	f.Add([]byte(`{"a":1 "b":2}`))
+	f.Add([]byte(`[1 2]`))
+	f.Add([]byte(`{"a":1,}`))
+	f.Add([]byte(`{"a":1} x`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var values [][]byte
+		if fields, err := fieldsOf(data); err == nil {
+			for _, fd := range fields {
+				values = append(values, fd.Value)
+			}
+		} else if items, err := arrayOf(data); err == nil {
+			for _, it := range items {
+				values = append(values, it)
+			}
+		} else {
+			return
+		}
+		for _, v := range values {
+			if !json.Valid(v) {
+				return
+			}
+		}
+		if !json.Valid(data) {
+			t.Fatalf("%q: structure and values accepted, json.Valid refuses it", data)
+		}
+	})
+}

@@ -44,8 +44,9 @@ var errMalformed = errors.New("malformed JSON")
 
 // fieldsOf is Fields without the validation pass, for a value inside a
 // document already validated: a growing history is then read in time
-// linear in its size, not in its size times its depth. Malformed data is an
-// error (not always the first fault), never a panic.
+// linear in its size, not in its size times its depth. The structure (keys,
+// colons, commas, brackets) is checked; the values are not. Malformed data
+// is an error (not always the first fault), never a panic.
 func fieldsOf(data []byte) ([]Field, error) {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
@@ -53,8 +54,11 @@ func fieldsOf(data []byte) ([]Field, error) {
 	}
 	i = skipSpace(data, i+1)
 	var fields []Field
-	for i < len(data) && data[i] != '}' {
-		if data[i] != '"' {
+	if i < len(data) && data[i] == '}' {
+		return fields, closed(data, i)
+	}
+	for {
+		if i >= len(data) || data[i] != '"' {
 			return nil, errMalformed
 		}
 		end := skipString(data, i)
@@ -71,42 +75,92 @@ func fieldsOf(data []byte) ([]Field, error) {
 			return nil, errMalformed
 		}
 		vend := skipValue(data, i)
+		if vend == i {
+			return nil, errMalformed
+		}
 		fields = append(fields, Field{Key: key, Value: json.RawMessage(data[i:vend])})
 		i = skipSpace(data, vend)
-		if i < len(data) && data[i] == ',' {
-			i = skipSpace(data, i+1)
+		if i >= len(data) {
+			return nil, errMalformed
 		}
+		if data[i] == '}' {
+			return fields, closed(data, i)
+		}
+		if data[i] != ',' {
+			return nil, errMalformed
+		}
+		i = skipSpace(data, i+1)
 	}
-	if i >= len(data) {
-		return nil, errMalformed
-	}
-	return fields, nil
 }
 
 // arrayOf is Array without the validation pass (see fieldsOf).
 func arrayOf(data []byte) ([]json.RawMessage, error) {
-	i := skipSpace(data, 0)
-	if i >= len(data) || data[i] != '[' {
-		return nil, fmt.Errorf("expected a JSON array, found %s", kind(data))
-	}
-	i = skipSpace(data, i+1)
 	var out []json.RawMessage
-	for i < len(data) && data[i] != ']' {
-		vend := skipValue(data, i)
-		if vend == i {
-			return nil, errMalformed
-		}
-		out = append(out, json.RawMessage(data[i:vend]))
-		i = skipSpace(data, vend)
-		if i < len(data) && data[i] == ',' {
-			i = skipSpace(data, i+1)
-		}
-	}
-	if i >= len(data) {
-		return nil, errMalformed
+	err := eachOf(data, func(_ int, item json.RawMessage) error {
+		out = append(out, item)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
+
+// eachOf calls f with each element of the array data, checking the
+// array's structure but not its elements (see fieldsOf); it stops at f's
+// first error.
+func eachOf(data []byte, f func(i int, item json.RawMessage) error) error {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '[' {
+		return fmt.Errorf("expected a JSON array, found %s", kind(data))
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == ']' {
+		return closed(data, i)
+	}
+	for n := 0; ; n++ {
+		if i >= len(data) {
+			return errMalformed
+		}
+		vend := skipValue(data, i)
+		if vend == i {
+			return errMalformed
+		}
+		if err := f(n, json.RawMessage(data[i:vend:vend])); err != nil {
+			return err
+		}
+		i = skipSpace(data, vend)
+		if i >= len(data) {
+			return errMalformed
+		}
+		if data[i] == ']' {
+			return closed(data, i)
+		}
+		if data[i] != ',' {
+			return errMalformed
+		}
+		i = skipSpace(data, i+1)
+	}
+}
+
+// closed checks that nothing but whitespace follows the bracket at i.
+func closed(data []byte, i int) error {
+	if skipSpace(data, i+1) != len(data) {
+		return errMalformed
+	}
+	return nil
+}
+
+// ShallowObject reads the fields of the object doc in document order, a
+// key given twice included, checking its structure but not its values: for
+// a decoder that validates each value itself, some of them once for many
+// documents (engine.Memo). Run json.Valid on every value it does not know
+// to be valid, then LastWins.
+func ShallowObject(doc []byte) ([]Field, error) { return fieldsOf(doc) }
+
+// ShallowEach is ShallowObject for an array: it calls f with each element
+// in turn, without collecting them, and stops at f's first error.
+func ShallowEach(doc []byte, f func(i int, item json.RawMessage) error) error { return eachOf(doc, f) }
 
 // validate reports whether data is exactly one well-formed JSON value, with
 // encoding/json's own description of the first fault.
@@ -185,7 +239,7 @@ func skipValue(data []byte, i int) int {
 
 // unquoteKey decodes an object key, without allocating for plain keys.
 func unquoteKey(q []byte) (string, bool) {
-	if len(q) >= 2 && bytes.IndexByte(q, '\\') < 0 {
+	if len(q) >= 2 && q[len(q)-1] == '"' && plain(q[1:len(q)-1]) {
 		return string(q[1 : len(q)-1]), true
 	}
 	var s string
@@ -249,6 +303,18 @@ func String(raw json.RawMessage) (s string, ok bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// StringBytes is String without the allocation for a plain string: its
+// bytes are raw's own, to read and not to keep or change.
+func StringBytes(raw json.RawMessage) ([]byte, bool) {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		if inner := raw[1 : len(raw)-1]; plain(inner) {
+			return inner, true
+		}
+	}
+	s, ok := String(raw)
+	return []byte(s), ok
 }
 
 // plain reports whether b can stand between JSON quotes as it is.

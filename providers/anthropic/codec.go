@@ -16,7 +16,14 @@ func (Codec) Wire() engine.Wire { return engine.WireAnthropic }
 
 // DecodeRequest decodes a Messages request body. Opaque tokens (signature,
 // redacted data, tool input, media source, server-tool blocks) alias body.
-func (Codec) DecodeRequest(body []byte) (*engine.Request, error) { return decodeRequest(body) }
+func (Codec) DecodeRequest(body []byte) (*engine.Request, error) { return decodeRequest(body, nil) }
+
+// DecodeRequestMemo is DecodeRequest with the messages decoded through
+// memo: a message already decoded at the same position is shared, not
+// decoded again.
+func (Codec) DecodeRequestMemo(body []byte, memo *engine.Memo) (*engine.Request, error) {
+	return decodeRequest(body, memo)
+}
 
 // EncodeRequest encodes req as a Messages request body with HTML escaping
 // off. Opaque tokens and BlockOther Raw values are written verbatim.

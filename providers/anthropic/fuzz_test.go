@@ -2,9 +2,13 @@ package anthropic
 
 import (
 	"bytes"
-	"github.com/llmtck/llmtck/internal/corpus"
 	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/corpus"
 )
 
 // FuzzDecodeRequest checks that any body that decodes encodes again, and
@@ -89,6 +93,37 @@ func FuzzDecodeResponse(f *testing.F) {
 		for _, is := range st.Issues {
 			if is.Event < 0 || (st.Events > 0 && is.Event >= st.Events) {
 				t.Fatalf("issue names event %d of %d: %+v", is.Event, st.Events, is)
+			}
+		}
+	})
+}
+
+// FuzzDecodeRequestMemo: decoding through a memo, which validates a body
+// piece by piece and shares the messages it has seen, gives what decoding
+// alone gives, the error included; so does a second decoding that finds
+// every message in the memo.
+func FuzzDecodeRequestMemo(f *testing.F) {
+	for _, rec := range recordings(f) {
+		for _, in := range rec.c.Interactions {
+			if len(in.Request.Body) > 0 && corpus.FuzzSeed(in.Request.Body) {
+				f.Add(in.Request.Body)
+			}
+		}
+	}
+	f.Add([]byte(shapes))
+	f.Add([]byte(`{"model":"m","messages":[{"role":"user","content":"x"},{"role":"user","content":tru}]}`))
+	f.Add([]byte(`{"model":"m","messages":[{"role":"user","content":"x"} {"role":"user","content":"y"}]}`))
+	f.Add([]byte(`{"messages":[A],"messages":[]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		want, werr := Codec{}.DecodeRequest(body)
+		memo := engine.NewMemo()
+		for range 2 {
+			got, err := Codec{}.DecodeRequestMemo(body, memo)
+			if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+				t.Fatalf("error %v through the memo, %v without", err, werr)
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Fatalf("decoded through the memo (-alone +memo):\n%s", d)
 			}
 		}
 	})

@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"encoding/json"
+	"errors"
 
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
@@ -12,24 +13,94 @@ import (
 // to the model; a named field that is null, or whose value the model cannot
 // tell from absent ("stream": false, "max_tokens": 0, "model": ""), is also
 // kept in Extra so that encoding gives the same JSON value back.
-func decodeRequest(b []byte) (*engine.Request, error) {
-	if err := body.Object(b); err != nil {
-		return nil, err
-	}
-	fields, err := rawjson.ObjectAt("", b)
+func decodeRequest(b []byte, memo *engine.Memo) (*engine.Request, error) {
+	fields, err := requestFields(b, memo)
 	if err != nil {
 		return nil, err
 	}
 	req := &engine.Request{Wire: engine.WireAnthropic}
 	for _, f := range fields {
-		if err := decodeRequestField(req, f); err != nil {
+		if f.Key == "messages" && memo != nil && !rawjson.IsNull(f.Value) {
+			if req.Messages, err = decodeMessagesValidating(f.Value, memo); err != nil {
+				return nil, invalidBody(b, err)
+			}
+			continue
+		}
+		if err := decodeRequestField(req, f, nil); err != nil {
 			return nil, err
 		}
 	}
 	return req, nil
 }
 
-func decodeRequestField(req *engine.Request, f rawjson.Field) error {
+// requestFields validates body and reads its top-level fields. With a
+// memo, the messages are left to decodeMessagesValidating, which validates
+// only those the memo has not seen: the requests of a growing conversation
+// are then validated in time linear in their new content.
+func requestFields(b []byte, memo *engine.Memo) ([]rawjson.Field, error) {
+	if memo != nil {
+		if fields, err := rawjson.ShallowObject(b); err == nil {
+			// Every value but the messages array decoded below is
+			// validated here, a key's earlier values (LastWins drops them)
+			// included.
+			last := -1
+			for i, f := range fields {
+				if f.Key == "messages" {
+					last = i
+				}
+			}
+			for i, f := range fields {
+				if (i != last || rawjson.Kind(f.Value) != "array") && !json.Valid(f.Value) {
+					return nil, invalidBody(b, nil)
+				}
+			}
+			return rawjson.LastWins(fields), nil
+		}
+	}
+	if err := body.Object(b); err != nil {
+		return nil, err
+	}
+	return rawjson.ValidatedObject(b)
+}
+
+// invalidBody is the error for a body that did not validate: the first
+// fault encoding/json finds in it, or err when it finds none.
+func invalidBody(b []byte, err error) error {
+	if verr := body.Object(b); verr != nil {
+		return verr
+	}
+	return err
+}
+
+// decodeMessagesValidating is decodeMessages for a messages array whose
+// items were not validated: an item the memo has decoded before was valid
+// then; any other is validated before it is decoded.
+func decodeMessagesValidating(raw json.RawMessage, memo *engine.Memo) ([]engine.Message, error) {
+	if rawjson.Kind(raw) != "array" {
+		return nil, rawjson.Mismatch("messages", "an array", raw)
+	}
+	msgs := []engine.Message{}
+	err := rawjson.ShallowEach(raw, func(i int, item json.RawMessage) error {
+		m, err := memo.Message(i, item, func() (engine.Message, error) {
+			if !json.Valid(item) {
+				return engine.Message{}, errInvalidItem
+			}
+			return decodeMessage(rawjson.Index("messages", i), item)
+		})
+		msgs = append(msgs, m)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return msgs, nil
+}
+
+// errInvalidItem stands for a message that is not valid JSON until
+// invalidBody names the fault.
+var errInvalidItem = errors.New("invalid JSON")
+
+func decodeRequestField(req *engine.Request, f rawjson.Field, memo *engine.Memo) error {
 	named := true
 	var err error
 	switch f.Key {
@@ -55,7 +126,7 @@ func decodeRequestField(req *engine.Request, f rawjson.Field) error {
 	case "system":
 		err = decodeSystem(req, f.Value)
 	case "messages":
-		req.Messages, err = decodeMessages(f.Value)
+		req.Messages, err = decodeMessages(f.Value, memo)
 	case "tools":
 		req.Tools, err = decodeTools(f.Value)
 	case "tool_choice":
@@ -88,14 +159,14 @@ func decodeSystem(req *engine.Request, raw json.RawMessage) error {
 
 // decodeMessages reads the messages array. An empty array stays a non-nil
 // empty slice so it encodes back as [] rather than being left out.
-func decodeMessages(raw json.RawMessage) ([]engine.Message, error) {
+func decodeMessages(raw json.RawMessage, memo *engine.Memo) ([]engine.Message, error) {
 	items, err := rawjson.ArrayAt("messages", raw)
 	if err != nil {
 		return nil, err
 	}
 	msgs := make([]engine.Message, 0, len(items))
 	for i, item := range items {
-		m, err := decodeMessage(rawjson.Index("messages", i), item)
+		m, err := memo.Message(i, item, func() (engine.Message, error) { return decodeMessage(rawjson.Index("messages", i), item) })
 		if err != nil {
 			return nil, err
 		}

@@ -52,7 +52,7 @@ func decodeDocument(status int, doc []byte) (*engine.Response, error) {
 	if err := body.Object(doc); err != nil {
 		return nil, err
 	}
-	fields, err := rawjson.ObjectAt("", doc)
+	fields, err := rawjson.ValidatedObject(doc)
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ func decodeRequest(b []byte) (*engine.Request, error) {
 	if err := body.Object(b); err != nil {
 		return nil, err
 	}
-	fields, err := rawjson.ObjectAt("", b)
+	fields, err := rawjson.ValidatedObject(b)
 	if err != nil {
 		return nil, err
 	}

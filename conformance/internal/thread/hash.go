@@ -195,15 +195,22 @@ func (f *Hasher) payload(tag byte, v json.RawMessage, oneAlphabet bool) {
 		return
 	}
 	f.tag(tag)
-	s, ok := rawjson.String(v)
+	if oneAlphabet {
+		s, ok := rawjson.String(v)
+		if !ok {
+			f.raw(v)
+			return
+		}
+		f.str(geminiSigReplacer.Replace(strings.TrimRight(s, "=")))
+		return
+	}
+	s, ok := rawjson.StringBytes(v)
 	if !ok {
 		f.raw(v)
 		return
 	}
-	if oneAlphabet {
-		s = geminiSigReplacer.Replace(strings.TrimRight(s, "="))
-	}
-	f.str(s)
+	f.buf = binary.AppendUvarint(f.buf, uint64(len(s)))
+	f.buf = append(f.buf, s...)
 }
 
 var geminiSigReplacer = strings.NewReplacer("-", "+", "_", "/")
