@@ -4,19 +4,30 @@ import "sync"
 
 // Memo remembers decoded history messages by their position and raw bytes,
 // so that the requests of a growing conversation, each repeating the whole
-// history, decode each message once: a cassette is then decoded in time
-// linear in its distinct content. The Messages it hands out share their
-// blocks with every request that holds them and must not be changed. A Memo
-// is safe for concurrent use; the zero value is not ready, NewMemo is.
+// history, decode each message once, and the message lists of requests
+// that extend one another share their memory: a cassette is then decoded in
+// time and memory linear in its distinct content, not in its size. The
+// Messages it hands out are shared by every request that holds them and
+// must not be changed. A Memo is safe for concurrent use; NewMemo makes one.
 type Memo struct {
 	mu   sync.Mutex
 	msgs map[string][]memoEntry // raw bytes → the messages decoded from them, by position
 	n    int
+	next uint64 // the id of the next entry
+	last *list  // the list handed out last, nil while a List holds it
 }
 
 type memoEntry struct {
 	at  int
+	id  uint64
 	msg Message
+}
+
+// list is a message list with the memo ids of its messages; msgs may have
+// room beyond its length, owned by whoever holds the list.
+type list struct {
+	ids  []uint64
+	msgs []Message
 }
 
 // memoMax bounds the entries a Memo keeps: past it, it starts over, so a
@@ -26,23 +37,20 @@ const memoMax = 1 << 16
 // NewMemo returns an empty Memo.
 func NewMemo() *Memo { return &Memo{msgs: map[string][]memoEntry{}} }
 
-// Message returns the message decoded from raw at position at, calling
-// decode the first time. A nil Memo always decodes.
-func (m *Memo) Message(at int, raw []byte, decode func() (Message, error)) (Message, error) {
-	if m == nil {
-		return decode()
-	}
+// message returns the message decoded from raw at position at and its id,
+// calling decode the first time.
+func (m *Memo) message(at int, raw []byte, decode func() (Message, error)) (Message, uint64, error) {
 	m.mu.Lock()
 	for _, e := range m.msgs[string(raw)] {
 		if e.at == at {
 			m.mu.Unlock()
-			return e.msg, nil
+			return e.msg, e.id, nil
 		}
 	}
 	m.mu.Unlock()
 	msg, err := decode()
 	if err != nil {
-		return msg, err
+		return msg, 0, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -50,8 +58,106 @@ func (m *Memo) Message(at int, raw []byte, decode func() (Message, error)) (Mess
 		clear(m.msgs)
 		m.n = 0
 	}
+	m.next++
 	key := string(raw)
-	m.msgs[key] = append(m.msgs[key], memoEntry{at, msg})
+	m.msgs[key] = append(m.msgs[key], memoEntry{at, m.next, msg})
 	m.n++
-	return msg, nil
+	return msg, m.next, nil
+}
+
+// List starts the message list of one request; a nil Memo gives a list
+// that only decodes.
+func (m *Memo) List() *List {
+	l := &List{memo: m}
+	if m != nil {
+		m.mu.Lock()
+		l.prev, m.last = m.last, nil // held by l until Messages
+		m.mu.Unlock()
+	}
+	return l
+}
+
+// List builds the message list of one request, message by message. While
+// the request repeats the list handed out before it, it shares that list's
+// memory.
+type List struct {
+	memo *Memo
+	prev *list // the last list handed out, to extend
+	ids  []uint64
+	msgs []Message
+	// shared counts the leading messages that are prev's: they are not
+	// copied until the request departs from prev.
+	shared int
+}
+
+// Add decodes the message at position at from raw through the memo
+// (decode is called only for bytes it has not seen there).
+func (l *List) Add(at int, raw []byte, decode func() (Message, error)) error {
+	if l.memo == nil {
+		msg, err := decode()
+		if err == nil {
+			l.msgs = append(l.msgs, msg)
+		}
+		return err
+	}
+	msg, id, err := l.memo.message(at, raw, decode)
+	if err != nil {
+		return err
+	}
+	if l.prev != nil && l.shared < len(l.prev.ids) {
+		if l.prev.ids[l.shared] == id {
+			l.shared++
+			l.ids = append(l.ids, id)
+			return nil
+		}
+		// The request departs from prev here: copy what it shared.
+		l.msgs = append(make([]Message, 0, 2*len(l.ids)+1), l.prev.msgs[:l.shared]...)
+		l.prev = nil
+	}
+	// Past prev's end (l.msgs holds the new tail) or on a list of its own.
+	l.ids = append(l.ids, id)
+	l.msgs = append(l.msgs, msg)
+	return nil
+}
+
+// Messages ends the list and returns it, with no room to append to (an
+// append by its holder copies). The list becomes the one the next List
+// extends.
+func (l *List) Messages() []Message {
+	if l.memo == nil {
+		if l.msgs == nil {
+			return []Message{}
+		}
+		return l.msgs[:len(l.msgs):len(l.msgs)]
+	}
+	var own *list
+	switch {
+	case l.prev != nil && l.shared == len(l.prev.ids):
+		// All of prev, then the new messages: append in prev's room.
+		msgs := append(l.prev.msgs[:l.shared], l.msgs...)
+		own = &list{ids: l.ids, msgs: msgs}
+	case l.prev != nil:
+		// A prefix of prev: share it, and leave prev the one to extend.
+		own = l.prev
+		l.memo.mu.Lock()
+		l.memo.last = own
+		l.memo.mu.Unlock()
+		return prevPrefix(own.msgs, l.shared)
+	default:
+		own = &list{ids: l.ids, msgs: l.msgs}
+	}
+	l.memo.mu.Lock()
+	l.memo.last = own
+	l.memo.mu.Unlock()
+	if own.msgs == nil {
+		return []Message{}
+	}
+	return own.msgs[:len(l.ids):len(l.ids)]
+}
+
+func prevPrefix(msgs []Message, n int) []Message {
+	if n == 0 {
+		return []Message{}
+	}
+	return msgs[:n:n]
 }

@@ -26,7 +26,7 @@ func decodeRequest(b []byte, memo *engine.Memo) (*engine.Request, error) {
 			}
 			continue
 		}
-		if err := decodeRequestField(req, f, nil); err != nil {
+		if err := decodeRequestField(req, f); err != nil {
 			return nil, err
 		}
 	}
@@ -79,17 +79,16 @@ func decodeMessagesValidating(raw json.RawMessage, memo *engine.Memo) ([]engine.
 	if rawjson.Kind(raw) != "array" {
 		return nil, rawjson.Mismatch("messages", "an array", raw)
 	}
-	msgs := []engine.Message{}
+	list := memo.List()
 	err := rawjson.ShallowEach(raw, func(i int, item json.RawMessage) error {
-		m, err := memo.Message(i, item, func() (engine.Message, error) {
+		return list.Add(i, item, func() (engine.Message, error) {
 			if !json.Valid(item) {
 				return engine.Message{}, errInvalidItem
 			}
 			return decodeMessage(rawjson.Index("messages", i), item)
 		})
-		msgs = append(msgs, m)
-		return err
 	})
+	msgs := list.Messages() // also when err: the list goes back to the memo
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +99,7 @@ func decodeMessagesValidating(raw json.RawMessage, memo *engine.Memo) ([]engine.
 // invalidBody names the fault.
 var errInvalidItem = errors.New("invalid JSON")
 
-func decodeRequestField(req *engine.Request, f rawjson.Field, memo *engine.Memo) error {
+func decodeRequestField(req *engine.Request, f rawjson.Field) error {
 	named := true
 	var err error
 	switch f.Key {
@@ -126,7 +125,7 @@ func decodeRequestField(req *engine.Request, f rawjson.Field, memo *engine.Memo)
 	case "system":
 		err = decodeSystem(req, f.Value)
 	case "messages":
-		req.Messages, err = decodeMessages(f.Value, memo)
+		req.Messages, err = decodeMessages(f.Value)
 	case "tools":
 		req.Tools, err = decodeTools(f.Value)
 	case "tool_choice":
@@ -159,14 +158,14 @@ func decodeSystem(req *engine.Request, raw json.RawMessage) error {
 
 // decodeMessages reads the messages array. An empty array stays a non-nil
 // empty slice so it encodes back as [] rather than being left out.
-func decodeMessages(raw json.RawMessage, memo *engine.Memo) ([]engine.Message, error) {
+func decodeMessages(raw json.RawMessage) ([]engine.Message, error) {
 	items, err := rawjson.ArrayAt("messages", raw)
 	if err != nil {
 		return nil, err
 	}
 	msgs := make([]engine.Message, 0, len(items))
 	for i, item := range items {
-		m, err := memo.Message(i, item, func() (engine.Message, error) { return decodeMessage(rawjson.Index("messages", i), item) })
+		m, err := decodeMessage(rawjson.Index("messages", i), item)
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// decodeAll builds the list of one request whose messages are texts.
+func decodeAll(t *testing.T, m *Memo, texts ...string) ([]Message, int) {
+	t.Helper()
+	decoded := 0
+	l := m.List()
+	for i, s := range texts {
+		err := l.Add(i, []byte(s), func() (Message, error) {
+			decoded++
+			return Message{Role: RoleUser, Path: fmt.Sprint(i), Blocks: []Block{{Type: BlockText, Text: s}}}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return l.Messages(), decoded
+}
+
+func texts(ms []Message) string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Blocks[0].Text)
+	}
+	return strings.Join(out, " ")
+}
+
+// A growing conversation decodes each message once and its lists share
+// memory; a branch, a prefix and an append by a holder leave the others as
+// they were.
+func TestMemoLists(t *testing.T) {
+	m := NewMemo()
+	a, n := decodeAll(t, m, "a")
+	ab, n2 := decodeAll(t, m, "a", "b")
+	abc, n3 := decodeAll(t, m, "a", "b", "c")
+	if n+n2+n3 != 3 {
+		t.Errorf("decoded %d messages for 3 distinct ones", n+n2+n3)
+	}
+	// Growing one message at a time, the lists share their memory: the
+	// backing array is reallocated only when it doubles.
+	backings := map[*Message]bool{}
+	var grow []string
+	for i := range 64 {
+		grow = append(grow, fmt.Sprint("g", i))
+		l, _ := decodeAll(t, m, grow...)
+		backings[&l[0]] = true
+	}
+	if len(backings) > 8 {
+		t.Errorf("64 lists, each extending the last, use %d arrays; want at most 8", len(backings))
+	}
+	_ = ab
+	ax, _ := decodeAll(t, m, "a", "x") // a branch
+	abcd, _ := decodeAll(t, m, "a", "x", "y")
+	pre, _ := decodeAll(t, m, "a") // a prefix of the last
+	same, _ := decodeAll(t, m, "a", "x", "y")
+	grown := append(same, Message{Role: RoleUser, Blocks: []Block{{Type: BlockText, Text: "z"}}}) // a holder appends
+	next, _ := decodeAll(t, m, "a", "x", "y", "w")
+	for _, c := range []struct {
+		got  []Message
+		want string
+	}{{a, "a"}, {ab, "a b"}, {abc, "a b c"}, {ax, "a x"}, {abcd, "a x y"}, {pre, "a"}, {same, "a x y"}, {grown, "a x y z"}, {next, "a x y w"}} {
+		if got := texts(c.got); got != c.want || len(c.got) != cap(c.got) && &c.got[0] != &grown[0] {
+			t.Errorf("list %q, want %q (len %d, cap %d)", got, c.want, len(c.got), cap(c.got))
+		}
+	}
+	if empty, _ := decodeAll(t, m); empty == nil || len(empty) != 0 {
+		t.Errorf("an empty request's list is %#v, want empty and not nil", empty)
+	}
+	if l, _ := decodeAll(t, nil, "a", "b"); texts(l) != "a b" {
+		t.Errorf("without a memo: %q", texts(l))
+	}
+}
+
+// Lists built at once from several goroutines (the recorder decodes calls
+// concurrently) each get their own messages (go test -race).
+func TestMemoConcurrent(t *testing.T) {
+	m := NewMemo()
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 1; n < 40; n++ {
+				msgs := make([]string, n)
+				for i := range msgs {
+					msgs[i] = fmt.Sprintf("m%d", i%(g+2))
+				}
+				got, _ := decodeAll(t, m, msgs...)
+				if texts(got) != strings.Join(msgs, " ") {
+					t.Errorf("goroutine %d: %q, want %q", g, texts(got), strings.Join(msgs, " "))
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
