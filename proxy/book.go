@@ -27,8 +27,12 @@ type book struct {
 
 	// lint judges each request against the calls answered before it; nil
 	// when Options.Lint is off. mu guards it: judging reads, adding writes.
-	mu        sync.RWMutex
-	lint      *lint.Linter
+	mu   sync.RWMutex
+	lint *lint.Linter
+	memo *engine.Memo // decodes the history a conversation repeats once
+
+	cleanMu   sync.Mutex
+	clean     []byte   // the last request body scanned and found free of credentials
 	ephemeral []string // declared by the harness (HeaderEphemeral), for the cassette
 }
 
@@ -55,6 +59,7 @@ func (r *Recorder) book(host string) (*book, error) {
 	b := r.books[path]
 	if b == nil {
 		b = &book{path: path, name: filepath.Base(path), ready: make(chan struct{})}
+		b.memo = engine.NewMemo()
 		if r.opts.Lint {
 			b.lint = lint.New(nil)
 		}

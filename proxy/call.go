@@ -134,7 +134,7 @@ func (c *call) unreachable(err error) (*http.Response, error) {
 
 // record appends in to the cassette unless it holds a secret.
 func (c *call) record(in *cassette.Interaction, body *bodyBuffer) {
-	if leak := leakIn(in, body); leak != nil {
+	if leak := c.book.leakIn(in, body); leak != nil {
 		c.notRecorded("it holds a credential", leak.Error())
 		return
 	}
@@ -154,17 +154,26 @@ func (c *call) record(in *cassette.Interaction, body *bodyBuffer) {
 }
 
 // leakIn scans everything of in that would be written for credentials. The
-// response body was scanned as it streamed by.
-func leakIn(in *cassette.Interaction, body *bodyBuffer) *redact.Leak {
+// response body was scanned as it streamed by. A request body that repeats
+// the last one found clean is scanned from where it departs from it, so a
+// growing conversation is scanned in time linear in its new content.
+func (b *book) leakIn(in *cassette.Interaction, body *bodyBuffer) *redact.Leak {
 	if l := redact.ScanAll("request.url", []byte(in.Request.URL)); l != nil {
 		return l
 	}
 	if l := redact.ScanHeader("request.headers", in.Request.Header); l != nil {
 		return l
 	}
-	if l := redact.ScanBody("request.body", in.Request.Body); l != nil {
+	b.cleanMu.Lock()
+	from := redact.Resume(b.clean, in.Request.Body)
+	b.cleanMu.Unlock()
+	if l := redact.ScanBody("request.body", in.Request.Body[from:]); l != nil {
+		l.Offset += int64(from)
 		return l
 	}
+	b.cleanMu.Lock()
+	b.clean = in.Request.Body
+	b.cleanMu.Unlock()
 	if l := redact.ScanHeader("response.headers", in.Response.Header); l != nil {
 		return l
 	}
@@ -187,6 +196,9 @@ func (c *call) decode(in *cassette.Interaction) *engine.Exchange {
 		RequestHeader: in.Request.Header, RequestBody: in.Request.Body,
 		Status: in.Response.Status, ResponseHeader: in.Response.Header,
 		ResponseBody: in.Response.Body, Duration: in.Response.Duration,
+	}
+	if c.book != nil { // a passthrough call has none
+		call.Memo = c.book.memo
 	}
 	if c.ex == nil {
 		ex := providers.Decode(0, call)

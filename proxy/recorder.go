@@ -208,7 +208,7 @@ func (r *Recorder) lint(b *book, c *call) lint.Verdict {
 		return lint.Verdict{}
 	}
 	ex := providers.Decode(0, providers.Call{
-		Method: c.method, URL: c.url, RequestHeader: c.reqHeader, RequestBody: c.reqBody, Wire: c.wire,
+		Method: c.method, URL: c.url, RequestHeader: c.reqHeader, RequestBody: c.reqBody, Wire: c.wire, Memo: b.memo,
 	})
 	c.ex = &ex
 	v := b.judge(ex)

@@ -51,13 +51,5 @@ func (c *Check) AppliesTo(tr *Traffic) bool {
 	if c.Judge == nil || c.Retired != "" || (c.Applies != nil && !c.Applies(tr)) {
 		return false
 	}
-	if c.Wire == "" {
-		return true
-	}
-	for i := range tr.Exchanges {
-		if tr.Exchanges[i].Wire == c.Wire {
-			return true
-		}
-	}
-	return false
+	return c.Wire == "" || tr.wires()[c.Wire]
 }

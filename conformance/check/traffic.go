@@ -33,6 +33,18 @@ func Analysis[T any](tr *Traffic, name string, build func(*Traffic) T) T {
 	return v.(T)
 }
 
+// wires is the set of wires tr's exchanges speak, found once per traffic
+// (every check asks).
+func (tr *Traffic) wires() map[engine.Wire]bool {
+	return Analysis(tr, "check.wires", func(tr *Traffic) map[engine.Wire]bool {
+		set := map[engine.Wire]bool{}
+		for i := range tr.Exchanges {
+			set[tr.Exchanges[i].Wire] = true
+		}
+		return set
+	})
+}
+
 // exchange is the exchange whose Index is index: normally the one at that
 // position, since Index is the position in the cassette.
 func (tr *Traffic) exchange(index int) *engine.Exchange {

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
@@ -64,7 +65,13 @@ func (l *Linter) Judge(next engine.Exchange) Verdict {
 	if !l.Full {
 		from = l.extended(printOf(&next))
 	}
-	exs := make([]engine.Exchange, 0, len(l.history)+1)
+	buf := trafficBuffers.Get().(*[]engine.Exchange)
+	exs := (*buf)[:0]
+	defer func() {
+		clear(exs) // drop the references before the buffer is reused
+		*buf = exs[:0]
+		trafficBuffers.Put(buf)
+	}()
 	for i := range from {
 		exs = append(exs, placeholder(&l.history[i]))
 	}
@@ -90,6 +97,10 @@ func (l *Linter) Add(ex engine.Exchange) {
 	l.history = append(l.history, ex)
 	l.prints = append(l.prints, printOf(&ex))
 }
+
+// trafficBuffers are the exchange lists Judge builds and drops, reused so
+// that judging a call allocates nothing in proportion to the history.
+var trafficBuffers = sync.Pool{New: func() any { return new([]engine.Exchange) }}
 
 // extended is the index of the latest call next extends unchanged, or 0
 // when there is none: the first call the judgement of next needs.

@@ -129,3 +129,32 @@ func hasSecretWord(data []byte) bool {
 	}
 	return false
 }
+
+// longestKey bounds the length of a credential the scanner recognises, so
+// that one straddling where two bodies part is scanned whole.
+const longestKey = 1024
+
+// Resume is where a scan of body can start when prev, which body may
+// repeat (the previous request of a growing conversation), was scanned
+// already: where body stops repeating prev, less the longest credential, at
+// the start of a JSON string. It is 0 when either is compressed (their
+// bytes are not the text scanned).
+func Resume(prev, body []byte) int {
+	if len(prev) < 2 || len(body) < 2 || prev[0] == 0x1f || body[0] == 0x1f {
+		return 0
+	}
+	n := 0
+	const chunk = 4096
+	for n+chunk <= len(prev) && n+chunk <= len(body) && bytes.Equal(prev[n:n+chunk], body[n:n+chunk]) {
+		n += chunk
+	}
+	for n < len(prev) && n < len(body) && prev[n] == body[n] {
+		n++
+	}
+	from := max(0, n-longestKey)
+	// Start where a JSON string starts, so no token is read from its middle.
+	if k := bytes.LastIndexByte(body[:from], '"'); k >= 0 {
+		return k + 1
+	}
+	return 0
+}

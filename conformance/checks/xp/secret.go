@@ -1,7 +1,6 @@
 package xp
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -55,7 +54,7 @@ func judgeSecret(tr *check.Traffic, r *check.Reporter) {
 			secretInHeader("request.headers.", ex.RequestHeader, true, func(loc, what string) { report(ex.Index, loc, what) })
 			// A request that repeats the previous one's history was scanned
 			// up to where they part: a leak there is reported already.
-			from := newPart(previous[ex.URL], ex.RequestBody)
+			from := redact.Resume(previous[ex.URL], ex.RequestBody)
 			previous[ex.URL] = ex.RequestBody
 			if l := redact.ScanBody("request.body", ex.RequestBody[from:]); l != nil {
 				l.Offset += int64(from)
@@ -149,31 +148,4 @@ func valueShape(v string) string {
 		head = head[:4]
 	}
 	return fmt.Sprintf("%d characters starting %q", len(v), head)
-}
-
-// longestKey bounds the length of a credential the scanner recognises, so
-// that one straddling where two bodies part is scanned whole.
-const longestKey = 1024
-
-// newPart is where scanning body can start: where it stops repeating prev,
-// less longestKey, at the start of a JSON string; 0 when either is
-// compressed (their bytes are not the text scanned).
-func newPart(prev, body []byte) int {
-	if len(prev) < 2 || len(body) < 2 || prev[0] == 0x1f || body[0] == 0x1f {
-		return 0
-	}
-	n := 0
-	const chunk = 4096
-	for n+chunk <= len(prev) && n+chunk <= len(body) && bytes.Equal(prev[n:n+chunk], body[n:n+chunk]) {
-		n += chunk
-	}
-	for n < len(prev) && n < len(body) && prev[n] == body[n] {
-		n++
-	}
-	from := max(0, n-longestKey)
-	// Start where a JSON string starts, so no token is read from its middle.
-	if k := bytes.LastIndexByte(body[:from], '"'); k >= 0 {
-		return k + 1
-	}
-	return 0
 }
