@@ -541,3 +541,45 @@ func BenchmarkLargeStreamMemory(b *testing.B) {
 		b.ReportMetric(float64(st.Size())/(1<<20), "MB-cassette")
 	}
 }
+
+// BenchmarkRecordLargeStream streams a 50 MB event stream through each
+// route in turn and reports each route's throughput and the shipped
+// recorder's and forward proxy's as a multiple of bare goproxy's.
+func BenchmarkRecordLargeStream(b *testing.B) {
+	event := []byte("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"" + strings.Repeat("abcdefgh", 128) + "\"}}\n\n")
+	const total = 50 << 20
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		for sent := 0; sent < total; sent += len(event) {
+			w.Write(event)
+		}
+	}))
+	defer up.Close()
+	routes := benchRoutes(b, up)
+	elapsed := make([]time.Duration, len(routes))
+	body := []byte(`{"model":"claude-x","max_tokens":10,"stream":true,"messages":[{"role":"user","content":"hi"}]}`)
+	b.ResetTimer()
+	for range b.N {
+		for i, rt := range routes {
+			start := time.Now()
+			resp, err := rt.client.Post(rt.url+"/v1/messages", "application/json", bytes.NewReader(body))
+			if err != nil {
+				b.Fatal(err)
+			}
+			n, err := io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if err != nil || n < total {
+				b.Fatalf("%s: read %d bytes: %v", rt.name, n, err)
+			}
+			elapsed[i] += time.Since(start)
+		}
+	}
+	b.StopTimer()
+	rate := func(i int) float64 { return float64(b.N) * total / (1 << 20) / elapsed[i].Seconds() }
+	for i, rt := range routes {
+		b.ReportMetric(rate(i), "MB/s-"+rt.name)
+	}
+	b.ReportMetric(rate(5)/rate(2), "x-shipped-recorder-of-goproxy")
+	b.ReportMetric(rate(6)/rate(2), "x-shipped-proxy-of-goproxy")
+}

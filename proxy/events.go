@@ -1,6 +1,9 @@
 package proxy
 
-import "time"
+import (
+	"bytes"
+	"time"
+)
 
 // eventClock notes when each server-sent event of a streamed body arrives,
 // as the bytes go by, without keeping the body. It splits events exactly as
@@ -31,23 +34,31 @@ func (c *eventClock) write(p []byte, now time.Time) {
 		c.frames.write(c, p, now)
 		return
 	}
-	for i, b := range p {
+	for i := 0; i < len(p); i++ {
+		if j := lineBreak(p[i:]); j != 0 {
+			// A run of line content: no byte of it ends a line.
+			run := p[i:]
+			if j > 0 {
+				run = p[i : i+j]
+			}
+			c.prevCR = false
+			c.headLen += copy(c.head[c.headLen:], run)
+			c.lineLen += len(run)
+			if j < 0 {
+				break
+			}
+			i += j
+		}
+		b := p[i]
 		switch {
 		case b == '\n' && c.prevCR:
 			c.prevCR = false
 			if len(c.ends) > 0 && c.ends[len(c.ends)-1] == c.pos+int64(i) {
 				c.ends[len(c.ends)-1]++ // sse.Parse ends the event after the \n of \r\n
 			}
-		case b == '\n' || b == '\r':
+		default: // \n or \r
 			c.prevCR = b == '\r'
 			c.endLine(c.pos+int64(i)+1, now)
-		default:
-			c.prevCR = false
-			if c.headLen < len(c.head) {
-				c.head[c.headLen] = b
-				c.headLen++
-			}
-			c.lineLen++
 		}
 	}
 	c.pos += int64(len(p))
@@ -93,4 +104,16 @@ func (c *eventClock) finish(now time.Time) {
 		c.ends = append(c.ends, c.pos)
 		c.hasData, c.named = false, false
 	}
+}
+
+// lineBreak is the index of the first \n or \r in p, -1 when there is none.
+func lineBreak(p []byte) int {
+	n, r := bytes.IndexByte(p, '\n'), bytes.IndexByte(p, '\r')
+	switch {
+	case n < 0:
+		return r
+	case r < 0 || n < r:
+		return n
+	}
+	return r
 }

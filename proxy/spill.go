@@ -61,12 +61,18 @@ func writeDoubleQuoted(w io.Writer, r io.Reader) error {
 		chunk = append(append(chunk[:0], carry...), in[:n]...)
 		carry = nil
 		for i := 0; i < len(chunk); {
+			// A run of bytes written as they are, copied at once.
+			j := i
+			for j < len(chunk) && plainQuoted[chunk[j]] {
+				j++
+			}
+			if j > i {
+				out = append(out, chunk[i:j]...)
+				i = j
+				continue
+			}
 			c := chunk[i]
 			switch {
-			case c >= 0x20 && c < 0x7f && c != '"' && c != '\\':
-				out = append(out, c)
-				i++
-				continue
 			case c == '"' || c == '\\':
 				out = append(out, '\\', c)
 			case c == '\n':
@@ -111,6 +117,14 @@ func writeDoubleQuoted(w io.Writer, r io.Reader) error {
 	_, err := w.Write(out)
 	return err
 }
+
+// plainQuoted marks the bytes a double-quoted scalar holds as they are.
+var plainQuoted = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // writeBinary streams r as a YAML !!binary scalar on one line.
 func writeBinary(w io.Writer, r io.Reader) error {

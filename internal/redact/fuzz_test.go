@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"bytes"
 	"net/url"
 	"os"
 	"strings"
@@ -65,6 +66,48 @@ func FuzzURL(f *testing.F) {
 					}
 				}
 			}
+		}
+	})
+}
+
+// scanOneShapeAtATime is scan as it was first written, one pass per shape:
+// the reference the grouped passes must agree with.
+func scanOneShapeAtATime(data []byte) (int, string) {
+	best, kind := -1, ""
+	for _, s := range shapes {
+		p := []byte(s.prefix)
+		for i := 0; i <= len(data)-len(p); {
+			j := bytes.Index(data[i:], p)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			if best >= 0 && at >= best {
+				break
+			}
+			if startsToken(data, at) && s.check(data[at+len(p):]) {
+				best, kind = at, s.kind
+				break
+			}
+			i = at + 1
+		}
+	}
+	return best, kind
+}
+
+// FuzzScanGroupsAgree: scanning by first byte finds the leak, at the
+// offset, that scanning shape by shape finds.
+func FuzzScanGroupsAgree(f *testing.F) {
+	f.Add([]byte(`{"k":"sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz012345","g":"ghp_0123456789abcdefABCDEF0123456789abcd"}`))
+	f.Add([]byte(`xoxb-123 sk-or-v1-` + strings.Repeat("ab12", 16) + ` AKIAABCDEFGHIJKLMNOP`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		at, kind := scanOneShapeAtATime(data)
+		l := Scan("f", data)
+		switch {
+		case at < 0 && l != nil:
+			t.Fatalf("found %s at %d; one shape at a time finds nothing", l.Kind, l.Offset)
+		case at >= 0 && (l == nil || l.Offset != int64(at) || l.Kind != kind):
+			t.Fatalf("found %v; one shape at a time finds %s at %d", l, kind, at)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 )
 
@@ -206,34 +207,76 @@ func Scan(field string, data []byte) *Leak {
 }
 
 // scan searches data for tokens that start at or after index from; base is
-// the offset of data[0] in the whole value.
+// the offset of data[0] in the whole value. One pass, position by position:
+// a byte that can start a shape, followed by a byte that can come second,
+// gets its shapes tried in their order, so the first match is the earliest
+// leak.
 func scan(field string, data []byte, from int, base int64) *Leak {
-	best := -1
-	var found shape
-	for _, s := range shapes {
-		p := []byte(s.prefix)
-		for i := from; i <= len(data)-len(p); {
-			j := bytes.Index(data[i:], p)
-			if j < 0 {
-				break
-			}
-			at := i + j
-			if best >= 0 && at >= best {
-				break
-			}
-			if startsToken(data, at) && s.check(data[at+len(p):]) {
-				best, found = at, s
-				break
-			}
-			i = at + 1
-		}
-	}
-	if best < 0 {
+	if from+1 >= len(data) {
 		return nil
 	}
-	end := min(len(data), best+len(found.prefix)+4)
-	return &Leak{Field: field, Kind: found.kind, Offset: base + int64(best), Prefix: string(data[best:end])}
+	for k, c := range data[from : len(data)-1] {
+		if !firstBytes[c] {
+			continue
+		}
+		i := from + k
+		g := pairGroups[uint16(c)<<8|uint16(data[i+1])]
+		if g == 0 {
+			continue
+		}
+		if s, ok := shapeGroups[g-1].match(data, i); ok {
+			end := min(len(data), i+len(s.prefix)+4)
+			return &Leak{Field: field, Kind: s.kind, Offset: base + int64(i), Prefix: string(data[i:end])}
+		}
+	}
+	return nil
 }
+
+// shapeGroup is the shapes whose prefixes share their first two bytes, in
+// shapes' order, and the prefix they all share.
+type shapeGroup struct {
+	common []byte
+	shapes []shape
+}
+
+// match is the first shape of g whose token starts at data[at].
+func (g shapeGroup) match(data []byte, at int) (shape, bool) {
+	for _, s := range g.shapes {
+		if bytes.HasPrefix(data[at:], []byte(s.prefix)) && startsToken(data, at) && s.check(data[at+len(s.prefix):]) {
+			return s, true
+		}
+	}
+	return shape{}, false
+}
+
+var shapeGroups = func() []shapeGroup {
+	var gs []shapeGroup
+	for _, s := range shapes {
+		i := slices.IndexFunc(gs, func(g shapeGroup) bool { return string(g.common[:2]) == s.prefix[:2] })
+		if i < 0 {
+			gs = append(gs, shapeGroup{common: []byte(s.prefix)})
+			i = len(gs) - 1
+		}
+		g := &gs[i]
+		n := 0
+		for n < len(g.common) && n < len(s.prefix) && g.common[n] == s.prefix[n] {
+			n++
+		}
+		g.common = g.common[:n]
+		g.shapes = append(g.shapes, s)
+	}
+	return gs
+}()
+
+// firstBytes marks the bytes a shape's prefix starts with; pairGroups maps
+// a prefix's first two bytes to its group in shapeGroups, plus one.
+var firstBytes, pairGroups = func() (first [256]bool, pairs [1 << 16]uint8) {
+	for i, g := range shapeGroups {
+		first[g.common[0]] = true
+		pairs[uint16(g.common[0])<<8|uint16(g.common[1])] = uint8(i + 1)
+	}
+	return first, pairs
+}()
 
 // ScanHeader scans every value of h; fields are named prefix.Name.
 func ScanHeader(prefix string, h http.Header) *Leak {
