@@ -583,3 +583,82 @@ func BenchmarkRecordLargeStream(b *testing.B) {
 	b.ReportMetric(rate(5)/rate(2), "x-shipped-recorder-of-goproxy")
 	b.ReportMetric(rate(6)/rate(2), "x-shipped-proxy-of-goproxy")
 }
+
+// BenchmarkReplayTiming records a stream of 20 events 5 ms apart, replays
+// it with --timing recorded, and reports how far the client's first event
+// and each gap stray from the recording: the first event's error (p50), the
+// gaps' error (p50, p95) and the share of gaps within max(1 ms, 10 %) of
+// the recorded gap.
+func BenchmarkReplayTiming(b *testing.B) {
+	const gap = 5 * time.Millisecond
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		rc := http.NewResponseController(w)
+		for i := range 20 {
+			if i > 0 {
+				time.Sleep(gap)
+			}
+			fmt.Fprintf(w, "event: content_block_delta\ndata: {\"i\":%d}\n\n", i)
+			rc.Flush()
+		}
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	path := filepath.Join(b.TempDir(), "timed.yaml")
+	rec := mustRecorder(b, Options{Mode: ModeRecord, Cassette: path})
+	rs := httptest.NewServer(NewHandler(rec, u))
+	resp, err := rs.Client().Post(rs.URL+"/v1/messages", "application/json", strings.NewReader(`{"stream":true}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	rs.Close()
+	rec.Close()
+	c, err := cassette.Load(path)
+	if err != nil || len(c.Interactions) != 1 || len(c.Interactions[0].Response.EventOffsets) != 21 {
+		b.Fatalf("the recording has no event offsets: %v", err)
+	}
+	recorded := c.Interactions[0].Response
+	offsets := recorded.EventOffsets[:20] // the last is the body's end
+	// Replay waits the recorded time to the headers, then paces the events
+	// from there: the first is due that long after the request.
+	firstDue := recorded.Duration - recorded.EventOffsets[20] + offsets[0]
+	rp := mustRecorder(b, Options{Mode: ModeReplay, Cassette: path, Timing: Timing{Scale: 1}})
+	defer rp.Close()
+	srv := httptest.NewServer(NewHandler(rp, nil))
+	defer srv.Close()
+	var firstErr, gapErr []time.Duration
+	within, gaps := 0, 0
+	abs := func(d time.Duration) time.Duration { return max(d, -d) }
+	b.ResetTimer()
+	for range b.N {
+		start := time.Now()
+		resp, err := srv.Client().Post(srv.URL+"/v1/messages", "application/json", strings.NewReader(`{"stream":true}`))
+		if err != nil {
+			b.Fatal(err)
+		}
+		times, _ := eventTimes(b, resp.Body)
+		resp.Body.Close()
+		if len(times) != len(offsets) {
+			b.Fatalf("replayed %d events, recorded %d", len(times), len(offsets))
+		}
+		firstErr = append(firstErr, abs(times[0].Sub(start)-firstDue))
+		for i := 1; i < len(times); i++ {
+			want := offsets[i] - offsets[i-1]
+			d := abs(times[i].Sub(times[i-1]) - want)
+			gapErr = append(gapErr, d)
+			gaps++
+			if d <= max(time.Millisecond, want/10) {
+				within++
+			}
+		}
+	}
+	b.StopTimer()
+	sort.Slice(gapErr, func(i, j int) bool { return gapErr[i] < gapErr[j] })
+	b.ReportMetric(float64(median(firstErr).Microseconds()), "µs-first-event-error-p50")
+	b.ReportMetric(float64(gapErr[len(gapErr)/2].Microseconds()), "µs-gap-error-p50")
+	b.ReportMetric(float64(gapErr[len(gapErr)*95/100].Microseconds()), "µs-gap-error-p95")
+	b.ReportMetric(100*float64(within)/float64(gaps), "%-gaps-within-bound")
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -161,19 +162,33 @@ func scaled(d time.Duration, scale float64) time.Duration {
 	return time.Duration(float64(d) * scale)
 }
 
+// spin is how much of a wait sleep spends yielding instead of on a timer:
+// an idle process's timers wake up to a millisecond late (the poller's
+// timeout is in milliseconds), which would shift every replayed event.
+const spin = 1500 * time.Microsecond
+
 // sleep waits d unless ctx ends first.
 func sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+	deadline := time.Now().Add(d)
+	if d > spin {
+		t := time.NewTimer(d - spin)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		}
 	}
+	for time.Now().Before(deadline) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		runtime.Gosched()
+	}
+	return nil
 }
 
 // replayBody serves the pieces of a recorded body, each no earlier than
