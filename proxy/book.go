@@ -110,8 +110,9 @@ func (r *Recorder) open(b *book) error {
 // judge judges a request against the calls answered so far.
 func (b *book) judge(ex engine.Exchange) lint.Verdict {
 	b.mu.RLock()
-	defer b.mu.RUnlock()
-	return b.lint.Judge(ex)
+	p := b.lint.Prepare(ex)
+	b.mu.RUnlock()
+	return p.Verdict() // outside the lock: an answered call is remembered meanwhile
 }
 
 // maxHistory bounds the calls kept for the linter per cassette, so a long

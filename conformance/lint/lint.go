@@ -11,8 +11,8 @@ import (
 
 // Linter judges the requests of one conversation (a cassette being
 // recorded or replayed, a simulated scenario) as they arrive, each against
-// the calls answered before it. Judge may run concurrently with Judge; Add
-// and Forget may not run with anything.
+// the calls answered before it. Judge and Prepare may run concurrently
+// with one another; Add and Forget may not run with anything.
 //
 // A request that extends an accepted one unchanged (same settings, its
 // messages first: a growing conversation) is judged against that call and
@@ -59,7 +59,13 @@ type Verdict struct {
 // come yet, against the history so far. next.Index is set to its place in
 // the conversation. Judge does not add next to the history: Add does, once
 // it is answered.
-func (l *Linter) Judge(next engine.Exchange) Verdict {
+func (l *Linter) Judge(next engine.Exchange) Verdict { return l.Prepare(next).Verdict() }
+
+// Prepare takes what the judgement of next needs from the history (the
+// calls it is judged against), so that a caller guarding the linter with a
+// lock can release it before the judging itself: Verdict needs the linter
+// no longer. Judge is Prepare(next).Verdict().
+func (l *Linter) Prepare(next engine.Exchange) *Pending {
 	next.Index = len(l.history)
 	from := 0
 	if !l.Full {
@@ -67,23 +73,41 @@ func (l *Linter) Judge(next engine.Exchange) Verdict {
 	}
 	buf := trafficBuffers.Get().(*[]engine.Exchange)
 	exs := (*buf)[:0]
-	defer func() {
-		clear(exs) // drop the references before the buffer is reused
-		*buf = exs[:0]
-		trafficBuffers.Put(buf)
-	}()
 	for i := range from {
 		exs = append(exs, placeholder(&l.history[i]))
 	}
 	exs = append(append(exs, l.history[from:]...), next)
-	v := Verdict{Shortened: from > 0}
-	for _, f := range check.Judge(&check.Traffic{Exchanges: exs, Ephemeral: l.Ephemeral}, l.checks) {
-		if f.Interaction != next.Index {
+	*buf = exs
+	return &Pending{buf: buf, next: next.Index, wire: next.Wire, shortened: from > 0,
+		ephemeral: slices.Clone(l.Ephemeral), checks: l.checks}
+}
+
+// Pending is a judgement Prepare has set up and Verdict carries out.
+type Pending struct {
+	buf       *[]engine.Exchange // the traffic: the calls judged against, then next
+	next      int
+	wire      engine.Wire
+	shortened bool
+	ephemeral []string
+	checks    []*check.Check
+}
+
+// Verdict judges the prepared request. Call it once.
+func (p *Pending) Verdict() Verdict {
+	exs := *p.buf
+	defer func() {
+		clear(exs) // drop the references before the buffer is reused
+		*p.buf = exs[:0]
+		trafficBuffers.Put(p.buf)
+	}()
+	v := Verdict{Shortened: p.shortened}
+	for _, f := range check.Judge(&check.Traffic{Exchanges: exs, Ephemeral: p.ephemeral}, p.checks) {
+		if f.Interaction != p.next {
 			continue
 		}
 		v.Findings = append(v.Findings, f)
 		if f.Severity == check.SeverityError && v.Rejection == nil {
-			v.Rejection = Reject(next.Wire, f)
+			v.Rejection = Reject(p.wire, f)
 		}
 	}
 	return v
