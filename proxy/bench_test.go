@@ -146,23 +146,29 @@ func BenchmarkStreamTTFB(b *testing.B) {
 	b.ReportMetric(float64((median(ttfb[4]) - direct).Microseconds()), "µs-added-by-proxy")
 }
 
-// BenchmarkStreamGaps sends 20 events 5 ms apart and reports how far the
-// gaps seen by the client stray from 5 ms, per route: the median, the 95th
-// percentile and the worst.
-func BenchmarkStreamGaps(b *testing.B) {
-	const gap = 5 * time.Millisecond
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+// pacedStream answers with n events, gap apart, each flushed as it is
+// written.
+func pacedStream(n int, gap time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "text/event-stream")
 		rc := http.NewResponseController(w)
-		for i := range 20 {
+		for i := range n {
 			if i > 0 {
 				time.Sleep(gap)
 			}
 			fmt.Fprintf(w, "event: content_block_delta\ndata: {\"i\":%d}\n\n", i)
 			rc.Flush()
 		}
-	}))
+	})
+}
+
+// BenchmarkStreamGaps sends 20 events 5 ms apart and reports how far the
+// gaps seen by the client stray from 5 ms, per route: the median, the 95th
+// percentile and the worst.
+func BenchmarkStreamGaps(b *testing.B) {
+	const gap = 5 * time.Millisecond
+	up := httptest.NewServer(pacedStream(20, gap))
 	defer up.Close()
 	routes := benchRoutes(b, up)
 	errs := make([][]time.Duration, len(routes))
@@ -593,18 +599,7 @@ func BenchmarkRecordLargeStream(b *testing.B) {
 // the recorded gap.
 func BenchmarkReplayTiming(b *testing.B) {
 	const gap = 5 * time.Millisecond
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "text/event-stream")
-		rc := http.NewResponseController(w)
-		for i := range 20 {
-			if i > 0 {
-				time.Sleep(gap)
-			}
-			fmt.Fprintf(w, "event: content_block_delta\ndata: {\"i\":%d}\n\n", i)
-			rc.Flush()
-		}
-	}))
+	up := httptest.NewServer(pacedStream(20, gap))
 	defer up.Close()
 	u, _ := url.Parse(up.URL)
 	path := filepath.Join(b.TempDir(), "timed.yaml")
