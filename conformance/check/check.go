@@ -1,6 +1,10 @@
 package check
 
-import "github.com/llmtck/llmtck/engine"
+import (
+	"slices"
+
+	"github.com/llmtck/llmtck/engine"
+)
 
 // Check is one rule of the catalogue. Its ID never changes once released.
 type Check struct {
@@ -51,5 +55,5 @@ func (c *Check) AppliesTo(tr *Traffic) bool {
 	if c.Judge == nil || c.Retired != "" || (c.Applies != nil && !c.Applies(tr)) {
 		return false
 	}
-	return c.Wire == "" || tr.wires()[c.Wire]
+	return c.Wire == "" || slices.Contains(tr.wires(), c.Wire)
 }

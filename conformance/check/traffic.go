@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/llmtck/llmtck/engine"
@@ -35,11 +36,13 @@ func Analysis[T any](tr *Traffic, name string, build func(*Traffic) T) T {
 
 // wires is the set of wires tr's exchanges speak, found once per traffic
 // (every check asks).
-func (tr *Traffic) wires() map[engine.Wire]bool {
-	return Analysis(tr, "check.wires", func(tr *Traffic) map[engine.Wire]bool {
-		set := map[engine.Wire]bool{}
+func (tr *Traffic) wires() []engine.Wire {
+	return Analysis(tr, "check.wires", func(tr *Traffic) []engine.Wire {
+		var set []engine.Wire // a handful at most: a slice beats a map
 		for i := range tr.Exchanges {
-			set[tr.Exchanges[i].Wire] = true
+			if w := tr.Exchanges[i].Wire; !slices.Contains(set, w) {
+				set = append(set, w)
+			}
 		}
 		return set
 	})

@@ -49,8 +49,9 @@ func ok2xx(status int) bool { return status >= 200 && status < 300 }
 // decodeDocument decodes a JSON response object: an error body (type
 // "error", or any non-2xx body) or a message.
 func decodeDocument(status int, doc []byte) (*engine.Response, error) {
-	if err := body.Object(doc); err != nil {
-		return nil, err
+	// Sniff found doc valid JSON: only its kind is left to check.
+	if rawjson.Kind(doc) != "object" {
+		return nil, fmt.Errorf("expected a JSON object, found %s", rawjson.Describe(doc))
 	}
 	fields, err := rawjson.ValidatedObject(doc)
 	if err != nil {

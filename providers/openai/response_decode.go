@@ -52,7 +52,7 @@ func decodeDocument(status int, body []byte) (*engine.Response, error) {
 		resp.Error = statusError(status, body)
 		return resp, nil
 	}
-	fields, err := rawjson.Fields(body)
+	fields, err := rawjson.ShallowObject(body) // Sniff validated it
 	if err != nil {
 		return nil, err
 	}
