@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -564,13 +563,7 @@ func BenchmarkAnthropicChecks(b *testing.B) {
 func TestAnthropicChecksScale(t *testing.T) {
 	small, large := antGrowingConversation(t, 200, 25), antGrowingConversation(t, 800, 25)
 	checks := antFamily()
-	measure := func(tr *check.Traffic) uint64 {
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		check.Judge(&check.Traffic{Exchanges: tr.Exchanges}, checks)
-		runtime.ReadMemStats(&after)
-		return after.TotalAlloc - before.TotalAlloc
-	}
+	measure := func(tr *check.Traffic) uint64 { return allocatedJudging(tr, checks) }
 	if s, l := measure(small), measure(large); l > 8*s {
 		t.Errorf("200 interactions allocated %d bytes, 800 allocated %d: not linear", s, l)
 	} else {

@@ -2,10 +2,12 @@ package checks_test
 
 import (
 	"bytes"
+	"runtime"
 	"testing"
 
 	"github.com/tidwall/sjson"
 
+	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/internal/cassette"
 )
 
@@ -71,4 +73,15 @@ func bodyOf(t *testing.T, c *cassette.Cassette, i int, side string) *[]byte {
 	}
 	t.Fatalf("side %q", side)
 	return nil
+}
+
+// allocatedJudging is how many bytes judging tr's exchanges with checks
+// allocates: the cost the scale tests compare, steadier than wall-clock
+// time on a loaded machine.
+func allocatedJudging(tr *check.Traffic, checks []*check.Check) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	check.Judge(&check.Traffic{Exchanges: tr.Exchanges}, checks)
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -366,13 +365,7 @@ func TestGemRealTraffic(t *testing.T) {
 // machine (a -race run beside other packages) makes meaningless.
 func TestGemLinear(t *testing.T) {
 	checks, _ := checks.Select([]string{"GEM-*", "XP-RAW-*"}, nil)
-	measure := func(tr *check.Traffic) uint64 {
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		check.Judge(&check.Traffic{Exchanges: tr.Exchanges}, checks)
-		runtime.ReadMemStats(&after)
-		return after.TotalAlloc - before.TotalAlloc
-	}
+	measure := func(tr *check.Traffic) uint64 { return allocatedJudging(tr, checks) }
 	small, large := gemGrowingConversation(t, 1, 40), gemGrowingConversation(t, 1, 200)
 	if s, l := measure(small), measure(large); l > 25*3*s {
 		t.Errorf("40 steps allocated %d bytes, 200 allocated %d: worse than linear in the traffic (25×)", s, l)

@@ -79,7 +79,7 @@ func (l *Linter) Prepare(next engine.Exchange) *Pending {
 	exs = append(append(exs, l.history[from:]...), next)
 	*buf = exs
 	return &Pending{buf: buf, next: next.Index, wire: next.Wire, shortened: from > 0,
-		ephemeral: slices.Clone(l.Ephemeral), checks: l.checks}
+		ephemeral: l.Ephemeral[:len(l.Ephemeral):len(l.Ephemeral)], checks: l.checks}
 }
 
 // Pending is a judgement Prepare has set up and Verdict carries out.

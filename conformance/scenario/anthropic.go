@@ -145,7 +145,7 @@ func (anthropic) verify(m *Minter, req *engine.Request) *Fault {
 				case !antwire.PrefixChecked(req.Model):
 					f.Warning = true
 					f.Detail += fmt.Sprintf(" (a warning: %s does not run the prefix check; models with preserved thinking do)", req.Model)
-				case dropsMismatch(req):
+				case antwire.PrefixMismatchBehavior(req) == "drop_block":
 					f.Warning = true
 					f.Detail += " (a warning: prefix_mismatch_behavior is drop_block, so the API drops the block instead of refusing)"
 				}
@@ -301,18 +301,4 @@ func antUsage(st Step) json.RawMessage {
 		return json.RawMessage(`{"input_tokens":0,"output_tokens":0}`)
 	}
 	return rawjson.Compact(st.Usage)
-}
-
-// dropsMismatch reports whether req asks the API to drop a thinking block
-// whose prefix changed instead of refusing the request.
-func dropsMismatch(req *engine.Request) bool {
-	if req.Thinking == nil || len(req.Thinking.Raw) == 0 {
-		return false
-	}
-	var t struct {
-		BlockBinding struct {
-			PrefixMismatchBehavior string `json:"prefix_mismatch_behavior"`
-		} `json:"block_binding"`
-	}
-	return json.Unmarshal(req.Thinking.Raw, &t) == nil && t.BlockBinding.PrefixMismatchBehavior == "drop_block"
 }

@@ -1,6 +1,11 @@
 package anthropic
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/llmtck/llmtck/engine"
+)
 
 // prefixCheckedModels are the models that run the prefix check of
 // preserved thinking, as Anthropic's documentation lists them (build with
@@ -18,4 +23,22 @@ func PrefixChecked(model string) bool {
 		}
 	}
 	return false
+}
+
+// PrefixMismatchBehavior is the request's
+// thinking.block_binding.prefix_mismatch_behavior ("error", "drop_block"),
+// or "" when it sets none.
+func PrefixMismatchBehavior(req *engine.Request) string {
+	if req.Thinking == nil || len(req.Thinking.Raw) == 0 {
+		return ""
+	}
+	var t struct {
+		BlockBinding struct {
+			PrefixMismatchBehavior string `json:"prefix_mismatch_behavior"`
+		} `json:"block_binding"`
+	}
+	if json.Unmarshal(req.Thinking.Raw, &t) != nil {
+		return ""
+	}
+	return t.BlockBinding.PrefixMismatchBehavior
 }

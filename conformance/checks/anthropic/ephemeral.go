@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -79,7 +78,7 @@ func judgeAntEph001(tr *check.Traffic, r *check.Reporter) {
 				}
 				reported[key] = true
 				sev := check.SeverityError
-				if dropsBoundBlocks(hr.Req) || !antwire.PrefixChecked(hr.Req.Model) {
+				if antwire.PrefixMismatchBehavior(hr.Req) == "drop_block" || !antwire.PrefixChecked(hr.Req.Model) {
 					sev = check.SeverityWarning // dropped, or not checked on this model
 				}
 				r.AddSeverity(sev, tr.Exchanges[i].Index, "request."+b.Path,
@@ -106,20 +105,6 @@ func goneEphemeral(req *thread.Request, present map[uint64]bool) []string {
 		out = append(out, fmt.Sprintf("%s %s", b.Path, show.Block(req.Wire, b)))
 	}
 	return out
-}
-
-// dropsBoundBlocks reports whether the request asks the API to drop, not
-// reject, thinking blocks whose prefix changed.
-func dropsBoundBlocks(req *engine.Request) bool {
-	if req.Thinking == nil || len(req.Thinking.Raw) == 0 {
-		return false
-	}
-	var t struct {
-		BlockBinding struct {
-			PrefixMismatchBehavior string `json:"prefix_mismatch_behavior"`
-		} `json:"block_binding"`
-	}
-	return json.Unmarshal(req.Thinking.Raw, &t) == nil && t.BlockBinding.PrefixMismatchBehavior == "drop_block"
 }
 
 // judgeAntEph002 checks where each request's ephemeral content sat.

@@ -55,32 +55,6 @@ func antThinkingOn(req *engine.Request) bool {
 	return t == "enabled" || t == "adaptive"
 }
 
-// antBinding is thinking.block_binding.prefix_mismatch_behavior, or "".
-func antBinding(req *engine.Request) string {
-	if req.Thinking == nil {
-		return ""
-	}
-	fields, err := rawjson.Fields(req.Thinking.Raw)
-	if err != nil {
-		return ""
-	}
-	for _, f := range fields {
-		if f.Key != "block_binding" {
-			continue
-		}
-		inner, err := rawjson.Fields(f.Value)
-		if err != nil {
-			return ""
-		}
-		for _, g := range inner {
-			if g.Key == "prefix_mismatch_behavior" {
-				return antStr(g.Value)
-			}
-		}
-	}
-	return ""
-}
-
 // antRejectedForSignature reports whether the provider rejected the call
 // because of a thinking signature: the real traffic confirming a prefix or
 // placement rule that otherwise only degrades silently.
@@ -99,7 +73,7 @@ func antRejectedForSignature(ex *engine.Exchange) bool {
 // antSilentWhy says why antSilentSeverity chose the severity it did.
 func antSilentWhy(r *antReq) string {
 	switch {
-	case antBinding(r.req) == "error":
+	case antwire.PrefixMismatchBehavior(r.req) == "error":
 		return `an error: the request sets prefix_mismatch_behavior "error"`
 	case antRejectedForSignature(r.ex):
 		return "an error: the provider refused this request for a signature"
@@ -114,7 +88,7 @@ func antSilentWhy(r *antReq) string {
 }
 
 func antSilentSeverity(r *antReq) check.Severity {
-	if antBinding(r.req) == "error" || antRejectedForSignature(r.ex) {
+	if antwire.PrefixMismatchBehavior(r.req) == "error" || antRejectedForSignature(r.ex) {
 		return check.SeverityError
 	}
 	return check.SeverityWarning
