@@ -163,7 +163,7 @@ func NewThought(raw RawThought) (Thought, error) {
 	}
 	payload := bytes.TrimSpace(raw.Payload)
 	if len(payload) > 0 && !bytes.Equal(payload, []byte("null")) {
-		if !json.Valid(payload) {
+		if !rawjson.Valid(payload) {
 			return Thought{}, &ThoughtError{"payload", "not valid JSON"}
 		}
 		if raw.ReplayCompatibility == "" {

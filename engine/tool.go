@@ -318,7 +318,7 @@ func ToolArguments(input json.RawMessage) (json.RawMessage, error) {
 	if k := rawjson.Kind(in); k != "object" {
 		return nil, fmt.Errorf("arguments must be a JSON object, found %s", k)
 	}
-	if !json.Valid(in) {
+	if !rawjson.Valid(in) {
 		return nil, errors.New("arguments are not valid JSON")
 	}
 	return json.RawMessage(in), nil

@@ -3,7 +3,6 @@ package providers
 import (
 	"bytes"
 	"encoding/json"
-	"net/url"
 	"strings"
 
 	"github.com/llmtck/llmtck/engine"
@@ -34,7 +33,7 @@ func Detect(rawURL string, reqBody, respBody []byte) engine.Wire {
 // detectPath recognises the endpoint paths of the four wires, including the
 // Bedrock and Vertex routes that carry Anthropic bodies.
 func detectPath(rawURL string) engine.Wire {
-	u, err := url.Parse(rawURL)
+	u, err := parseURL(rawURL)
 	if err != nil || rawURL == "" {
 		return engine.WireUnknown
 	}

@@ -42,9 +42,9 @@ var hostDialects = []struct {
 // names no host (path-only or response-only recordings), from the model
 // name a compatible server is known by.
 func DetectDialect(rawURL string, wire engine.Wire, model string) engine.Dialect {
-	u, err := url.Parse(rawURL)
+	u, err := parseURL(rawURL)
 	if err != nil {
-		u = &url.URL{}
+		u = url.URL{}
 	}
 	host, port, path := strings.ToLower(u.Hostname()), u.Port(), u.Path
 	switch {

@@ -2,7 +2,6 @@ package providers
 
 import (
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -128,7 +127,7 @@ func decodeResponse(ex *engine.Exchange, codec Codec, body []byte) {
 // modelFromPath reads the model from a Gemini or Vertex path such as
 // /v1beta/models/gemini-2.5-pro:generateContent.
 func modelFromPath(rawURL string) string {
-	u, err := url.Parse(rawURL)
+	u, err := parseURL(rawURL)
 	if err != nil {
 		return ""
 	}
@@ -147,7 +146,7 @@ func modelFromPath(rawURL string) string {
 // streamedByPath reports whether the endpoint itself asks for a stream, as
 // Gemini's :streamGenerateContent and Bedrock's invoke-with-response-stream do.
 func streamedByPath(rawURL string) bool {
-	u, err := url.Parse(rawURL)
+	u, err := parseURL(rawURL)
 	if err != nil {
 		return false
 	}

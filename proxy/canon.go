@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"slices"
+	"strings"
 
 	"github.com/llmtck/llmtck/engine"
 )
@@ -355,6 +356,14 @@ func decodeJSON(body []byte) (any, bool) {
 // target is the part of a URL replay matches on: the path and the query with
 // its parameters sorted (credentials in it are already masked).
 func target(rawURL string) string {
+	if t, ok := plainTarget(rawURL); ok {
+		return t
+	}
+	return parsedTarget(rawURL)
+}
+
+// parsedTarget is target for any URL.
+func parsedTarget(rawURL string) string {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return rawURL
@@ -371,4 +380,38 @@ func target(rawURL string) string {
 		t += "?" + q.Encode()
 	}
 	return t
+}
+
+// plainTarget is target for the common URL, scheme://host/path with no
+// query, fragment or escapes, without parsing it: the path is as given.
+func plainTarget(rawURL string) (string, bool) {
+	rest, ok := strings.CutPrefix(rawURL, "https://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(rawURL, "http://"); !ok {
+			return "", false
+		}
+	}
+	slash := strings.IndexByte(rest, '/')
+	if slash < 0 {
+		return "", false
+	}
+	host, port, _ := strings.Cut(rest[:slash], ":") // a plain host[:port]
+	for _, c := range []byte(host) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-') {
+			return "", false
+		}
+	}
+	for _, c := range []byte(port) {
+		if c < '0' || c > '9' {
+			return "", false
+		}
+	}
+	path := rest[slash:]
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		if c <= ' ' || c >= 0x7f || c == '%' || c == '?' || c == '#' || c == '\\' || c == '"' || c == '<' || c == '>' || c == '^' || c == '`' || c == '{' || c == '|' || c == '}' {
+			return "", false
+		}
+	}
+	return path, true
 }

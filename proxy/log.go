@@ -3,6 +3,7 @@ package proxy
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -31,15 +32,18 @@ func (l *callLog) line(c *call, verb string, d time.Duration) {
 	if c.stream {
 		kind = "stream"
 	}
-	status := fmt.Sprint(c.status)
+	status := strconv.Itoa(c.status)
 	if c.status == 0 {
 		status = "ERR"
 	}
-	fmt.Fprintf(&b, "%s %s %s%s %s %s %s", verb, c.method, c.host, c.path, status, kind, round(d))
+	for _, s := range []string{verb, " ", c.method, " ", c.host, c.path, " ", status, " ", kind, " ", round(d).String()} {
+		b.WriteString(s)
+	}
 	if c.tools < 0 {
 		b.WriteString(" tools=?")
 	} else {
-		fmt.Fprintf(&b, " tools=%d", c.tools)
+		b.WriteString(" tools=")
+		b.WriteString(strconv.Itoa(c.tools))
 	}
 	b.WriteString(" lint=")
 	if len(c.findings) == 0 {
@@ -55,9 +59,9 @@ func (l *callLog) line(c *call, verb string, d time.Duration) {
 	case c.book == nil:
 		b.WriteString(" cassette=-")
 	case c.index < 0:
-		fmt.Fprintf(&b, " cassette=%s#-", c.book.name)
+		b.WriteString(" cassette=" + c.book.name + "#-")
 	default:
-		fmt.Fprintf(&b, " cassette=%s#%d", c.book.name, c.index)
+		b.WriteString(" cassette=" + c.book.name + "#" + strconv.Itoa(c.index))
 	}
 	if c.note != "" {
 		b.WriteString(" ")

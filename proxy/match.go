@@ -25,6 +25,15 @@ type entry struct {
 	chunks    [][]byte        // the body cut into events, for replay
 	at        []time.Duration // when each piece is due
 	end       time.Duration   // when the body ended after the headers; -1 when unknown
+
+	headerOnce sync.Once
+	header     http.Header // the recorded header as replay sends it
+}
+
+// servedHeader returns a copy of the header replay sends, worked out once.
+func (e *entry) servedHeader() http.Header {
+	e.headerOnce.Do(func() { e.header = served(e.in.Response.Header, e.in.Response.Body) })
+	return e.header.Clone()
 }
 
 // pieces returns the recorded body cut for replay, cutting it once.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -77,7 +78,7 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 		length = int64(len(rec.Body))
 	}
 	status := rec.StatusText
-	if status == "" || !strings.HasPrefix(status, fmt.Sprint(rec.Status)) {
+	if status == "" || !strings.HasPrefix(status, strconv.Itoa(rec.Status)) {
 		status = fmt.Sprintf("%d %s", rec.Status, http.StatusText(rec.Status))
 	}
 	return &http.Response{
@@ -86,7 +87,7 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 		Proto:         "HTTP/1.1",
 		ProtoMajor:    1,
 		ProtoMinor:    1,
-		Header:        served(rec.Header, rec.Body),
+		Header:        e.servedHeader(),
 		Body:          body,
 		ContentLength: length,
 		Request:       c.req,

@@ -15,35 +15,42 @@ import (
 // unchanged is judged against that call and the later ones only) gives
 // every request of every scenario, played by the reference engine and by
 // each broken variant, the verdict a linter judging against the whole
-// history gives.
+// history gives: with a linter per scenario, and with one linter seeing all
+// the scenarios one after the other (a proxy in front of many sessions).
 func TestIncrementalLintOnScenarios(t *testing.T) {
 	scenarios, err := scenario.All()
 	if err != nil {
 		t.Fatal(err)
 	}
 	compared, shortened := 0, 0
-	for _, v := range append([]reference.Variant{""}, reference.Variants...) {
-		for _, sc := range scenarios {
-			sim, _ := simulator.Play(sc, func(s *simulator.Session) error {
-				reference.Play(context.Background(), s, reference.Options{Stream: true, Variant: v})
-				return nil
-			})
-			tr := sim.Traffic()
+	for _, across := range []bool{false, true} {
+		for _, v := range append([]reference.Variant{""}, reference.Variants...) {
 			fast, full := lint.New(nil), lint.New(nil)
 			full.Full = true
-			fast.Ephemeral, full.Ephemeral = tr.Ephemeral, tr.Ephemeral
-			for i, ex := range tr.Exchanges {
-				verdict := fast.Judge(ex)
-				got, want := lines(verdict), lines(full.Judge(ex))
-				if !slices.Equal(got, want) {
-					t.Errorf("%s, variant %q, request %d:\nincremental %q\nfull        %q", sc.Name, v, i, got, want)
+			for _, sc := range scenarios {
+				sim, _ := simulator.Play(sc, func(s *simulator.Session) error {
+					reference.Play(context.Background(), s, reference.Options{Stream: true, Variant: v})
+					return nil
+				})
+				tr := sim.Traffic()
+				if !across {
+					fast, full = lint.New(nil), lint.New(nil)
+					full.Full = true
 				}
-				if verdict.Shortened {
-					shortened++
+				fast.Ephemeral, full.Ephemeral = tr.Ephemeral, tr.Ephemeral
+				for i, ex := range tr.Exchanges {
+					verdict := fast.Judge(ex)
+					got, want := lines(verdict), lines(full.Judge(ex))
+					if !slices.Equal(got, want) {
+						t.Errorf("%s, variant %q, request %d (across scenarios: %v):\nincremental %q\nfull        %q", sc.Name, v, i, across, got, want)
+					}
+					if verdict.Shortened {
+						shortened++
+					}
+					fast.Add(ex)
+					full.Add(ex)
+					compared++
 				}
-				fast.Add(ex)
-				full.Add(ex)
-				compared++
 			}
 		}
 	}

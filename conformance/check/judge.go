@@ -46,11 +46,12 @@ func (r *Reporter) AddSeverity(sev Severity, interaction int, location, format s
 // ordered by interaction, then check ID, then location.
 func Judge(tr *Traffic, checks []*Check) []Finding {
 	var all []Finding
+	r := &Reporter{tr: tr} // one for all the checks: its findings are copied out
 	for _, c := range checks {
 		if !c.AppliesTo(tr) {
 			continue
 		}
-		r := &Reporter{check: c, tr: tr}
+		r.check, r.findings = c, r.findings[:0]
 		c.Judge(tr, r)
 		all = append(all, r.findings...)
 	}

@@ -20,32 +20,65 @@ type Traffic struct {
 	// Torn is how many bytes at the end of the recording were an
 	// interaction cut in the middle, left out of Exchanges.
 	Torn int64
+	// From is where the exchanges to read begin. A live judgement of one
+	// request leaves the calls it does not need as zero values before
+	// From, so every exchange keeps its position and every finding its
+	// interaction number; checks start at From. Zero for a recording.
+	From int
 
-	analyses sync.Map // analysis name → its value for this traffic
+	mu       sync.Mutex
+	analyses []analysis // a handful, one per family: a slice beats a map
+
+	wiresOnce sync.Once
+	wireSet   []engine.Wire
+}
+
+type analysis struct {
+	name  string
+	value any
 }
 
 // Analysis returns the named analysis of tr, building it on first use, so a
 // walk that several checks of one family need is paid once per traffic.
+// The build runs outside the lock: it may ask for other analyses.
 func Analysis[T any](tr *Traffic, name string, build func(*Traffic) T) T {
-	if v, ok := tr.analyses.Load(name); ok {
+	if v, ok := tr.analysis(name); ok {
 		return v.(T)
 	}
-	v, _ := tr.analyses.LoadOrStore(name, build(tr))
-	return v.(T)
+	v := build(tr)
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	for _, a := range tr.analyses {
+		if a.name == name { // built meanwhile by another check: keep one
+			return a.value.(T)
+		}
+	}
+	tr.analyses = append(tr.analyses, analysis{name, v})
+	return v
+}
+
+func (tr *Traffic) analysis(name string) (any, bool) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	for _, a := range tr.analyses {
+		if a.name == name {
+			return a.value, true
+		}
+	}
+	return nil, false
 }
 
 // wires is the set of wires tr's exchanges speak, found once per traffic
 // (every check asks).
 func (tr *Traffic) wires() []engine.Wire {
-	return Analysis(tr, "check.wires", func(tr *Traffic) []engine.Wire {
-		var set []engine.Wire // a handful at most: a slice beats a map
-		for i := range tr.Exchanges {
-			if w := tr.Exchanges[i].Wire; !slices.Contains(set, w) {
-				set = append(set, w)
+	tr.wiresOnce.Do(func() {
+		for i := tr.From; i < len(tr.Exchanges); i++ {
+			if w := tr.Exchanges[i].Wire; !slices.Contains(tr.wireSet, w) {
+				tr.wireSet = append(tr.wireSet, w)
 			}
 		}
-		return set
 	})
+	return tr.wireSet
 }
 
 // exchange is the exchange whose Index is index: normally the one at that

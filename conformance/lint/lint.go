@@ -71,20 +71,23 @@ func (l *Linter) Prepare(next engine.Exchange) *Pending {
 	if !l.Full {
 		from = l.extended(printOf(&next))
 	}
+	// The calls before from stay zero values: the checks start at from
+	// (Traffic.From), and a pooled buffer is all zeros (Verdict clears it).
 	buf := trafficBuffers.Get().(*[]engine.Exchange)
-	exs := (*buf)[:0]
-	for i := range from {
-		exs = append(exs, placeholder(&l.history[i]))
+	exs := *buf
+	if cap(exs) < len(l.history)+1 {
+		exs = make([]engine.Exchange, 0, len(l.history)+1+len(l.history)/4)
 	}
-	exs = append(append(exs, l.history[from:]...), next)
+	exs = append(append(exs[:from], l.history[from:]...), next)
 	*buf = exs
-	return &Pending{buf: buf, next: next.Index, wire: next.Wire, shortened: from > 0,
+	return &Pending{buf: buf, from: from, next: next.Index, wire: next.Wire, shortened: from > 0,
 		ephemeral: l.Ephemeral[:len(l.Ephemeral):len(l.Ephemeral)], checks: l.checks}
 }
 
 // Pending is a judgement Prepare has set up and Verdict carries out.
 type Pending struct {
 	buf       *[]engine.Exchange // the traffic: the calls judged against, then next
+	from      int                // where they begin in buf
 	next      int
 	wire      engine.Wire
 	shortened bool
@@ -96,12 +99,12 @@ type Pending struct {
 func (p *Pending) Verdict() Verdict {
 	exs := *p.buf
 	defer func() {
-		clear(exs) // drop the references before the buffer is reused
+		clear(exs[p.from:]) // drop the references; the buffer is all zeros again
 		*p.buf = exs[:0]
 		trafficBuffers.Put(p.buf)
 	}()
 	v := Verdict{Shortened: p.shortened}
-	for _, f := range check.Judge(&check.Traffic{Exchanges: exs, Ephemeral: p.ephemeral}, p.checks) {
+	for _, f := range check.Judge(&check.Traffic{Exchanges: exs, Ephemeral: p.ephemeral, From: p.from}, p.checks) {
 		if f.Interaction != p.next {
 			continue
 		}

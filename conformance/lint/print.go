@@ -66,9 +66,3 @@ func (p print) extends(next print) bool {
 	return p.ok && next.ok && p.accepted && p.wire == next.wire && p.settings == next.settings &&
 		n > 0 && n <= len(next.prefix) && p.prefix[n-1] == next.prefix[n-1]
 }
-
-// placeholder stands for a call the judgement of a request that extends a
-// later one does not need: it keeps its place and index, not its bodies.
-func placeholder(ex *engine.Exchange) engine.Exchange {
-	return engine.Exchange{Index: ex.Index, Method: ex.Method, URL: ex.URL, Status: ex.Status, Wire: ex.Wire, Dialect: ex.Dialect}
-}

@@ -93,7 +93,7 @@ func parseChat(content []json.RawMessage, tools map[string]bool) (*chatMessage, 
 			return nil, fmt.Errorf("%s.type: want \"function\", got %q", at, c.Type)
 		case tools != nil && !tools[c.Function.Name]:
 			return nil, fmt.Errorf("%s.function.name: tool %q is not among the scenario's tools", at, c.Function.Name)
-		case !ok || rawjson.Kind([]byte(args)) != "object" || !json.Valid([]byte(args)):
+		case !ok || rawjson.Kind([]byte(args)) != "object" || !rawjson.Valid([]byte(args)):
 			return nil, fmt.Errorf("%s.function.arguments: want a JSON string holding the arguments object, got %s", at, rawjson.Describe(c.Function.Arguments))
 		}
 		for _, d := range m.ToolCalls[:i] {

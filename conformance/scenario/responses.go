@@ -117,7 +117,7 @@ func rspCheckItem(raw json.RawMessage, tools map[string]bool) error {
 			return fmt.Errorf(".call_id: want call_…, got %q", it.CallID)
 		case !tools[it.Name]:
 			return fmt.Errorf(".name: tool %q is not among the scenario's tools", it.Name)
-		case it.Arguments == nil || !json.Valid([]byte(*it.Arguments)) || rawjson.Kind([]byte(*it.Arguments)) != "object":
+		case it.Arguments == nil || !rawjson.Valid([]byte(*it.Arguments)) || rawjson.Kind([]byte(*it.Arguments)) != "object":
 			return fmt.Errorf(".arguments: want a string holding a JSON object")
 		}
 	case "message":

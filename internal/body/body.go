@@ -46,7 +46,7 @@ func Sniff(b []byte) Form {
 		return Empty
 	case sse.Looks(b):
 		return EventStream
-	case json.Valid(trimmed):
+	case rawjson.Valid(trimmed):
 		return Document
 	case len(Lines(b)) > 1:
 		return JSONLines
@@ -94,7 +94,7 @@ func Split(b []byte) []Line {
 // stream.
 func Lines(b []byte) []Line {
 	lines := Split(b)
-	if len(lines) == 0 || lines[0].Data[0] != '{' || !json.Valid(lines[0].Data) {
+	if len(lines) == 0 || lines[0].Data[0] != '{' || !rawjson.Valid(lines[0].Data) {
 		return nil
 	}
 	return lines
@@ -121,7 +121,7 @@ func Object(b []byte) error {
 
 // JSON checks that b is valid JSON, naming the byte where it stops being so.
 func JSON(b []byte) error {
-	if json.Valid(b) {
+	if rawjson.Valid(b) {
 		return nil
 	}
 	var syn *json.SyntaxError

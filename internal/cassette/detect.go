@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/llmtck/llmtck/internal/rawjson"
 )
 
 const httprrMagic = "httprr trace v1\n"
@@ -103,7 +105,7 @@ func detectJSON(name string, data []byte) (Format, bool, error) {
 		if isNock(t) {
 			return FormatNock, true, nil
 		}
-		if json.Valid(t) {
+		if rawjson.Valid(t) {
 			return "", false, notARecording(name, t)
 		}
 		return "", false, nil
@@ -111,15 +113,15 @@ func detectJSON(name string, data []byte) (Format, bool, error) {
 	first, _, _ := bytes.Cut(t, []byte{'\n'})
 	first = bytes.TrimSpace(first)
 	switch {
-	case json.Valid(t) && isHAR(t):
+	case rawjson.Valid(t) && isHAR(t):
 		return FormatHAR, true, nil
-	case json.Valid(first) && isCassetteJSON(first), json.Valid(t) && isCassetteJSON(t):
+	case rawjson.Valid(first) && isCassetteJSON(first), rawjson.Valid(t) && isCassetteJSON(t):
 		return "", false, nil // a cassette written as JSON, which YAML reads
-	case json.Valid(first) && isStreamEvent(first):
+	case rawjson.Valid(first) && isStreamEvent(first):
 		return FormatJSONL, true, nil
-	case json.Valid(t):
+	case rawjson.Valid(t):
 		return "", false, notARecording(name, t)
-	case json.Valid(first):
+	case rawjson.Valid(first):
 		return "", false, notARecording(name, first)
 	}
 	head := t[:min(len(t), 4096)]

@@ -135,6 +135,12 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 // printable.
 func printable[T string | []byte](s T, block bool) bool {
 	for i := 0; i < len(s); i++ {
+		for len(s)-i >= 8 && asciiPrintable(load64(s, i)) {
+			i += 8 // most of a body is printable ASCII
+		}
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		if c >= 0x20 && c < 0x7f {
 			continue
@@ -152,6 +158,21 @@ func printable[T string | []byte](s T, block bool) bool {
 		i += n - 1
 	}
 	return true
+}
+
+// asciiPrintable reports whether each of the eight bytes in w is printable
+// ASCII (0x20 to 0x7e): none is below 0x20, has its high bit set, or is
+// 0x7f (which the +1 turns into 0x80).
+func asciiPrintable(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	return ((w-ones*0x20)&^w|w|(w+ones))&highs == 0
+}
+
+// load64 reads the eight bytes of s at i as a little-endian word.
+func load64[T string | []byte](s T, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 }
 
 // PrintableRune reports whether r (above ASCII) may stand as itself in a

@@ -55,7 +55,7 @@ func Document(name string, body []byte) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return fmt.Errorf("%s: empty body", name)
 	}
-	if json.Valid(body) {
+	if Valid(body) {
 		return nil
 	}
 	return invalid(name, body, errors.New("invalid JSON"))

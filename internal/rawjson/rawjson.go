@@ -4,6 +4,7 @@ package rawjson
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -165,7 +166,7 @@ func ShallowEach(doc []byte, f func(i int, item json.RawMessage) error) error { 
 // validate reports whether data is exactly one well-formed JSON value, with
 // encoding/json's own description of the first fault.
 func validate(data []byte) error {
-	if json.Valid(data) {
+	if Valid(data) {
 		return nil
 	}
 	var v json.RawMessage
@@ -192,15 +193,23 @@ func skipSpace(data []byte, i int) int {
 
 // skipString returns the index just past the string starting at data[i].
 func skipString(data []byte, i int) int {
-	for j := i + 1; j < len(data); j++ {
+	j := i + 1
+	for {
+		for len(data)-j >= 8 && noQuoteOrEscape(binary.LittleEndian.Uint64(data[j:])) {
+			j += 8 // the long runs of plain text most strings are
+		}
+		if j >= len(data) {
+			return len(data)
+		}
 		switch data[j] {
 		case '\\':
-			j++
+			j += 2
 		case '"':
 			return j + 1
+		default:
+			j++
 		}
 	}
-	return len(data)
 }
 
 // skipValue returns the index just past the value starting at data[i].
@@ -319,7 +328,11 @@ func StringBytes(raw json.RawMessage) ([]byte, bool) {
 
 // plain reports whether b can stand between JSON quotes as it is.
 func plain(b []byte) bool {
-	for _, c := range b {
+	i := 0
+	for len(b)-i >= 8 && plainRun(binary.LittleEndian.Uint64(b[i:])) {
+		i += 8
+	}
+	for _, c := range b[i:] {
 		if c == '\\' || c == '"' || c < 0x20 {
 			return false
 		}

@@ -50,7 +50,7 @@ func requestFields(b []byte, memo *engine.Memo) ([]rawjson.Field, error) {
 				}
 			}
 			for i, f := range fields {
-				if (i != last || rawjson.Kind(f.Value) != "array") && !json.Valid(f.Value) {
+				if (i != last || rawjson.Kind(f.Value) != "array") && !rawjson.Valid(f.Value) {
 					return nil, invalidBody(b, nil)
 				}
 			}
@@ -82,7 +82,7 @@ func decodeMessagesValidating(raw json.RawMessage, memo *engine.Memo) ([]engine.
 	list := memo.List()
 	err := rawjson.ShallowEach(raw, func(i int, item json.RawMessage) error {
 		return list.Add(i, item, func() (engine.Message, error) {
-			if !json.Valid(item) {
+			if !rawjson.Valid(item) {
 				return engine.Message{}, errInvalidItem
 			}
 			return decodeMessage(rawjson.Index("messages", i), item)

@@ -2,7 +2,6 @@ package anthropic
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -338,5 +337,5 @@ func (r *reassembler) finish(last int) {
 
 // validObject reports whether b is exactly one JSON object.
 func validObject(b []byte) bool {
-	return json.Valid(b) && rawjson.Kind(b) == "object"
+	return rawjson.Valid(b) && rawjson.Kind(b) == "object"
 }

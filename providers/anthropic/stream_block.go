@@ -184,7 +184,7 @@ func (b *blockState) finalInput() (in json.RawMessage, problem string, cut bool)
 	switch {
 	case validObject(in):
 		return in, "", false
-	case json.Valid(in):
+	case rawjson.Valid(in):
 		return in, fmt.Sprintf("partial_json concatenates to %s, not an object", rawjson.Describe(in)), false
 	}
 	return json.RawMessage("{}"), fmt.Sprintf("partial_json does not parse as JSON: %s", quoteSnippet(in)), true

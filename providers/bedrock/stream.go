@@ -302,7 +302,7 @@ func (r *reassembly) finish(events int) {
 				in = "{}"
 			}
 			b.Input = json.RawMessage(in)
-			if !json.Valid(b.Input) || rawjson.Kind(b.Input) != "object" {
+			if !rawjson.Valid(b.Input) || rawjson.Kind(b.Input) != "object" {
 				if bs.stopped {
 					r.issue(events-1, "toolUse %s (block %d): input does not parse as a JSON object: %q", b.ID, k, body.Excerpt([]byte(in), 120))
 				}

@@ -341,7 +341,7 @@ func (r *reassembly) message(k int, cs *choiceState, last int) engine.Message {
 		// hold half its arguments.
 		b.Incomplete = cs.finish == "" && !r.st.Complete
 		n++
-		if args := c.args.String(); args != "" && !json.Valid([]byte(args)) {
+		if args := c.args.String(); args != "" && !rawjson.Valid([]byte(args)) {
 			r.issue(last, "choice %d tool call %d (%s) arguments are not valid JSON: %q", k, j, c.id, body.Excerpt([]byte(args), 120))
 		}
 		m.Blocks = append(m.Blocks, b)

@@ -1,9 +1,10 @@
 package responses
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/llmtck/llmtck/internal/rawjson"
 )
 
 // The handlers of part and delta events: they grow the text of content
@@ -275,7 +276,7 @@ func (s *streamState) argsDone(o *object, typ string) {
 	if it.argsSeen && it.args.String() != final {
 		s.issue("%s of output_index %d differ from its deltas", key, it.index)
 	}
-	if kind == "function_call" && final != "" && !json.Valid([]byte(final)) {
+	if kind == "function_call" && final != "" && !rawjson.Valid([]byte(final)) {
 		s.issue("arguments of output_index %d are not valid JSON", it.index)
 	}
 	it.args.Reset()

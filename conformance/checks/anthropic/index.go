@@ -114,7 +114,7 @@ func newAntTraffic(tr *check.Traffic) *antTraffic {
 		accepted: map[uint64]bool{},
 		h:        thread.NewHasher(engine.WireAnthropic),
 	}
-	for i := range tr.Exchanges {
+	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Wire == engine.WireAnthropic && ex.Request != nil {
 			// Request i sees only what earlier responses produced.
@@ -351,8 +351,8 @@ func antSharesText(m, out *engine.Message) bool {
 
 // antReqs calls f for each Anthropic request in order.
 func (a *antTraffic) each(f func(i int, r *antReq)) {
-	for i, r := range a.reqs {
-		if r != nil {
+	for i := a.tr.From; i < len(a.reqs); i++ {
+		if r := a.reqs[i]; r != nil {
 			f(i, r)
 		}
 	}

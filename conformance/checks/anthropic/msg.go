@@ -63,7 +63,7 @@ func judgeAntMsg002(tr *check.Traffic, r *check.Reporter) {
 func judgeAntHdr001(tr *check.Traffic, r *check.Reporter) {
 	var noVersion []int
 	requests := 0
-	for i := range tr.Exchanges {
+	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Wire != engine.WireAnthropic || ex.Method == "" {
 			continue // response-only records have no request side

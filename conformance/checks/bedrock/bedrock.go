@@ -117,7 +117,7 @@ func claude(model string) bool {
 
 // requests calls fn for each Bedrock exchange with a decoded request.
 func requests(tr *check.Traffic, fn func(i int, ex *engine.Exchange, req *engine.Request)) {
-	for i := range tr.Exchanges {
+	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Wire == engine.WireBedrock && ex.Request != nil {
 			fn(i, ex, ex.Request)

@@ -164,7 +164,7 @@ func newGemTraffic(tr *check.Traffic) *gemTraffic {
 		full:    map[uint64]int{},
 		decoded: map[string]*gemSig{},
 	}
-	for i := range tr.Exchanges {
+	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Wire != engine.WireGemini {
 			continue

@@ -43,7 +43,7 @@ type histPersisted struct {
 func judgeHist005(tr *check.Traffic, r *check.Reporter) {
 	var found []*histPersisted
 	byPlace := map[string]*histPersisted{}
-	for i := range tr.Exchanges {
+	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Request == nil {
 			continue

@@ -26,7 +26,7 @@ type chatOrigin struct {
 // response) are simply not in it.
 func chatWalk(tr *check.Traffic, judge func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin)) {
 	x := origin.Of(tr)
-	for i := range tr.Exchanges {
+	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Wire != engine.WireOpenAI || ex.Request == nil {
 			continue

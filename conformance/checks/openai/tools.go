@@ -2,6 +2,7 @@ package openai
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 
 	"github.com/llmtck/llmtck/conformance/check"
@@ -93,17 +94,20 @@ func judgeChatArguments(tr *check.Traffic, r *check.Reporter) {
 			}
 			for _, c := range chatCalls(&req.Messages[i]) {
 				o := origins(c.ID)
-				if o == nil || reported[c.ID] {
+				if o == nil {
 					continue
 				}
-				if bytes.Equal(o.call.Input, c.Input) {
+				// A call is its id in the response that made it: ids are
+				// not unique across conversations (redacted, or numbered).
+				call := strconv.Itoa(o.exchange) + "/" + c.ID
+				if reported[call] || bytes.Equal(o.call.Input, c.Input) {
 					continue
 				}
 				want, got := chatArguments(o.call.Input), chatArguments(c.Input)
 				if want == got {
 					continue
 				}
-				reported[c.ID] = true
+				reported[call] = true
 				sev, what := check.SeverityWarning, "differ from the string interaction %d produced"
 				if string(rawjson.Compact([]byte(want))) == string(rawjson.Compact([]byte(got))) {
 					sev, what = check.SeverityInfo, "differ in whitespace only from the string interaction %d produced"

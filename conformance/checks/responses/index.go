@@ -105,7 +105,7 @@ func (idx rspIndex) originOf(o origin.Origin) *rspOrigin {
 // with the index of everything earlier responses produced.
 func rspWalk(tr *check.Traffic, judge func(ex *engine.Exchange, req *engine.Request, idx rspIndex)) {
 	x := origin.Of(tr)
-	for i := range tr.Exchanges {
+	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Wire == engine.WireResponses && ex.Request != nil {
 			judge(ex, ex.Request, rspIndex{x: x, before: i})

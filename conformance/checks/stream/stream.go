@@ -81,7 +81,7 @@ func streamCheck(c *check.Check) *check.Check {
 	c.Severity, c.Scope, c.Since = check.SeverityError, "S", "0.1.0"
 	c.Evidence = check.Evidence{Sources: streamSources[c.ID]}
 	c.Judge = func(tr *check.Traffic, r *check.Reporter) {
-		for i := range tr.Exchanges {
+		for i := tr.From; i < len(tr.Exchanges); i++ {
 			ex := &tr.Exchanges[i]
 			if ex.Wire != c.Wire || ex.Response == nil || ex.Response.Stream == nil {
 				continue

@@ -47,7 +47,7 @@ func judgeSecret(tr *check.Traffic, r *check.Reporter) {
 		r.Add(i, loc, "%s holds %s", loc, what)
 	}
 	previous := map[string][]byte{} // the last request body sent to each URL
-	for i := range tr.Exchanges {
+	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Method != "" {
 			secretInURL(ex.URL, func(loc, what string) { report(ex.Index, loc, what) })

@@ -46,7 +46,7 @@ func judgeXPRaw001(tr *check.Traffic, r *check.Reporter) {
 	// judged holds the echoed tokens already judged: a growing history
 	// sends each again in every request, and the verdict does not change.
 	judged := map[string]bool{}
-	for i := range tr.Exchanges {
+	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Request != nil {
 			for m := range ex.Request.Messages {
@@ -137,7 +137,7 @@ func xpUnquoted(raw json.RawMessage) string {
 }
 
 func judgeDecode(tr *check.Traffic, r *check.Reporter) {
-	for i := range tr.Exchanges {
+	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.RequestErr != "" {
 			r.Add(ex.Index, "request", "%s does not decode as %s: %s", "request", ex.Wire, ex.RequestErr)

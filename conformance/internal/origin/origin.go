@@ -66,7 +66,7 @@ func Of(tr *check.Traffic) *Index { return check.Analysis(tr, "origin", build) }
 
 func build(tr *check.Traffic) *Index {
 	x := &Index{tr: tr, keys: map[key][]Origin{}}
-	for i := range tr.Exchanges {
+	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Response == nil {
 			continue
