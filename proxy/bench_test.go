@@ -200,8 +200,8 @@ func BenchmarkStreamGaps(b *testing.B) {
 	}
 }
 
-// BenchmarkThroughput sends non-streamed calls from 8 clients at once
-// through each route and reports calls per second, and each llmtck route's
+// BenchmarkThroughput sends non-streamed calls from 8 clients at once,
+// each a new conversation as an eval harness's are, through each route and reports calls per second, and each llmtck route's
 // rate as a multiple of bare goproxy's (x-…-of-goproxy; the shipped ones
 // are the recorder and the forward proxy as the CLI builds them).
 func BenchmarkThroughput(b *testing.B) {
@@ -216,7 +216,11 @@ func BenchmarkThroughput(b *testing.B) {
 	routes := benchRoutes(b, up)
 	const batch, workers = 256, 8
 	elapsed := make([]time.Duration, len(routes))
-	reqBody := []byte(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"` + string(resp[:1024]) + `"}]}`)
+	// As an eval harness calls: every call a new one-turn conversation.
+	var asked atomic.Int64
+	reqBody := func() []byte {
+		return []byte(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"question ` + strconv.FormatInt(asked.Add(1), 10) + ` ` + string(resp[:1024]) + `"}]}`)
+	}
 	load := func(rt benchRoute) time.Duration {
 		var next atomic.Int32
 		var wg sync.WaitGroup
@@ -226,7 +230,7 @@ func BenchmarkThroughput(b *testing.B) {
 			go func() {
 				defer wg.Done()
 				for next.Add(1) <= batch {
-					r, err := rt.client.Post(rt.url+"/v1/messages", "application/json", bytes.NewReader(reqBody))
+					r, err := rt.client.Post(rt.url+"/v1/messages", "application/json", bytes.NewReader(reqBody()))
 					if err != nil {
 						b.Error(err)
 						return

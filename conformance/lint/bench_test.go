@@ -3,6 +3,7 @@ package lint
 import (
 	"bytes"
 	"net/http"
+	"strconv"
 	"testing"
 
 	"github.com/llmtck/llmtck/providers"
@@ -32,6 +33,21 @@ func BenchmarkJudge(b *testing.B) {
 			}
 		})
 	}
+	// An eval harness: every request a new one-turn conversation.
+	b.Run("distinct-hist256", func(b *testing.B) {
+		l := New(nil)
+		prompt := func(n int) []byte {
+			return []byte(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"question ` + strconv.Itoa(n) + ` ` + string(resp[:1024]) + `"}]}`)
+		}
+		for n := range 256 {
+			l.Add(providers.Decode(0, providers.Call{Method: "POST", URL: "https://api.anthropic.com/v1/messages", RequestHeader: h, RequestBody: prompt(n), Status: 200, ResponseHeader: http.Header{"Content-Type": {"application/json"}}, ResponseBody: respBody}))
+		}
+		next := providers.Decode(0, providers.Call{Method: "POST", URL: "https://api.anthropic.com/v1/messages", RequestHeader: h, RequestBody: prompt(-1)})
+		b.ResetTimer()
+		for range b.N {
+			l.Prepare(next).Verdict()
+		}
+	})
 	b.Run("decode-request", func(b *testing.B) {
 		for range b.N {
 			providers.Decode(0, providers.Call{Method: "POST", URL: "https://api.anthropic.com/v1/messages", RequestHeader: h, RequestBody: reqBody})

@@ -17,13 +17,16 @@ import (
 // A request that extends an accepted one unchanged (same settings, its
 // messages first: a growing conversation) is judged against that call and
 // the ones after it only: what came before was judged when that call was,
-// and the provider took it. Its cost is then linear in the two requests,
-// not in the whole history. Any other request is judged against the whole
-// history, as check judges a recording.
+// and the provider took it. A fresh request (a new conversation of user
+// text that shares no block with the history: an eval harness's) is judged
+// alone. Either costs work linear in the requests judged, not in the whole
+// history. Any other request is judged against the whole history, as check
+// judges a recording.
 type Linter struct {
 	checks  []*check.Check
 	history []engine.Exchange
 	prints  []print // of history, in step
+	seen    seen    // the history's blocks
 	// Ephemeral is content the harness was told to send once and never
 	// persist; HIST-005 judges it.
 	Ephemeral []string
@@ -69,7 +72,11 @@ func (l *Linter) Prepare(next engine.Exchange) *Pending {
 	next.Index = len(l.history)
 	from := 0
 	if !l.Full {
-		from = l.extended(printOf(&next))
+		if i := l.extended(printOf(&next)); i >= 0 {
+			from = i
+		} else if l.seen.fresh(&next) {
+			from = len(l.history)
+		}
 	}
 	// The calls before from stay zero values: the checks start at from
 	// (Traffic.From), and a pooled buffer is all zeros (Verdict clears it).
@@ -121,23 +128,29 @@ func (p *Pending) Verdict() Verdict {
 func (l *Linter) Add(ex engine.Exchange) {
 	ex.Index = len(l.history)
 	ex.RequestBody, ex.ResponseBody = nil, nil // later requests are judged against the decoded call
+	p := printOf(&ex)
+	taken := 0 // messages whose blocks seen has: those of the call ex extends
+	if i := l.extended(p); i >= 0 {
+		taken = len(l.prints[i].prefix)
+	}
+	l.seen.add(&ex, taken)
 	l.history = append(l.history, ex)
-	l.prints = append(l.prints, printOf(&ex))
+	l.prints = append(l.prints, p)
 }
 
 // trafficBuffers are the exchange lists Judge builds and drops, reused so
 // that judging a call allocates nothing in proportion to the history.
 var trafficBuffers = sync.Pool{New: func() any { return new([]engine.Exchange) }}
 
-// extended is the index of the latest call next extends unchanged, or 0
-// when there is none: the first call the judgement of next needs.
+// extended is the index of the latest call next extends unchanged, or -1
+// when there is none.
 func (l *Linter) extended(next print) int {
 	for i := len(l.prints) - 1; i >= 0; i-- {
 		if l.prints[i].extends(next) {
 			return i
 		}
 	}
-	return 0
+	return -1
 }
 
 // Len is the number of calls in the history.
@@ -153,8 +166,10 @@ func (l *Linter) Forget(keep int) {
 	}
 	l.history = append(l.history[:0:0], l.history[len(l.history)-keep:]...)
 	l.prints = append(l.prints[:0:0], l.prints[len(l.prints)-keep:]...)
+	l.seen = seen{}
 	for i := range l.history {
 		l.history[i].Index = i
+		l.seen.add(&l.history[i], 0)
 	}
 }
 

@@ -196,7 +196,8 @@ var checks = []*check.Check{
 	}),
 	antCheck(&check.Check{
 		ID: "ANT-HDR-001", Title: "Version header kept", Severity: check.SeverityInfo, Scope: "R,C",
-		Law: "A recorded Anthropic request carries anthropic-version.",
+		Recording: true, // a fact about what was recorded, counted over the recording
+		Law:       "A recorded Anthropic request carries anthropic-version.",
 		Troubleshoot: "anthropic-version is required by the API and replay matching needs it, so a recorder should keep it; recorders that keep only an allow-list of headers drop it. " +
 			"Credentials in the recording are XP-SECRET-001's (until 0.2.0 this check also reported them).",
 		Judge: judgeAntHdr001,
