@@ -74,7 +74,7 @@ func Decode(index int, c Call) engine.Exchange {
 			if req.Model == "" {
 				req.Model = modelFromPath(c.URL)
 			}
-			req.Stream = req.Stream || streamedByPath(c.URL)
+			req.Stream = req.Stream || StreamedByPath(c.URL)
 			ex.Request = req
 		}
 	}
@@ -143,9 +143,9 @@ func modelFromPath(rawURL string) string {
 	return ""
 }
 
-// streamedByPath reports whether the endpoint itself asks for a stream, as
+// StreamedByPath reports whether the endpoint itself asks for a stream, as
 // Gemini's :streamGenerateContent and Bedrock's invoke-with-response-stream do.
-func streamedByPath(rawURL string) bool {
+func StreamedByPath(rawURL string) bool {
 	u, err := parseURL(rawURL)
 	if err != nil {
 		return false

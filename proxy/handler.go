@@ -62,8 +62,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// A body of known length is sent when complete, in as few writes as can be.
 	rc := http.NewResponseController(w)
 	live := resp.ContentLength < 0
-	if t, ok := resp.Body.(*tee); ok && t.declared >= 0 {
-		live = false // a recorded body the upstream sent with a length: not a stream
+	if t, ok := resp.Body.(*tee); ok {
+		live = t.live // recorded bodies all go chunked; only streams go piece by piece
 	}
 	if live {
 		rc.Flush()

@@ -378,10 +378,17 @@ func (s *sink) close() error {
 		return err
 	}
 	bw := bufio.NewWriterSize(tmp, 1<<16)
-	_, err = io.Copy(bw, io.NewSectionReader(s.f, 0, s.base))
+	// One buffer for every piece: io.Copy would take a new one per
+	// interaction (bufio and os.File hand it down to a generic copy).
+	buf := make([]byte, 1<<16)
+	copyRange := func(off, n int64) error {
+		_, err := io.CopyBuffer(struct{ io.Writer }{bw}, io.NewSectionReader(s.f, off, n), buf)
+		return err
+	}
+	err = copyRange(0, s.base)
 	for _, it := range order {
 		if err == nil {
-			_, err = io.Copy(bw, io.NewSectionReader(s.f, it.off, it.n))
+			err = copyRange(it.off, it.n)
 		}
 	}
 	if err == nil {

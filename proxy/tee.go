@@ -2,7 +2,11 @@ package proxy
 
 import (
 	"io"
+	"mime"
+	"net/http"
 	"time"
+
+	"github.com/llmtck/llmtck/providers"
 )
 
 // tee passes an upstream response body to the client read by read — each
@@ -11,13 +15,17 @@ import (
 // or not, the call is recorded before the end reaches the client.
 type tee struct {
 	declared int64 // the upstream's Content-Length, or -1
-	src      io.ReadCloser
-	c        *call
-	body     *bodyBuffer
-	clock    *eventClock
-	held     error // an error that came with the last bytes, returned next
-	done     bool
-	err      error // what Read returns once done
+	// live is set for a stream (an event stream, or an endpoint that
+	// streams by its path, as Gemini's JSON-array stream does): each piece
+	// is sent on as it comes. Any other body is sent as one.
+	live  bool
+	src   io.ReadCloser
+	c     *call
+	body  *bodyBuffer
+	clock *eventClock
+	held  error // an error that came with the last bytes, returned next
+	done  bool
+	err   error // what Read returns once done
 }
 
 func newTee(src io.ReadCloser, declared int64, c *call) *tee {
@@ -27,7 +35,8 @@ func newTee(src io.ReadCloser, declared int64, c *call) *tee {
 	if c.frames {
 		clock.frames = &frameCounter{}
 	}
-	return &tee{declared: declared, src: src, c: c, body: body, clock: clock}
+	live := !jsonDocument(c.respHeader) || providers.StreamedByPath(c.url)
+	return &tee{declared: declared, live: live, src: src, c: c, body: body, clock: clock}
 }
 
 func (t *tee) Read(p []byte) (int, error) {
@@ -84,4 +93,10 @@ func (t *tee) finish(err error) {
 		cause = "the upstream broke off the body: " + err.Error()
 	}
 	t.c.finished(t.body, t.clock, cause)
+}
+
+// jsonDocument reports whether h declares one JSON document.
+func jsonDocument(h http.Header) bool {
+	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	return mt == "application/json"
 }

@@ -72,10 +72,12 @@ func (l *Linter) Prepare(next engine.Exchange) *Pending {
 	next.Index = len(l.history)
 	from := 0
 	if !l.Full {
-		if i := l.extended(printOf(&next)); i >= 0 {
-			from = i
-		} else if l.seen.fresh(&next) {
+		// A fresh request extends nothing (it shares no block): asking
+		// first spares it the walk back through every call.
+		if l.seen.fresh(&next) {
 			from = len(l.history)
+		} else if i := l.extended(printOf(&next)); i >= 0 {
+			from = i
 		}
 	}
 	// The calls before from stay zero values: the checks start at from

@@ -4,7 +4,6 @@ package rawjson
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -191,24 +190,25 @@ func skipSpace(data []byte, i int) int {
 	return i
 }
 
-// skipString returns the index just past the string starting at data[i].
+// skipString returns the index just past the string starting at data[i]:
+// past the first quote after it that an odd run of backslashes does not
+// escape. bytes.IndexByte finds quotes many bytes at a time.
 func skipString(data []byte, i int) int {
 	j := i + 1
 	for {
-		for len(data)-j >= 8 && noQuoteOrEscape(binary.LittleEndian.Uint64(data[j:])) {
-			j += 8 // the long runs of plain text most strings are
-		}
-		if j >= len(data) {
+		q := bytes.IndexByte(data[j:], '"')
+		if q < 0 {
 			return len(data)
 		}
-		switch data[j] {
-		case '\\':
-			j += 2
-		case '"':
-			return j + 1
-		default:
-			j++
+		j += q
+		k := j
+		for data[k-1] == '\\' { // data[i] is a quote, so this stops
+			k--
 		}
+		if (j-k)%2 == 0 {
+			return j + 1
+		}
+		j++
 	}
 }
 
@@ -328,16 +328,7 @@ func StringBytes(raw json.RawMessage) ([]byte, bool) {
 
 // plain reports whether b can stand between JSON quotes as it is.
 func plain(b []byte) bool {
-	i := 0
-	for len(b)-i >= 8 && plainRun(binary.LittleEndian.Uint64(b[i:])) {
-		i += 8
-	}
-	for _, c := range b[i:] {
-		if c == '\\' || c == '"' || c < 0x20 {
-			return false
-		}
-	}
-	return utf8.Valid(b)
+	return bytes.IndexByte(b, '\\') < 0 && bytes.IndexByte(b, '"') < 0 && noControl(b) && utf8.Valid(b)
 }
 
 // Quote encodes s as a JSON string with HTML escaping off.

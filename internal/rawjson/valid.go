@@ -1,6 +1,9 @@
 package rawjson
 
-import "encoding/binary"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // maxDepth is encoding/json's limit on nesting: a deeper document is not
 // valid to it, so it is not to Valid either.
@@ -157,59 +160,68 @@ const (
 	highs = 0x8080808080808080
 )
 
-// plainRun reports whether none of the eight bytes in w is a quote, a
-// backslash or a control byte, the bytes a string scan must stop at.
-func plainRun(w uint64) bool {
-	quote, backslash := w^(ones*'"'), w^(ones*'\\')
-	special := (quote-ones) & ^quote | (backslash-ones) & ^backslash | (w-ones*0x20) & ^w
-	return special&highs == 0
-}
+// noControlWord reports whether none of the eight bytes in w is below 0x20.
+func noControlWord(w uint64) bool { return (w-ones*0x20)&^w&highs == 0 }
 
-// noQuoteOrEscape reports whether none of the eight bytes in w is a quote
-// or a backslash.
-func noQuoteOrEscape(w uint64) bool {
-	quote, backslash := w^(ones*'"'), w^(ones*'\\')
-	return ((quote-ones)&^quote|(backslash-ones)&^backslash)&highs == 0
+// noControl reports whether b holds no byte below 0x20.
+func noControl(b []byte) bool {
+	i := 0
+	for ; len(b)-i >= 8; i += 8 {
+		if !noControlWord(binary.LittleEndian.Uint64(b[i:])) {
+			return false
+		}
+	}
+	for _, c := range b[i:] {
+		if c < 0x20 {
+			return false
+		}
+	}
+	return true
 }
 
 // validString checks the string starting at data[i] (a quote) and returns
 // the index just past it, or -1.
 func validString(data []byte, i int) int {
 	i++
+	quote := -1 // the next quote at or after i, once found
 	for {
-		for len(data)-i >= 8 && plainRun(binary.LittleEndian.Uint64(data[i:])) {
-			i += 8
-		}
-		if i >= len(data) {
-			return -1
-		}
-		switch c := data[i]; {
-		case c == '"':
-			return i + 1
-		case c < 0x20:
-			return -1
-		case c == '\\':
-			if i+1 >= len(data) {
+		if quote < i {
+			q := bytes.IndexByte(data[i:], '"')
+			if q < 0 {
 				return -1
 			}
-			switch data[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if len(data)-i < 6 {
+			quote = i + q
+		}
+		end := quote
+		if b := bytes.IndexByte(data[i:quote], '\\'); b >= 0 {
+			end = i + b
+		}
+		if !noControl(data[i:end]) {
+			return -1
+		}
+		if end == quote {
+			return quote + 1
+		}
+		// An escape at end.
+		i = end
+		if i+1 >= len(data) {
+			return -1
+		}
+		switch data[i+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			i += 2
+		case 'u':
+			if len(data)-i < 6 {
+				return -1
+			}
+			for _, h := range data[i+2 : i+6] {
+				if !(isDigit(h) || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
 					return -1
 				}
-				for _, h := range data[i+2 : i+6] {
-					if !(isDigit(h) || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
-						return -1
-					}
-				}
-				i += 6
-			default:
-				return -1
 			}
+			i += 6
 		default:
-			i++
+			return -1
 		}
 	}
 }
