@@ -191,3 +191,53 @@ func TestRecordedTimingEdges(t *testing.T) {
 		t.Errorf("the first event came %v after the request; recorded, it came at once (the %v after the last event was replayed first)", first, tail)
 	}
 }
+
+// Streams that are not SSE arrive as sent too: Ollama's NDJSON, and
+// Gemini's JSON array from :streamGenerateContent (application/json, known
+// for a stream by its path). Only one JSON document is sent in one piece.
+func TestLineStreamsArriveAsTheyAreSent(t *testing.T) {
+	for _, tc := range []struct{ name, path, contentType string }{
+		{"ndjson", "/api/chat", "application/x-ndjson"},
+		{"gemini-json-array", "/v1beta/models/gemini-2.5-flash:streamGenerateContent", "application/json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", tc.contentType)
+				for i := range 6 {
+					fmt.Fprintf(w, "{\"n\":%d}\n", i)
+					w.(http.Flusher).Flush()
+					time.Sleep(eventGap)
+				}
+			}))
+			defer up.Close()
+			u, _ := url.Parse(up.URL)
+			rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: filepath.Join(t.TempDir(), "lines.yaml"), Lint: true, Log: io.Discard})
+			front := httptest.NewServer(NewHandler(rec, u))
+			defer front.Close()
+			resp, err := http.Post(front.URL+tc.path, "application/json", strings.NewReader(`{"stream":true}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var times []time.Time
+			buf := make([]byte, 64)
+			for {
+				n, err := resp.Body.Read(buf)
+				for range bytes.Count(buf[:n], []byte("\n")) {
+					times = append(times, time.Now())
+				}
+				if err != nil {
+					break
+				}
+			}
+			resp.Body.Close()
+			if len(times) != 6 {
+				t.Fatalf("%d lines arrived, want 6", len(times))
+			}
+			checkGaps(t, tc.name, times)
+			if err := rec.Close(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
