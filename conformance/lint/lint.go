@@ -132,8 +132,10 @@ func (l *Linter) Add(ex engine.Exchange) {
 	ex.RequestBody, ex.ResponseBody = nil, nil // later requests are judged against the decoded call
 	p := printOf(&ex)
 	taken := 0 // messages whose blocks seen has: those of the call ex extends
-	if i := l.extended(p); i >= 0 {
-		taken = len(l.prints[i].prefix)
+	if !l.seen.fresh(&ex) {
+		if i := l.extended(p); i >= 0 {
+			taken = len(l.prints[i].prefix)
+		}
 	}
 	l.seen.add(&ex, taken)
 	l.history = append(l.history, ex)

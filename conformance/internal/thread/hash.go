@@ -29,8 +29,8 @@ import (
 // Fingerprints are only compared within one process, so the hash is seeded
 // per process. A Hasher is not safe for concurrent use.
 type Hasher struct {
-	buf      []byte
-	scratch  []byte
+	h        maphash.Hash // streamed: a long text is hashed, not copied
+	scratch  []byte       // a compacted JSON value, a length
 	gemini   bool
 	payloads bool
 }
@@ -43,20 +43,22 @@ const CacheControl = "cache_control"
 
 // NewHasher returns a hasher for wire w's history.
 func NewHasher(w engine.Wire) *Hasher {
-	return &Hasher{gemini: w == engine.WireGemini, payloads: true}
+	f := &Hasher{gemini: w == engine.WireGemini, payloads: true}
+	f.h.SetSeed(seed)
+	return f
 }
 
 // WithoutPayloads returns a hasher that leaves opaque payloads out, to
 // recognise a history whatever its client did to the signatures in it.
 func (f *Hasher) WithoutPayloads() *Hasher {
-	g := *f
-	g.buf, g.scratch, g.payloads = nil, nil, false
-	return &g
+	g := &Hasher{gemini: f.gemini, payloads: false}
+	g.h.SetSeed(seed)
+	return g
 }
 
-func (f *Hasher) reset() { f.buf = f.buf[:0] }
+func (f *Hasher) reset() { f.h.Reset() }
 
-func (f *Hasher) sum() uint64 { return maphash.Bytes(seed, f.buf) }
+func (f *Hasher) sum() uint64 { return f.h.Sum64() }
 
 // Start is the fingerprint of a message's own unit: role, item type, author
 // name and message-level fields.
@@ -166,11 +168,16 @@ func (f *Hasher) rawField(tag byte, v json.RawMessage) {
 	}
 }
 
-func (f *Hasher) tag(c byte) { f.buf = append(f.buf, c) }
+func (f *Hasher) tag(c byte) { f.h.WriteByte(c) }
 
 func (f *Hasher) str(s string) {
-	f.buf = binary.AppendUvarint(f.buf, uint64(len(s)))
-	f.buf = append(f.buf, s...)
+	f.length(len(s))
+	f.h.WriteString(s)
+}
+
+func (f *Hasher) length(n int) {
+	f.scratch = binary.AppendUvarint(f.scratch[:0], uint64(n))
+	f.h.Write(f.scratch)
 }
 
 // raw writes a JSON value without the whitespace between its tokens and
@@ -180,11 +187,12 @@ func (f *Hasher) raw(v json.RawMessage) {
 	v = WithoutCacheControl(v)
 	if len(v) > 0 && v[0] == '"' || !bytes.ContainsAny(v, " \t\n\r") {
 		// A string token has no whitespace outside itself.
-		f.buf = append(f.buf, v...)
+		f.h.Write(v)
 		f.tag('r')
 		return
 	}
-	f.buf = rawjson.AppendCompact(f.buf, v)
+	f.scratch = rawjson.AppendCompact(f.scratch[:0], v)
+	f.h.Write(f.scratch)
 	f.tag('r')
 }
 
@@ -209,8 +217,8 @@ func (f *Hasher) payload(tag byte, v json.RawMessage, oneAlphabet bool) {
 		f.raw(v)
 		return
 	}
-	f.buf = binary.AppendUvarint(f.buf, uint64(len(s)))
-	f.buf = append(f.buf, s...)
+	f.length(len(s))
+	f.h.Write(s)
 }
 
 var geminiSigReplacer = strings.NewReplacer("-", "+", "_", "/")
