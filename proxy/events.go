@@ -34,8 +34,15 @@ func (c *eventClock) write(p []byte, now time.Time) {
 		c.frames.write(c, p, now)
 		return
 	}
+	cr := -1 // the next \r at or after i, once looked for; len(p) when none
 	for i := 0; i < len(p); i++ {
-		if j := lineBreak(p[i:]); j != 0 {
+		if cr < i {
+			cr = len(p)
+			if k := bytes.IndexByte(p[i:], '\r'); k >= 0 {
+				cr = i + k
+			}
+		}
+		if j := lineBreak(p[i:], cr-i); j != 0 {
 			// A run of line content: no byte of it ends a line.
 			run := p[i:]
 			if j > 0 {
@@ -106,14 +113,17 @@ func (c *eventClock) finish(now time.Time) {
 	}
 }
 
-// lineBreak is the index of the first \n or \r in p, -1 when there is none.
-func lineBreak(p []byte) int {
-	n, r := bytes.IndexByte(p, '\n'), bytes.IndexByte(p, '\r')
+// lineBreak is the index of the first \n or \r in p, -1 when there is none;
+// r is the index of the first \r, len(p) when there is none (found once per
+// write: SSE rarely has one, and looking again for each line would read the
+// rest of the write each time).
+func lineBreak(p []byte, r int) int {
+	n := bytes.IndexByte(p[:r], '\n')
 	switch {
-	case n < 0:
-		return r
-	case r < 0 || n < r:
+	case n >= 0:
 		return n
+	case r < len(p):
+		return r
 	}
-	return r
+	return -1
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
-	"unicode/utf8"
 
 	"github.com/llmtck/llmtck/internal/cassette"
 )
@@ -48,59 +47,19 @@ func encodeSpilled(w io.Writer, in *cassette.Interaction, body *bodyBuffer) erro
 }
 
 // writeDoubleQuoted streams UTF-8 text from r as one YAML double-quoted
-// scalar, escaping what YAML would otherwise read differently.
+// scalar, escaped as the cassette encoder escapes a body in memory.
 func writeDoubleQuoted(w io.Writer, r io.Reader) error {
-	const hexDigits = "0123456789ABCDEF"
 	in := make([]byte, 64<<10)
-	chunk := make([]byte, 0, len(in)+utf8.UTFMax)
 	out := make([]byte, 0, 80<<10)
 	out = append(out, '"')
-	var carry []byte // an incomplete rune from the previous read
+	carried := 0 // bytes at the start of in: a rune the last read cut off
 	for {
-		n, rerr := r.Read(in)
-		chunk = append(append(chunk[:0], carry...), in[:n]...)
-		carry = nil
-		for i := 0; i < len(chunk); {
-			// A run of bytes written as they are, copied at once.
-			j := i
-			for j < len(chunk) && plainQuoted[chunk[j]] {
-				j++
-			}
-			if j > i {
-				out = append(out, chunk[i:j]...)
-				i = j
-				continue
-			}
-			c := chunk[i]
-			switch {
-			case c == '"' || c == '\\':
-				out = append(out, '\\', c)
-			case c == '\n':
-				out = append(out, '\\', 'n')
-			case c == '\r':
-				out = append(out, '\\', 'r')
-			case c == '\t':
-				out = append(out, '\\', 't')
-			case c < 0x80:
-				out = append(out, '\\', 'x', hexDigits[c>>4], hexDigits[c&15])
-			default:
-				if !utf8.FullRune(chunk[i:]) && rerr == nil {
-					carry = append([]byte(nil), chunk[i:]...)
-					i = len(chunk)
-					continue
-				}
-				r, size := utf8.DecodeRune(chunk[i:])
-				if cassette.PrintableRune(r) {
-					out = append(out, chunk[i:i+size]...)
-				} else {
-					out = append(out, '\\', 'u', hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15])
-				}
-				i += size
-				continue
-			}
-			i++
-		}
-		if len(out) > 64<<10 {
+		n, rerr := r.Read(in[carried:])
+		n += carried
+		var took int
+		out, took = cassette.AppendEscaped(out, in[:n], rerr == nil)
+		carried = copy(in, in[took:n])
+		if len(out) > 64<<10 || rerr != nil {
 			if _, err := w.Write(out); err != nil {
 				return err
 			}
@@ -113,18 +72,9 @@ func writeDoubleQuoted(w io.Writer, r io.Reader) error {
 			return rerr
 		}
 	}
-	out = append(out, '"')
-	_, err := w.Write(out)
+	_, err := w.Write([]byte{'"'})
 	return err
 }
-
-// plainQuoted marks the bytes a double-quoted scalar holds as they are.
-var plainQuoted = func() (t [256]bool) {
-	for c := 0x20; c < 0x7f; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
 
 // writeBinary streams r as a YAML !!binary scalar on one line.
 func writeBinary(w io.Writer, r io.Reader) error {

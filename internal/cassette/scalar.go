@@ -202,43 +202,67 @@ func blockSafe(s string) bool {
 }
 
 func appendDoubleQuoted(dst []byte, s string) []byte {
-	const hex = "0123456789ABCDEF"
 	dst = append(dst, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
-			dst = append(dst, c)
-			i++
-			continue
-		}
-		switch c {
-		case '"':
-			dst = append(dst, '\\', '"')
-		case '\\':
-			dst = append(dst, '\\', '\\')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		}
-		if c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' {
-			i++
-			continue
-		}
-		if c < 0x80 {
-			dst = append(dst, '\\', 'x', hex[c>>4], hex[c&15])
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if PrintableRune(r) {
-			dst = append(dst, s[i:i+n]...)
-		} else {
-			dst = append(dst, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
-		}
-		i += n
-	}
+	dst, _ = AppendEscaped(dst, s, false)
 	return append(dst, '"')
+}
+
+// AppendEscaped appends s as the inside of a YAML double-quoted scalar that
+// yaml.v3 and the fast reader read back as s, and returns how many bytes of
+// s it took: all of them, or, when more is to come (a body written piece by
+// piece), all but a UTF-8 sequence cut off at the end. Printable ASCII goes
+// as it is, eight bytes at a time; quote, backslash and control bytes are
+// escaped, and runes outside YAML's printable set go as \u escapes.
+func AppendEscaped[T string | []byte](dst []byte, s T, more bool) ([]byte, int) {
+	const hex = "0123456789ABCDEF"
+	for i := 0; i < len(s); {
+		j := i
+		for len(s)-j >= 8 && quotedAsIs(load64(s, j)) {
+			j += 8
+		}
+		for j < len(s) && s[j] >= 0x20 && s[j] < 0x7f && s[j] != '"' && s[j] != '\\' {
+			j++
+		}
+		if j > i {
+			dst = append(dst, s[i:j]...)
+			i = j
+			continue
+		}
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			dst = append(dst, '\\', c)
+		case c == '\n':
+			dst = append(dst, '\\', 'n')
+		case c == '\r':
+			dst = append(dst, '\\', 'r')
+		case c == '\t':
+			dst = append(dst, '\\', 't')
+		case c < 0x80:
+			dst = append(dst, '\\', 'x', hex[c>>4], hex[c&15])
+		default:
+			rest := s[i:min(len(s), i+utf8.UTFMax)]
+			if more && !utf8.FullRune([]byte(rest)) {
+				return dst, i
+			}
+			r, n := utf8.DecodeRune([]byte(rest))
+			if PrintableRune(r) {
+				dst = append(dst, s[i:i+n]...)
+			} else {
+				dst = append(dst, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
+			}
+			i += n
+			continue
+		}
+		i++
+	}
+	return dst, len(s)
+}
+
+// quotedAsIs reports whether each of the eight bytes in w goes into a
+// double-quoted scalar as it is: printable ASCII, neither quote nor
+// backslash.
+func quotedAsIs(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	quote, backslash := w^(ones*'"'), w^(ones*'\\')
+	return asciiPrintable(w) && ((quote-ones)&^quote|(backslash-ones)&^backslash)&highs == 0
 }

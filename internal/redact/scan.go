@@ -221,8 +221,8 @@ func scan(field string, data []byte, from int, base int64) *Leak {
 		}
 		i := from + k
 		g := pairGroups[uint16(c)<<8|uint16(data[i+1])]
-		if g == 0 {
-			continue
+		if g == 0 || i+2 == len(data) || !shapeGroups[g-1].third[data[i+2]] {
+			continue // "gh" in "right" goes no further than its third byte
 		}
 		if s, ok := shapeGroups[g-1].match(data, i); ok {
 			end := min(len(data), i+len(s.prefix)+4)
@@ -237,6 +237,7 @@ func scan(field string, data []byte, from int, base int64) *Leak {
 type shapeGroup struct {
 	common []byte
 	shapes []shape
+	third  [256]bool // the third bytes of the shapes' prefixes
 }
 
 // match is the first shape of g whose token starts at data[at].
@@ -264,6 +265,7 @@ var shapeGroups = func() []shapeGroup {
 		}
 		g.common = g.common[:n]
 		g.shapes = append(g.shapes, s)
+		g.third[s.prefix[2]] = true // every prefix has three bytes at least
 	}
 	return gs
 }()
@@ -301,6 +303,7 @@ func ScanHeader(prefix string, h http.Header) *Leak {
 // bytes (up to maxToken) and the byte before it.
 type Scanner struct {
 	field string
+	buf   []byte // the tail and the next piece, reused from piece to piece
 	tail  []byte // unfinished trailing run, with the byte before it when from is 1
 	from  int    // index in tail where a token may start
 	seen  int64  // offset of tail[0] in the whole value
@@ -317,7 +320,8 @@ func (s *Scanner) Write(p []byte) (int, error) {
 	}
 	buf := p
 	if len(s.tail) > 0 {
-		buf = append(s.tail, p...)
+		s.buf = append(append(s.buf[:0], s.tail...), p...)
+		buf = s.buf
 	}
 	if s.leak = scan(s.field, buf, s.from, s.seen); s.leak != nil {
 		s.tail = nil
@@ -335,7 +339,7 @@ func (s *Scanner) Write(p []byte) (int, error) {
 		keep, s.from = i-1, 1
 	}
 	s.seen += int64(keep)
-	s.tail = append(s.tail[:0:0], buf[keep:]...)
+	s.tail = append(s.tail[:0], buf[keep:]...) // its own array: buf is p or s.buf
 	return len(p), nil
 }
 
