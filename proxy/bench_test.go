@@ -222,26 +222,7 @@ func BenchmarkThroughput(b *testing.B) {
 		return []byte(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"question ` + strconv.FormatInt(asked.Add(1), 10) + ` ` + string(resp[:1024]) + `"}]}`)
 	}
 	load := func(rt benchRoute) time.Duration {
-		var next atomic.Int32
-		var wg sync.WaitGroup
-		start := time.Now()
-		for range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for next.Add(1) <= batch {
-					r, err := rt.client.Post(rt.url+"/v1/messages", "application/json", bytes.NewReader(reqBody()))
-					if err != nil {
-						b.Error(err)
-						return
-					}
-					io.Copy(io.Discard, r.Body)
-					r.Body.Close()
-				}
-			}()
-		}
-		wg.Wait()
-		return time.Since(start)
+		return postInParallel(b, workers, batch, rt.client, rt.url+"/v1/messages", reqBody)
 	}
 	for _, rt := range routes {
 		load(rt) // open the connections before timing
@@ -262,6 +243,31 @@ func BenchmarkThroughput(b *testing.B) {
 	b.ReportMetric(rate(4)/rate(2), "x-proxy-of-goproxy")
 	b.ReportMetric(rate(5)/rate(2), "x-shipped-recorder-of-goproxy")
 	b.ReportMetric(rate(6)/rate(2), "x-shipped-proxy-of-goproxy")
+}
+
+// postInParallel posts calls bodies to url from workers clients at once and
+// returns how long they took.
+func postInParallel(b *testing.B, workers, calls int, client *http.Client, url string, body func() []byte) time.Duration {
+	var next atomic.Int32
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for int(next.Add(1)) <= calls {
+				r, err := client.Post(url, "application/json", bytes.NewReader(body()))
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				io.Copy(io.Discard, r.Body)
+				r.Body.Close()
+			}
+		}()
+	}
+	wg.Wait()
+	return time.Since(start)
 }
 
 // BenchmarkRecordGrowingConversation records one conversation that grows
@@ -373,26 +379,7 @@ func BenchmarkReplayThroughput(b *testing.B) {
 			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 			target := target(in.Request.URL)
 			load := func(s *httptest.Server) time.Duration {
-				var next atomic.Int32
-				var wg sync.WaitGroup
-				start := time.Now()
-				for range workers {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						for next.Add(1) <= batch {
-							r, err := client.Post(s.URL+target, "application/json", bytes.NewReader(in.Request.Body))
-							if err != nil {
-								b.Error(err)
-								return
-							}
-							io.Copy(io.Discard, r.Body)
-							r.Body.Close()
-						}
-					}()
-				}
-				wg.Wait()
-				return time.Since(start)
+				return postInParallel(b, workers, batch, client, s.URL+target, func() []byte { return in.Request.Body })
 			}
 			// Open the connections and load the cassette before timing.
 			for _, s := range servers {

@@ -71,40 +71,12 @@ func subset(a, b []string) bool {
 }
 
 // The linter judges a request that extends an accepted one unchanged
-// against that call and the ones after it only; on every corpus cassette it
+// against that call and the ones after it only, and a fresh one (a new
+// conversation of user text) alone; on every corpus cassette it
 // gives every request the findings a linter judging against the whole
 // history gives, messages included. (The corpus has few long conversations;
 // reference's TestIncrementalLintOnScenarios plays many, broken ones too.)
-func TestIncrementalJudgementMatchesFull(t *testing.T) {
-	files := append(corpus.Files(t), corpus.SetFiles(t, corpus.Wave2)...)
-	compared, shortened := 0, 0
-	for _, path := range files {
-		c, err := cassette.Load(path)
-		if err != nil {
-			continue
-		}
-		exs := providers.DecodeCassette(c, "")
-		fast, full := lint.New(nil), lint.New(nil)
-		full.Full = true
-		for i, ex := range exs {
-			v := fast.Judge(ex)
-			got, want := verdictLines(v), verdictLines(full.Judge(ex))
-			if !slices.Equal(got, want) {
-				t.Errorf("%s interaction %d:\nincremental %q\nfull        %q", corpus.Name(t, path), i, got, want)
-			}
-			if v.Shortened {
-				shortened++
-			}
-			fast.Add(ex)
-			full.Add(ex)
-			compared++
-		}
-	}
-	if shortened == 0 {
-		t.Error("no request was judged against a shortened history: the test proves nothing")
-	}
-	t.Logf("%d requests compared, %d judged against a shortened history", compared, shortened)
-}
+func TestIncrementalJudgementMatchesFull(t *testing.T) { matchIncrementalToFull(t, false) }
 
 // The same across cassettes: one linter sees every corpus recording one
 // after the other, as a proxy in front of several harnesses does, so a
@@ -113,6 +85,13 @@ func TestIncrementalJudgementMatchesFull(t *testing.T) {
 // call once per id, not once per call: the redacted ids of different
 // recordings collide.)
 func TestIncrementalJudgementMatchesFullAcrossCassettes(t *testing.T) {
+	matchIncrementalToFull(t, true)
+}
+
+// matchIncrementalToFull judges every corpus request with the linter's
+// shortcuts and against the whole history, with a linter per cassette or
+// one for all of them, and compares the verdicts.
+func matchIncrementalToFull(t *testing.T, acrossCassettes bool) {
 	fast, full := lint.New(nil), lint.New(nil)
 	full.Full = true
 	compared, shortened := 0, 0
@@ -121,10 +100,14 @@ func TestIncrementalJudgementMatchesFullAcrossCassettes(t *testing.T) {
 		if err != nil {
 			continue
 		}
+		if !acrossCassettes {
+			fast, full = lint.New(nil), lint.New(nil)
+			full.Full = true
+		}
 		for i, ex := range providers.DecodeCassette(c, "") {
 			v := fast.Judge(ex)
 			if got, want := verdictLines(v), verdictLines(full.Judge(ex)); !slices.Equal(got, want) {
-				t.Errorf("%s interaction %d (call %d of the stream):\nincremental %q\nfull        %q", corpus.Name(t, path), i, fast.Len(), got, want)
+				t.Errorf("%s interaction %d (call %d of the linter):\nincremental %q\nfull        %q", corpus.Name(t, path), i, fast.Len(), got, want)
 			}
 			if v.Shortened {
 				shortened++
