@@ -13,6 +13,7 @@ type Memo struct {
 	mu   sync.Mutex
 	msgs map[string][]memoEntry // raw bytes → the messages decoded from them, by position
 	n    int
+	size int    // bytes held: each entry's raw bytes, and about as much decoded
 	next uint64 // the id of the next entry
 	last *list  // the list handed out last, nil while a List holds it
 }
@@ -30,9 +31,13 @@ type list struct {
 	msgs []Message
 }
 
-// memoMax bounds the entries a Memo keeps: past it, it starts over, so a
-// long recording session does not grow it without end.
-const memoMax = 1 << 16
+// memoMax and memoMaxSize bound the entries a Memo keeps and the bytes they
+// hold: past either, it starts over, so a long recording session does not
+// grow it without end (an eval harness's calls are all distinct).
+const (
+	memoMax     = 1 << 16
+	memoMaxSize = 32 << 20
+)
 
 // NewMemo returns an empty Memo.
 func NewMemo() *Memo { return &Memo{msgs: map[string][]memoEntry{}} }
@@ -54,14 +59,15 @@ func (m *Memo) message(at int, raw []byte, decode func() (Message, error)) (Mess
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.n >= memoMax {
+	if m.n >= memoMax || m.size >= memoMaxSize {
 		clear(m.msgs)
-		m.n = 0
+		m.n, m.size = 0, 0
 	}
 	m.next++
 	key := string(raw)
 	m.msgs[key] = append(m.msgs[key], memoEntry{at, m.next, msg})
 	m.n++
+	m.size += 2 * len(raw)
 	return msg, m.next, nil
 }
 

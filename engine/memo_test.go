@@ -102,3 +102,20 @@ func TestMemoConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// An eval harness sends only new messages: the memo keeps no more than
+// memoMaxSize of them, and still hands back what it holds.
+func TestMemoBoundedBySize(t *testing.T) {
+	m := NewMemo()
+	text := strings.Repeat("x", 64<<10)
+	for i := range 2 * memoMaxSize / (64 << 10) {
+		decodeAll(t, m, fmt.Sprint(i)+text)
+		if m.size > memoMaxSize+2*len(text)+16 {
+			t.Fatalf("after %d requests the memo holds %d bytes, more than %d", i+1, m.size, memoMaxSize)
+		}
+	}
+	last := fmt.Sprint(2*memoMaxSize/(64<<10)-1) + text
+	if _, decoded := decodeAll(t, m, last); decoded != 0 {
+		t.Errorf("the latest message was decoded again (%d), not remembered", decoded)
+	}
+}
