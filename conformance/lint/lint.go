@@ -54,7 +54,7 @@ type Verdict struct {
 	Rejection *Rejection
 	// Shortened is true when the request was judged against part of the
 	// history: it extends an accepted call unchanged, and the calls before
-	// that one were left out.
+	// that one were left out; or it is fresh, and judged alone.
 	Shortened bool
 }
 
