@@ -129,7 +129,10 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	c.reqBody = body
 	ephemeral := takeEphemeral(req.Header) // never forwarded, never recorded
-	c.reqHeader = dropHopByHop(r.policy.Header(req.Header))
+	if r.opts.Mode != ModeReplay || r.opts.Lint {
+		// What is recorded or judged; a plain replay needs neither.
+		c.reqHeader = dropHopByHop(r.policy.Header(req.Header))
+	}
 	c.wire = providers.Detect(c.url, body, nil)
 	if r.opts.Mode == ModePassthrough {
 		return r.forward(c, nil)
