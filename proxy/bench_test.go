@@ -96,6 +96,10 @@ func benchRoutes(b *testing.B, up *httptest.Server) []benchRoute {
 	}
 }
 
+// streamingRequest asks for a stream; the benchmarks' upstreams answer
+// whatever is asked.
+var streamingRequest = []byte(`{"model":"claude-x","max_tokens":10,"stream":true,"messages":[{"role":"user","content":"hi"}]}`)
+
 type nopLogger struct{}
 
 func (nopLogger) Printf(string, ...any) {}
@@ -119,7 +123,7 @@ func BenchmarkStreamTTFB(b *testing.B) {
 	defer up.Close()
 	routes := benchRoutes(b, up)
 	ttfb := make([][]time.Duration, len(routes))
-	body := []byte(`{"model":"claude-x","max_tokens":10,"stream":true,"messages":[{"role":"user","content":"hi"}]}`)
+	body := streamingRequest
 	first := make([]byte, 10)
 	b.ResetTimer()
 	for range b.N {
@@ -566,7 +570,7 @@ func BenchmarkRecordLargeStream(b *testing.B) {
 	defer up.Close()
 	routes := benchRoutes(b, up)
 	elapsed := make([]time.Duration, len(routes))
-	body := []byte(`{"model":"claude-x","max_tokens":10,"stream":true,"messages":[{"role":"user","content":"hi"}]}`)
+	body := streamingRequest
 	b.ResetTimer()
 	for range b.N {
 		for i, rt := range routes {

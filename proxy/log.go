@@ -36,9 +36,7 @@ func (l *callLog) line(c *call, verb string, d time.Duration) {
 	if c.status == 0 {
 		status = "ERR"
 	}
-	for _, s := range []string{verb, " ", c.method, " ", c.host, c.path, " ", status, " ", kind, " ", round(d).String()} {
-		b.WriteString(s)
-	}
+	b.WriteString(verb + " " + c.method + " " + c.host + c.path + " " + status + " " + kind + " " + round(d).String())
 	if c.tools < 0 {
 		b.WriteString(" tools=?")
 	} else {

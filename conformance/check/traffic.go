@@ -42,24 +42,24 @@ type analysis struct {
 // walk that several checks of one family need is paid once per traffic.
 // The build runs outside the lock: it may ask for other analyses.
 func Analysis[T any](tr *Traffic, name string, build func(*Traffic) T) T {
-	if v, ok := tr.analysis(name); ok {
+	tr.mu.Lock()
+	v, ok := tr.lookup(name)
+	tr.mu.Unlock()
+	if ok {
 		return v.(T)
 	}
-	v := build(tr)
+	built := build(tr)
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
-	for _, a := range tr.analyses {
-		if a.name == name { // built meanwhile by another check: keep one
-			return a.value.(T)
-		}
+	if v, ok := tr.lookup(name); ok { // built meanwhile by another check: keep one
+		return v.(T)
 	}
-	tr.analyses = append(tr.analyses, analysis{name, v})
-	return v
+	tr.analyses = append(tr.analyses, analysis{name, built})
+	return built
 }
 
-func (tr *Traffic) analysis(name string) (any, bool) {
-	tr.mu.Lock()
-	defer tr.mu.Unlock()
+// lookup finds the named analysis; tr.mu is held.
+func (tr *Traffic) lookup(name string) (any, bool) {
 	for _, a := range tr.analyses {
 		if a.name == name {
 			return a.value, true

@@ -28,7 +28,7 @@ func (s *seen) add(ex *engine.Exchange, from int) {
 	if s.blocks == nil {
 		s.blocks = map[uint64]struct{}{}
 	}
-	lead := leadingSystem(req)
+	lead := thread.Lead(req)
 	if lead == len(req.Messages) {
 		s.bare++
 	}
@@ -52,7 +52,7 @@ func (s *seen) fresh(next *engine.Exchange) bool {
 	if req == nil || req.PreviousResponseID != "" || s.bare > 0 {
 		return false
 	}
-	lead := leadingSystem(req)
+	lead := thread.Lead(req)
 	if lead == len(req.Messages) {
 		return false // an empty history extends every bare one of its head
 	}
@@ -89,12 +89,4 @@ func authored(b *engine.Block) bool {
 	}
 	return !b.Thought && len(b.Signature) == 0 && len(b.Data) == 0 && len(b.EncryptedContent) == 0 &&
 		b.ID == "" && b.ItemID == "" && b.ToolCallID == "" && len(b.Content) == 0
-}
-
-func leadingSystem(req *engine.Request) int {
-	lead := 0
-	for lead < len(req.Messages) && (req.Messages[lead].Role == engine.RoleSystem || req.Messages[lead].Role == engine.RoleDeveloper) {
-		lead++
-	}
-	return lead
 }

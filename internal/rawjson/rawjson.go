@@ -154,8 +154,8 @@ func closed(data []byte, i int) error {
 // ShallowObject reads the fields of the object doc in document order, a
 // key given twice included, checking its structure but not its values: for
 // a decoder that validates each value itself, some of them once for many
-// documents (engine.Memo). Run json.Valid on every value it does not know
-// to be valid, then LastWins.
+// documents (engine.Memo). Run Valid on every value it does not know to
+// be valid, then LastWins.
 func ShallowObject(doc []byte) ([]Field, error) { return fieldsOf(doc) }
 
 // ShallowEach is ShallowObject for an array: it calls f with each element
@@ -175,7 +175,7 @@ func validate(data []byte) error {
 	return errors.New("invalid JSON")
 }
 
-// The scanners below run only on data json.Valid accepted, so they need not
+// The scanners below run only on data Valid accepted, so they need not
 // check for malformed input.
 
 func skipSpace(data []byte, i int) int {

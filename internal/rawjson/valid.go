@@ -11,9 +11,9 @@ const maxDepth = 10000
 
 // Valid reports whether data is exactly one well-formed JSON value, as
 // json.Valid does (FuzzValid holds the two to the same answer), several
-// times faster on the long strings LLM traffic is made of: string contents
-// are skipped eight bytes at a time. Like json.Valid it does not check that
-// strings are valid UTF-8.
+// times faster on the long strings LLM traffic is made of: a string's quote
+// and escapes are found with bytes.IndexByte and its control bytes eight at
+// a time. Like json.Valid it does not check that strings are valid UTF-8.
 func Valid(data []byte) bool {
 	var stackBuf [32]byte
 	stack := stackBuf[:0] // '{' or '[' per open container

@@ -233,9 +233,9 @@ func scan(field string, data []byte, from int, base int64) *Leak {
 }
 
 // shapeGroup is the shapes whose prefixes share their first two bytes, in
-// shapes' order, and the prefix they all share.
+// shapes' order.
 type shapeGroup struct {
-	common []byte
+	pair   string // the two bytes
 	shapes []shape
 	third  [256]bool // the third bytes of the shapes' prefixes
 }
@@ -253,17 +253,12 @@ func (g shapeGroup) match(data []byte, at int) (shape, bool) {
 var shapeGroups = func() []shapeGroup {
 	var gs []shapeGroup
 	for _, s := range shapes {
-		i := slices.IndexFunc(gs, func(g shapeGroup) bool { return string(g.common[:2]) == s.prefix[:2] })
+		i := slices.IndexFunc(gs, func(g shapeGroup) bool { return g.pair == s.prefix[:2] })
 		if i < 0 {
-			gs = append(gs, shapeGroup{common: []byte(s.prefix)})
+			gs = append(gs, shapeGroup{pair: s.prefix[:2]})
 			i = len(gs) - 1
 		}
 		g := &gs[i]
-		n := 0
-		for n < len(g.common) && n < len(s.prefix) && g.common[n] == s.prefix[n] {
-			n++
-		}
-		g.common = g.common[:n]
 		g.shapes = append(g.shapes, s)
 		g.third[s.prefix[2]] = true // every prefix has three bytes at least
 	}
@@ -274,8 +269,8 @@ var shapeGroups = func() []shapeGroup {
 // a prefix's first two bytes to its group in shapeGroups, plus one.
 var firstBytes, pairGroups = func() (first [256]bool, pairs [1 << 16]uint8) {
 	for i, g := range shapeGroups {
-		first[g.common[0]] = true
-		pairs[uint16(g.common[0])<<8|uint16(g.common[1])] = uint8(i + 1)
+		first[g.pair[0]] = true
+		pairs[uint16(g.pair[0])<<8|uint16(g.pair[1])] = uint8(i + 1)
 	}
 	return first, pairs
 }()

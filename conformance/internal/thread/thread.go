@@ -98,14 +98,13 @@ func newRequest(ex *engine.Exchange, pos int) *Request {
 	for i := range req.System {
 		head = Mix(head, f.Block(&req.System[i]))
 	}
-	lead := 0
-	for lead < len(req.Messages) && isSystemRole(req.Messages[lead].Role) {
-		m := &req.Messages[lead]
+	lead := Lead(req)
+	for k := range lead {
+		m := &req.Messages[k]
 		head = Mix(head, f.Start(m))
 		for i := range m.Blocks {
 			head = Mix(head, f.Block(&m.Blocks[i]))
 		}
-		lead++
 	}
 	r.head = head
 	r.Msgs = req.Messages[lead:]
@@ -130,6 +129,16 @@ func newRequest(ex *engine.Exchange, pos int) *Request {
 		r.mfps[i] = mfp
 	}
 	return r
+}
+
+// Lead is the number of system and developer messages that open req's
+// messages: they belong to its head, the rest is its history.
+func Lead(req *engine.Request) int {
+	lead := 0
+	for lead < len(req.Messages) && isSystemRole(req.Messages[lead].Role) {
+		lead++
+	}
+	return lead
 }
 
 func isSystemRole(r engine.Role) bool { return r == engine.RoleSystem || r == engine.RoleDeveloper }
