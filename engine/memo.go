@@ -11,15 +11,22 @@ import "sync"
 // must not be changed. A Memo is safe for concurrent use; NewMemo makes one.
 type Memo struct {
 	mu   sync.Mutex
-	msgs map[string][]memoEntry // raw bytes → the messages decoded from them, by position
-	n    int
+	msgs map[memoKey]memoEntry
 	size int    // bytes held: each entry's raw bytes, and about as much decoded
 	next uint64 // the id of the next entry
 	last *list  // the list handed out last, nil while a List holds it
 }
 
-type memoEntry struct {
+// memoKey is a message's position and raw bytes. The position is part of
+// the key, not a list under it: an agent's history repeats some messages
+// word for word ("ok", one tool result) at hundreds of positions, and a
+// list to search would make decoding each request quadratic in its length.
+type memoKey struct {
 	at  int
+	raw string
+}
+
+type memoEntry struct {
 	id  uint64
 	msg Message
 }
@@ -40,33 +47,29 @@ const (
 )
 
 // NewMemo returns an empty Memo.
-func NewMemo() *Memo { return &Memo{msgs: map[string][]memoEntry{}} }
+func NewMemo() *Memo { return &Memo{msgs: map[memoKey]memoEntry{}} }
 
 // message returns the message decoded from raw at position at and its id,
 // calling decode the first time.
 func (m *Memo) message(at int, raw []byte, decode func() (Message, error)) (Message, uint64, error) {
 	m.mu.Lock()
-	for _, e := range m.msgs[string(raw)] {
-		if e.at == at {
-			m.mu.Unlock()
-			return e.msg, e.id, nil
-		}
-	}
+	e, ok := m.msgs[memoKey{at, string(raw)}]
 	m.mu.Unlock()
+	if ok {
+		return e.msg, e.id, nil
+	}
 	msg, err := decode()
 	if err != nil {
 		return msg, 0, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.n >= memoMax || m.size >= memoMaxSize {
+	if len(m.msgs) >= memoMax || m.size >= memoMaxSize {
 		clear(m.msgs)
-		m.n, m.size = 0, 0
+		m.size = 0
 	}
 	m.next++
-	key := string(raw)
-	m.msgs[key] = append(m.msgs[key], memoEntry{at, m.next, msg})
-	m.n++
+	m.msgs[memoKey{at, string(raw)}] = memoEntry{m.next, msg}
 	m.size += 2 * len(raw)
 	return msg, m.next, nil
 }

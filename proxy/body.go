@@ -82,9 +82,17 @@ func (b *bodyBuffer) spill(n int) {
 		return
 	}
 	b.spilt += int64(n)
-	// Keep the rest in a small array: the large one can be freed.
-	b.mem = append(make([]byte, 0, 2<<20), b.mem[n:]...)
+	if cap(b.mem) > spilledCap {
+		// Keep the rest in a small array: the large one can be freed.
+		b.mem = append(make([]byte, 0, spilledCap), b.mem[n:]...)
+		return
+	}
+	b.mem = b.mem[:copy(b.mem, b.mem[n:])]
 }
+
+// spilledCap is the memory a spilled body keeps: it spills past 1 MB, so
+// the newest bytes and one more read fit.
+const spilledCap = 2 << 20
 
 // track follows whether the body is UTF-8, carrying a rune split between
 // writes over to the next one.

@@ -185,7 +185,7 @@ func (b *book) leakIn(in *cassette.Interaction, body *bodyBuffer) *redact.Leak {
 
 // decode decodes the call for the log line, the linter's history and the
 // stream check: the response is added to the request decoded on arrival, or
-// the whole call is decoded when it was not linted. It is nil when nothing
+// decoded alone when the request was not linted. It is nil when nothing
 // needs it, or when the body was too large to keep in memory.
 func (c *call) decode(in *cassette.Interaction) *engine.Exchange {
 	if in.Response.Body == nil || !c.stream && c.r.log.w == nil && c.ex == nil {
@@ -201,7 +201,11 @@ func (c *call) decode(in *cassette.Interaction) *engine.Exchange {
 		call.Memo = c.book.memo
 	}
 	if c.ex == nil {
-		ex := providers.Decode(0, call)
+		// Nothing here reads the request: decode the response alone (a
+		// growing conversation's request is the larger by far), unless
+		// only the response can tell the wire.
+		ex := engine.Exchange{Method: call.Method, URL: call.URL, Wire: c.wire}
+		providers.AddResponse(&ex, call)
 		return &ex
 	}
 	providers.AddResponse(c.ex, call)

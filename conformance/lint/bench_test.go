@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers"
 )
 
@@ -59,3 +62,90 @@ func BenchmarkJudge(b *testing.B) {
 		}
 	})
 }
+
+// The whole of what the recording proxy's linter spends on one call of an
+// eval harness (a new one-turn conversation each time): decoding the
+// request with the cassette's memo, judging it, decoding the answer and
+// remembering the call, with a full history of 256 calls.
+func BenchmarkEvalCall(b *testing.B) {
+	answer := []byte(`{"id":"msg_1","type":"message","content":[{"type":"text","text":"` + strings.Repeat("x", 2048) + `"}]}`)
+	prompt := func(n int) []byte {
+		return []byte(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"question ` + strconv.Itoa(n) + ` ` + strings.Repeat("x", 1024) + `"}]}`)
+	}
+	l, memo := New(nil), engine.NewMemo()
+	for n := range 256 {
+		lintCall(l, memo, prompt(n), answer, true)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for n := range b.N {
+		lintCall(l, memo, prompt(256+n), answer, true)
+	}
+}
+
+// BenchmarkGrowingCall is what the recording proxy's linter spends on one
+// call of an agent whose conversation has grown to 6 and to 600 turns:
+// decoding the request through the memo (which holds every earlier turn),
+// judging it and decoding its answer. x-turn-600-of-turn-6 is about 1 for
+// work that follows the new turn, and grows toward 100 (the request's
+// growth) for work that redoes the history.
+func BenchmarkGrowingCall(b *testing.B) {
+	text := `{"type":"text","text":"` + strings.Repeat("answer ", 40) + `"}`
+	answer := []byte(`{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[` + text + `],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`)
+	body := func(n int) []byte {
+		var msgs []string
+		for i := range n + 1 {
+			if i > 0 {
+				msgs = append(msgs, `{"role":"assistant","content":[`+text+`]}`)
+			}
+			msgs = append(msgs, `{"role":"user","content":"question `+strconv.Itoa(i)+` `+strings.Repeat("words ", 40)+`"}`)
+		}
+		return []byte(`{"model":"claude-x","max_tokens":10,"messages":[` + strings.Join(msgs, ",") + `]}`)
+	}
+	turns := []int{6, 600}
+	took := make([]time.Duration, len(turns))
+	linters, memos, next := make([]*Linter, len(turns)), make([]*engine.Memo, len(turns)), make([][]byte, len(turns))
+	for k, n := range turns {
+		linters[k], memos[k] = New(nil), engine.NewMemo()
+		for i := range n {
+			lintCall(linters[k], memos[k], body(i), answer, true)
+		}
+		next[k] = body(n)
+	}
+	b.ResetTimer()
+	for range b.N {
+		for k := range turns {
+			// The same next turn each time, not added: the history stays.
+			start := time.Now()
+			lintCall(linters[k], memos[k], next[k], answer, false)
+			took[k] += time.Since(start)
+		}
+	}
+	for k, n := range turns {
+		b.ReportMetric(float64(took[k].Microseconds())/float64(b.N), "us/call-turn-"+strconv.Itoa(n))
+	}
+	b.ReportMetric(float64(took[1])/float64(took[0]), "x-turn-600-of-turn-6")
+}
+
+// lintCall is one call as the recording proxy lints it: the request decoded
+// on arrival and judged, the answer decoded, and the call remembered when
+// add is set (with the proxy's bound on the history).
+func lintCall(l *Linter, memo *engine.Memo, req, answer []byte, add bool) {
+	const url = "https://api.anthropic.com/v1/messages"
+	ex := providers.Decode(0, providers.Call{Method: "POST", URL: url, RequestHeader: callHeader, RequestBody: req, Memo: memo})
+	l.Prepare(ex).Verdict()
+	providers.AddResponse(&ex, providers.Call{Method: "POST", URL: url, RequestHeader: callHeader, RequestBody: req,
+		Status: 200, ResponseHeader: answerHeader, ResponseBody: answer})
+	if !add {
+		return
+	}
+	if l.Len() == 256 {
+		l.Forget(128)
+	}
+	l.Add(ex)
+}
+
+var (
+	callHeader   = http.Header{"Content-Type": {"application/json"}, "X-Api-Key": {"REDACTED"}, "Anthropic-Version": {"2023-06-01"}}
+	answerHeader = http.Header{"Content-Type": {"application/json"}}
+)

@@ -173,7 +173,17 @@ func (l *Linter) Forget(keep int) {
 	l.seen = seen{}
 	for i := range l.history {
 		l.history[i].Index = i
-		l.seen.add(&l.history[i], 0)
+		// As Add does: a call that extends a kept one adds its new
+		// messages only, so a long conversation is not hashed whole
+		// once per kept call.
+		taken := 0
+		for j := i - 1; j >= 0; j-- {
+			if l.prints[j].extends(l.prints[i]) {
+				taken = len(l.prints[j].prefix)
+				break
+			}
+		}
+		l.seen.add(&l.history[i], taken)
 	}
 }
 

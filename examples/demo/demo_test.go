@@ -19,8 +19,10 @@ func TestDemo(t *testing.T) {
 	if err := run(context.Background(), &out, "anthropic/thinking-tool-loop", dir); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("the demo took %v, over 10 s", d)
+	// A hang guard, not a speed bound (the demo takes well under a second;
+	// the race detector on a loaded CI machine is slower).
+	if d := time.Since(start); d > time.Minute {
+		t.Errorf("the demo took %v", d)
 	}
 	cassette := filepath.Join(dir, "anthropic", "thinking-tool-loop.yaml")
 	want := []string{

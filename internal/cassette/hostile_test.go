@@ -233,13 +233,11 @@ func TestHostileHuge(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	start := time.Now()
+	// Load looks at the size before it reads (no wall-clock bound here: a
+	// loaded CI machine makes any such bound flaky).
 	_, err = Load(path)
 	if err == nil || !strings.Contains(err.Error(), "more than the 256 MiB limit") {
 		t.Errorf("huge: %v", err)
-	}
-	if time.Since(start) > time.Second {
-		t.Errorf("refusing a huge file took %v", time.Since(start))
 	}
 }
 

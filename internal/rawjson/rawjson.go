@@ -246,7 +246,8 @@ func skipValue(data []byte, i int) int {
 	}
 }
 
-// unquoteKey decodes an object key, without allocating for plain keys.
+// unquoteKey decodes an object key; a plain key is copied as it is, without
+// json.Unmarshal.
 func unquoteKey(q []byte) (string, bool) {
 	if len(q) >= 2 && q[len(q)-1] == '"' && plain(q[1:len(q)-1]) {
 		return string(q[1 : len(q)-1]), true

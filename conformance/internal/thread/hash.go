@@ -30,7 +30,7 @@ import (
 // per process. A Hasher is not safe for concurrent use.
 type Hasher struct {
 	h        maphash.Hash // streamed: a long text is hashed, not copied
-	scratch  []byte       // a compacted JSON value, a length
+	scratch  []byte       // a compacted JSON value
 	gemini   bool
 	payloads bool
 }
@@ -176,8 +176,8 @@ func (f *Hasher) str(s string) {
 }
 
 func (f *Hasher) length(n int) {
-	f.scratch = binary.AppendUvarint(f.scratch[:0], uint64(n))
-	f.h.Write(f.scratch)
+	var buf [binary.MaxVarintLen64]byte
+	f.h.Write(buf[:binary.PutUvarint(buf[:], uint64(n))])
 }
 
 // raw writes a JSON value without the whitespace between its tokens and
