@@ -241,7 +241,7 @@ func (c *call) end(verb string, d time.Duration) {
 		return
 	}
 	c.r.log.line(c, verb, d)
-	c.r.inflight.Done()
+	c.r.inflight.done()
 }
 
 // synthetic is a response llmtck makes itself (a miss, a --check

@@ -27,7 +27,7 @@ type Recorder struct {
 	// inflight counts calls between RoundTrip and their log line, so Close
 	// records what a client is still reading (a hijacked CONNECT tunnel is
 	// not waited for by http.Server.Shutdown).
-	inflight sync.WaitGroup
+	inflight inflight
 	lost     lostCalls
 
 	mu     sync.Mutex
@@ -71,10 +71,8 @@ func NewRecorder(opts Options) (*Recorder, error) {
 // does not end as if it were whole.
 func (r *Recorder) Close() error {
 	var lost error
-	waited := make(chan struct{})
-	go func() { r.inflight.Wait(); close(waited) }()
 	select {
-	case <-waited:
+	case <-r.inflight.idle():
 	case <-time.After(closeWait):
 		lost = fmt.Errorf("calls still in flight after %s are not recorded", closeWait)
 	}
@@ -120,7 +118,7 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		index:  -1,
 		tools:  -1,
 	}
-	r.inflight.Add(1)
+	r.inflight.add()
 	body, err := readBody(req)
 	if err != nil {
 		c.addNote("reading the request body: " + err.Error())
