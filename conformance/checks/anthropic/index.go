@@ -112,7 +112,7 @@ func newAntTraffic(tr *check.Traffic) *antTraffic {
 		origins:  origin.Of(tr),
 		full:     map[uint64]int{},
 		accepted: map[uint64]bool{},
-		h:        thread.NewHasher(engine.WireAnthropic),
+		h:        thread.HasherFor(tr, engine.WireAnthropic),
 	}
 	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]

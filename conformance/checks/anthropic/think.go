@@ -314,9 +314,10 @@ func antModelVersion(model string) (major, minor int, ok bool) {
 	return major, minor, true
 }
 
-func hasToolResult(m *engine.Message) bool {
+// hasBlock reports whether m holds a block of type t.
+func hasBlock(m *engine.Message, t engine.BlockType) bool {
 	for i := range m.Blocks {
-		if m.Blocks[i].Type == engine.BlockToolResult {
+		if m.Blocks[i].Type == t {
 			return true
 		}
 	}
@@ -329,12 +330,12 @@ func hasToolResult(m *engine.Message) bool {
 // no tool_result (an ordinary user turn).
 func antLoopStart(msgs []engine.Message) int {
 	n := len(msgs)
-	if n == 0 || msgs[n-1].Role != engine.RoleUser || !hasToolResult(&msgs[n-1]) {
+	if n == 0 || msgs[n-1].Role != engine.RoleUser || !hasBlock(&msgs[n-1], engine.BlockToolResult) {
 		return -1
 	}
 	start := 0
 	for k := n - 1; k >= 0; k-- {
-		if msgs[k].Role == engine.RoleUser && !hasToolResult(&msgs[k]) {
+		if msgs[k].Role == engine.RoleUser && !hasBlock(&msgs[k], engine.BlockToolResult) {
 			start = k + 1
 			break
 		}
@@ -453,7 +454,7 @@ func judgeAntThink007(tr *check.Traffic, r *check.Reporter) {
 	a.each(func(i int, q *antReq) {
 		msgs := q.req.Messages
 		n := len(msgs)
-		if n < 2 || !hasToolResult(&msgs[n-1]) || msgs[n-2].Role != engine.RoleAssistant {
+		if n < 2 || !hasBlock(&msgs[n-1], engine.BlockToolResult) || msgs[n-2].Role != engine.RoleAssistant {
 			return
 		}
 		m := q.origin[n-2]

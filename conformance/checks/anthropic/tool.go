@@ -34,23 +34,30 @@ func antResults(m *engine.Message) map[string]*engine.Block {
 }
 
 // antUnanswered lists the tool_use blocks of assistant message k that the
-// next message does not answer, and describes that next message.
+// next message does not answer, and describes that next message. Most
+// assistant messages call no tool: they cost a look at their blocks.
 func antUnanswered(msgs []engine.Message, k int) (missing []*engine.Block, next string) {
-	answered := map[string]*engine.Block{}
-	switch {
-	case k+1 >= len(msgs):
-		next = "there is no next message"
-	case msgs[k+1].Role != engine.RoleUser:
-		next = fmt.Sprintf("the next message messages[%d] is %s", k+1, msgs[k+1].Role)
-	default:
+	if !hasBlock(&msgs[k], engine.BlockToolCall) {
+		return nil, ""
+	}
+	var answered map[string]*engine.Block // none when the next message is not the user's
+	if k+1 < len(msgs) && msgs[k+1].Role == engine.RoleUser {
 		answered = antResults(&msgs[k+1])
-		next = fmt.Sprintf("messages[%d] has no tool_result for it", k+1)
 	}
 	for p := range msgs[k].Blocks {
 		b := &msgs[k].Blocks[p]
 		if b.Type == engine.BlockToolCall && answered[b.ID] == nil {
 			missing = append(missing, b)
 		}
+	}
+	switch {
+	case len(missing) == 0:
+	case k+1 >= len(msgs):
+		next = "there is no next message"
+	case msgs[k+1].Role != engine.RoleUser:
+		next = fmt.Sprintf("the next message messages[%d] is %s", k+1, msgs[k+1].Role)
+	default:
+		next = fmt.Sprintf("messages[%d] has no tool_result for it", k+1)
 	}
 	return missing, next
 }

@@ -144,6 +144,7 @@ type gemIndex struct {
 	// decoded caches each distinct token's decoding: a growing history
 	// echoes every signature again in every request.
 	decoded map[string]*gemSig
+	h       *thread.Hasher // without payloads: a request's contents whatever its signatures
 }
 
 // sig returns the decoded signature of a raw token.
@@ -163,6 +164,7 @@ func newGemTraffic(tr *check.Traffic) *gemTraffic {
 		origins: origin.Of(tr),
 		full:    map[uint64]int{},
 		decoded: map[string]*gemSig{},
+		h:       thread.HasherFor(tr, engine.WireGemini).WithoutPayloads(),
 	}
 	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
@@ -252,10 +254,9 @@ func (x *gemIndex) request(at int, ex *engine.Exchange) (*gemReq, uint64) {
 	r := &gemReq{ex: ex, req: req, enforcing: gemEnforcing(req.Model), turnStart: -1,
 		runOf: make([]int, len(req.Messages))}
 	prefix := make([]uint64, len(req.Messages)+1)
-	h := thread.NewHasher(engine.WireGemini).WithoutPayloads()
 	for i := range req.Messages {
 		m := &req.Messages[i]
-		prefix[i+1] = thread.Mix(prefix[i], h.Message(m))
+		prefix[i+1] = thread.Mix(prefix[i], x.h.Message(m))
 		if m.Role != engine.RoleAssistant && gemOrdinary(m) {
 			r.turnStart = i
 		}

@@ -48,7 +48,7 @@ func analyseHistory(tr *check.Traffic) *Analysis {
 		if ex.Request == nil || ex.Wire == engine.WireUnknown || ex.Wire == "" {
 			continue
 		}
-		r := newRequest(ex, i)
+		r := newRequest(tr, ex, i)
 		a.Reqs[i] = r
 		t.add(r)
 	}

@@ -33,6 +33,7 @@ type Hasher struct {
 	scratch  []byte       // a compacted JSON value
 	gemini   bool
 	payloads bool
+	known    *Prints // block fingerprints already worked out; nil keeps none
 }
 
 var seed = maphash.MakeSeed()
@@ -51,7 +52,7 @@ func NewHasher(w engine.Wire) *Hasher {
 // WithoutPayloads returns a hasher that leaves opaque payloads out, to
 // recognise a history whatever its client did to the signatures in it.
 func (f *Hasher) WithoutPayloads() *Hasher {
-	g := &Hasher{gemini: f.gemini, payloads: false}
+	g := &Hasher{gemini: f.gemini, payloads: false, known: f.known}
 	g.h.SetSeed(seed)
 	return g
 }
@@ -74,9 +75,20 @@ func (f *Hasher) Start(m *engine.Message) uint64 {
 
 // Block is the fingerprint of one content block.
 func (f *Hasher) Block(b *engine.Block) uint64 {
+	if f.known == nil {
+		f.reset()
+		f.block(b)
+		return f.sum()
+	}
+	key := printKey{b, f.gemini, f.payloads}
+	if fp, ok := f.known.get(key); ok {
+		return fp
+	}
 	f.reset()
 	f.block(b)
-	return f.sum()
+	fp := f.sum()
+	f.known.put(key, fp)
+	return fp
 }
 
 // Message is the fingerprint of a whole message: its own unit and its

@@ -83,10 +83,10 @@ type Unit struct {
 func (u Unit) IsStart() bool { return u.Block < 0 }
 
 // newRequest fingerprints the request of ex, found at position pos of
-// the traffic.
-func newRequest(ex *engine.Exchange, pos int) *Request {
+// traffic tr.
+func newRequest(tr *check.Traffic, ex *engine.Exchange, pos int) *Request {
 	req := ex.Request
-	f := NewHasher(ex.Wire)
+	f := HasherFor(tr, ex.Wire)
 	r := &Request{ex: pos, Wire: ex.Wire, Req: req, rejected: ex.Status >= 400}
 	r.Chained = req.PreviousResponseID != ""
 	if ex.Response != nil {
