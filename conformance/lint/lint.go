@@ -6,6 +6,7 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
+	"github.com/llmtck/llmtck/conformance/internal/thread"
 	"github.com/llmtck/llmtck/engine"
 )
 
@@ -27,6 +28,10 @@ type Linter struct {
 	history []engine.Exchange
 	prints  []print // of history, in step
 	seen    seen    // the history's blocks
+	// blocks are the fingerprints of the history's blocks, by address: a
+	// request that repeats the history through an engine.Memo shares its
+	// blocks, and is hashed in time linear in what it adds.
+	blocks *thread.Prints
 	// Ephemeral is content the harness was told to send once and never
 	// persist; HIST-005 judges it.
 	Ephemeral []string
@@ -76,7 +81,7 @@ func (l *Linter) Prepare(next engine.Exchange) *Pending {
 		// first spares it the walk back through every call.
 		if l.seen.fresh(&next) {
 			from = len(l.history)
-		} else if i := l.extended(printOf(&next)); i >= 0 {
+		} else if i := l.extended(printOf(&next, l.lookup())); i >= 0 {
 			from = i
 		}
 	}
@@ -89,8 +94,24 @@ func (l *Linter) Prepare(next engine.Exchange) *Pending {
 	}
 	exs = append(append(exs[:from], l.history[from:]...), next)
 	*buf = exs
-	return &Pending{buf: buf, from: from, next: next.Index, wire: next.Wire, shortened: from > 0,
+	p := &Pending{buf: buf, from: from, next: next.Index, wire: next.Wire, shortened: from > 0,
 		ephemeral: l.Ephemeral[:len(l.Ephemeral):len(l.Ephemeral)], checks: l.checks}
+	if !l.Full && l.blocks != nil && from < len(l.history) {
+		// The judgement learns over the history's fingerprints, and what
+		// it learns of next goes with it: next may still change. (A full
+		// judgement hashes afresh, as check does: the tests' yardstick.)
+		p.blocks = l.blocks.Over(true)
+	}
+	return p
+}
+
+// lookup is a view of the history's fingerprints that keeps nothing, for a
+// request that is not the history's yet; nil when there are none.
+func (l *Linter) lookup() *thread.Prints {
+	if l.blocks == nil {
+		return nil
+	}
+	return l.blocks.Over(false)
 }
 
 // Pending is a judgement Prepare has set up and Verdict carries out.
@@ -102,6 +123,7 @@ type Pending struct {
 	shortened bool
 	ephemeral []string
 	checks    []*check.Check
+	blocks    *thread.Prints // nil: the judgement keeps its own
 }
 
 // Verdict judges the prepared request. Call it once.
@@ -113,7 +135,11 @@ func (p *Pending) Verdict() Verdict {
 		trafficBuffers.Put(p.buf)
 	}()
 	v := Verdict{Shortened: p.shortened}
-	for _, f := range check.Judge(&check.Traffic{Exchanges: exs, Ephemeral: p.ephemeral, From: p.from}, p.checks) {
+	tr := &check.Traffic{Exchanges: exs, Ephemeral: p.ephemeral, From: p.from}
+	if p.blocks != nil {
+		thread.Share(tr, p.blocks)
+	}
+	for _, f := range check.Judge(tr, p.checks) {
 		if f.Interaction != p.next {
 			continue
 		}
@@ -126,11 +152,16 @@ func (p *Pending) Verdict() Verdict {
 }
 
 // Add appends an answered call (rejected ones too) to the history; its
-// Index is set to its place in the conversation.
+// Index is set to its place in the conversation. The linter keeps ex's
+// request and response as they are, and their blocks' fingerprints by
+// address: they must not change once added.
 func (l *Linter) Add(ex engine.Exchange) {
 	ex.Index = len(l.history)
 	ex.RequestBody, ex.ResponseBody = nil, nil // later requests are judged against the decoded call
-	p := printOf(&ex)
+	if l.blocks == nil {
+		l.blocks = thread.NewPrints()
+	}
+	p := printOf(&ex, l.blocks)
 	taken := 0 // messages whose blocks seen has: those of the call ex extends
 	if !l.seen.fresh(&ex) {
 		if i := l.extended(p); i >= 0 {
@@ -171,8 +202,10 @@ func (l *Linter) Forget(keep int) {
 	l.history = append(l.history[:0:0], l.history[len(l.history)-keep:]...)
 	l.prints = append(l.prints[:0:0], l.prints[len(l.prints)-keep:]...)
 	l.seen = seen{}
+	l.blocks = thread.NewPrints() // a judgement under way keeps the old one
 	for i := range l.history {
 		l.history[i].Index = i
+		printOf(&l.history[i], l.blocks) // its blocks' fingerprints, each block once
 		// As Add does: a call that extends a kept one adds its new
 		// messages only, so a long conversation is not hashed whole
 		// once per kept call.

@@ -21,14 +21,15 @@ type print struct {
 	prefix   []uint64 // prefix[k] fingerprints messages[:k+1]
 }
 
-// printOf fingerprints ex's request. Chained Responses requests
-// (previous_response_id) hold only their new items and are never extended.
-func printOf(ex *engine.Exchange) print {
+// printOf fingerprints ex's request, looking its blocks up in known (nil:
+// none). Chained Responses requests (previous_response_id) hold only their
+// new items and are never extended.
+func printOf(ex *engine.Exchange, known *thread.Prints) print {
 	req := ex.Request
 	if req == nil || req.PreviousResponseID != "" {
 		return print{}
 	}
-	h := thread.NewHasher(ex.Wire)
+	h := thread.NewHasherWith(ex.Wire, known)
 	s := h.String(req.Model)
 	s = thread.Mix(s, h.Blocks(req.System))
 	s = thread.Mix(s, h.Tools(req.Tools))

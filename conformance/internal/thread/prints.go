@@ -7,16 +7,34 @@ import (
 	"github.com/llmtck/llmtck/engine"
 )
 
-// Prints remembers block fingerprints by the block's address for the
-// requests of one traffic. A conversation decoded through an engine.Memo
-// shares each repeated message, blocks and all, between the requests that
-// repeat it, so a block is hashed once per traffic instead of once per
-// request: judging a growing conversation hashes each turn once, not once
-// per later turn. It holds only while the blocks do not change, as a
-// traffic's do not while it is judged.
+// Prints remembers block fingerprints by the block's address. A
+// conversation decoded through an engine.Memo shares each repeated message,
+// blocks and all, between the requests that repeat it, so a block is
+// hashed once instead of once per request that repeats it: judging a
+// growing conversation hashes each turn once, not once per later turn. A
+// fingerprint holds only while its block does not change: a traffic's
+// blocks do not while it is judged, and a linter's history never does.
+//
+// A Prints may sit on another it only reads (Over): a judgement's own
+// fingerprints over the linter's history, so that nothing of a request
+// being judged outlives the judgement.
 type Prints struct {
-	mu sync.Mutex
-	m  map[printKey]uint64
+	mu    sync.Mutex
+	m     map[printKey]uint64 // nil: looks up only
+	under *Prints
+}
+
+// NewPrints returns an empty Prints.
+func NewPrints() *Prints { return &Prints{m: map[printKey]uint64{}} }
+
+// Over returns a Prints that looks p up and keeps what it learns itself;
+// with keep false it keeps nothing.
+func (p *Prints) Over(keep bool) *Prints {
+	q := &Prints{under: p}
+	if keep {
+		q.m = map[printKey]uint64{}
+	}
+	return q
 }
 
 // printKey is a block and the hasher's settings: the same block has
@@ -27,6 +45,14 @@ type printKey struct {
 }
 
 func (p *Prints) get(k printKey) (uint64, bool) {
+	if p.under != nil {
+		if fp, ok := p.under.get(k); ok {
+			return fp, true
+		}
+	}
+	if p.m == nil {
+		return 0, false
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	fp, ok := p.m[k]
@@ -34,6 +60,9 @@ func (p *Prints) get(k printKey) (uint64, bool) {
 }
 
 func (p *Prints) put(k printKey, fp uint64) {
+	if p.m == nil {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.m) < maxPrints {
@@ -41,20 +70,36 @@ func (p *Prints) put(k printKey, fp uint64) {
 	}
 }
 
-// maxPrints bounds the fingerprints a traffic keeps (about 10 MB): a
+// maxPrints bounds the fingerprints a Prints keeps (about 10 MB): a
 // conversation repeats few distinct blocks, while a recording of a
 // million independent calls, which repeats none, should not grow a map
 // of them all.
 const maxPrints = 1 << 18
 
-// HasherFor returns a hasher for wire w's history that shares tr's Prints.
-// A traffic of one request has nothing to share: its hasher keeps none.
-func HasherFor(tr *check.Traffic, w engine.Wire) *Hasher {
+// NewHasherWith returns a hasher for wire w's history that looks block
+// fingerprints up in p and keeps the ones it works out there.
+func NewHasherWith(w engine.Wire, p *Prints) *Hasher {
 	f := NewHasher(w)
-	if len(tr.Exchanges)-tr.From > 1 {
-		f.known = check.Analysis(tr, "thread.prints", func(*check.Traffic) *Prints {
-			return &Prints{m: map[printKey]uint64{}}
-		})
-	}
+	f.known = p
 	return f
+}
+
+// Share makes p the Prints of tr's hashers (HasherFor). Call it before
+// judging tr.
+func Share(tr *check.Traffic, p *Prints) {
+	check.Analysis(tr, printsAnalysis, func(*check.Traffic) *Prints { return p })
+}
+
+const printsAnalysis = "thread.prints"
+
+// HasherFor returns a hasher for wire w's history that shares tr's Prints:
+// the one given to Share, or else one of tr's own. A traffic of one
+// request has nothing of its own to share.
+func HasherFor(tr *check.Traffic, w engine.Wire) *Hasher {
+	return NewHasherWith(w, check.Analysis(tr, printsAnalysis, func(tr *check.Traffic) *Prints {
+		if len(tr.Exchanges)-tr.From < 2 {
+			return nil
+		}
+		return NewPrints()
+	}))
 }

@@ -71,3 +71,25 @@ func blocksOf(ex *engine.Exchange) []*engine.Block {
 	}
 	return out
 }
+
+// TestPrintsOverKeepTheirOwn: what a judgement learns (Over) stays with it,
+// so a request that changes after it was judged is hashed afresh; the
+// Prints under it learns only what is put there itself.
+func TestPrintsOverKeepTheirOwn(t *testing.T) {
+	w := engine.WireAnthropic
+	history := thread.NewPrints()
+	kept := &engine.Block{Type: engine.BlockText, Text: "in the history"}
+	thread.NewHasherWith(w, history).Block(kept)
+
+	judged := &engine.Block{Type: engine.BlockText, Text: "judged"}
+	judgement := thread.NewHasherWith(w, history.Over(true))
+	if got, want := judgement.Block(kept), thread.NewHasher(w).Block(kept); got != want {
+		t.Fatalf("a history block looked up through a judgement: %x, want %x", got, want)
+	}
+	judgement.Block(judged)
+	thread.NewHasherWith(w, history.Over(false)).Block(judged) // a lookup that keeps nothing
+	judged.Text = "changed after its judgement"
+	if got, want := thread.NewHasherWith(w, history).Block(judged), thread.NewHasher(w).Block(judged); got != want {
+		t.Errorf("a judgement's fingerprint outlived it: %x, want %x", got, want)
+	}
+}
