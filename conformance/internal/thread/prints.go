@@ -19,7 +19,7 @@ import (
 // fingerprints over the linter's history, so that nothing of a request
 // being judged outlives the judgement.
 type Prints struct {
-	mu    sync.Mutex
+	mu    sync.RWMutex        // the linter's is read by judgements running side by side
 	m     map[printKey]uint64 // nil: looks up only
 	under *Prints
 }
@@ -53,8 +53,8 @@ func (p *Prints) get(k printKey) (uint64, bool) {
 	if p.m == nil {
 		return 0, false
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.mu.RLock()
+	defer p.mu.RUnlock()
 	fp, ok := p.m[k]
 	return fp, ok
 }
