@@ -14,7 +14,6 @@ import (
 // time of each event, and a watch for secrets. When the body ends, cleanly
 // or not, the call is recorded before the end reaches the client.
 type tee struct {
-	declared int64 // the upstream's Content-Length, or -1
 	// live is set for a stream (an event stream, or an endpoint that
 	// streams by its path, as Gemini's JSON-array stream does): each piece
 	// is sent on as it comes. Any other body is sent as one.
@@ -36,7 +35,7 @@ func newTee(src io.ReadCloser, declared int64, c *call) *tee {
 		clock.frames = &frameCounter{}
 	}
 	live := !jsonDocument(c.respHeader) || providers.StreamedByPath(c.url)
-	return &tee{declared: declared, live: live, src: src, c: c, body: body, clock: clock}
+	return &tee{live: live, src: src, c: c, body: body, clock: clock}
 }
 
 func (t *tee) Read(p []byte) (int, error) {

@@ -162,11 +162,9 @@ func (l *Linter) Add(ex engine.Exchange) {
 		l.blocks = thread.NewPrints()
 	}
 	p := printOf(&ex, l.blocks)
-	taken := 0 // messages whose blocks seen has: those of the call ex extends
+	taken := 0
 	if !l.seen.fresh(&ex) {
-		if i := l.extended(p); i >= 0 {
-			taken = len(l.prints[i].prefix)
-		}
+		taken = takenIn(l.prints, p)
 	}
 	l.seen.add(&ex, taken)
 	l.history = append(l.history, ex)
@@ -179,13 +177,26 @@ var trafficBuffers = sync.Pool{New: func() any { return new([]engine.Exchange) }
 
 // extended is the index of the latest call next extends unchanged, or -1
 // when there is none.
-func (l *Linter) extended(next print) int {
-	for i := len(l.prints) - 1; i >= 0; i-- {
-		if l.prints[i].extends(next) {
+func (l *Linter) extended(next print) int { return latestExtended(l.prints, next) }
+
+// latestExtended is the index in prints of the latest call next extends
+// unchanged, or -1 when there is none.
+func latestExtended(prints []print, next print) int {
+	for i := len(prints) - 1; i >= 0; i-- {
+		if prints[i].extends(next) {
 			return i
 		}
 	}
 	return -1
+}
+
+// takenIn is how many of p's messages seen already holds from the calls
+// printed in prints: those of the latest call p extends, 0 when none.
+func takenIn(prints []print, p print) int {
+	if i := latestExtended(prints, p); i >= 0 {
+		return len(prints[i].prefix)
+	}
+	return 0
 }
 
 // Len is the number of calls in the history.
@@ -209,14 +220,7 @@ func (l *Linter) Forget(keep int) {
 		// As Add does: a call that extends a kept one adds its new
 		// messages only, so a long conversation is not hashed whole
 		// once per kept call.
-		taken := 0
-		for j := i - 1; j >= 0; j-- {
-			if l.prints[j].extends(l.prints[i]) {
-				taken = len(l.prints[j].prefix)
-				break
-			}
-		}
-		l.seen.add(&l.history[i], taken)
+		l.seen.add(&l.history[i], takenIn(l.prints[:i], l.prints[i]))
 	}
 }
 
