@@ -6,6 +6,7 @@ import (
 	"os"
 	"unicode/utf8"
 
+	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/redact"
 )
 
@@ -33,10 +34,17 @@ type bodyBuffer struct {
 
 	valid   bool   // every complete rune so far is UTF-8
 	partial []byte // an incomplete rune at the end of the last write
+
+	// What decides whether the body can be a literal block (see BlockSafe).
+	block   bool // every complete rune so far may stand in a literal block
+	first   byte // the body's first byte, once there is one
+	started bool
+	newline bool // a line break has been seen
+	text    bool // a byte other than space, tab and line break has been seen
 }
 
 func newBodyBuffer(field string, size int64) *bodyBuffer {
-	b := &bodyBuffer{scan: redact.NewScanner(field), valid: true}
+	b := &bodyBuffer{scan: redact.NewScanner(field), valid: true, block: true}
 	if size > 0 && size <= int64(spillAt) {
 		b.mem = make([]byte, 0, size)
 	}
@@ -94,11 +102,20 @@ func (b *bodyBuffer) spill(n int) {
 // the newest bytes and one more read fit.
 const spilledCap = 2 << 20
 
-// track follows whether the body is UTF-8, carrying a rune split between
-// writes over to the next one.
+// track follows whether the body is UTF-8 and whether it can be a literal
+// block, carrying a rune split between writes over to the next one.
 func (b *bodyBuffer) track(p []byte) {
-	if !b.valid {
+	if !b.valid || len(p) == 0 {
 		return
+	}
+	if !b.started {
+		b.started, b.first = true, p[0]
+	}
+	if !b.newline {
+		b.newline = bytes.IndexByte(p, '\n') >= 0
+	}
+	if !b.text {
+		b.text = len(bytes.TrimLeft(p, " \t\n")) > 0
 	}
 	if len(b.partial) > 0 {
 		p = append(b.partial, p...)
@@ -114,7 +131,12 @@ func (b *bodyBuffer) track(p []byte) {
 			break
 		}
 	}
-	if !utf8.Valid(p[:cut]) {
+	// Text a block can hold is UTF-8, so the second look is needed only
+	// once the first has failed.
+	if b.block && !cassette.BlockText(p[:cut]) {
+		b.block = false
+	}
+	if !b.block && !utf8.Valid(p[:cut]) {
 		b.valid = false
 		return
 	}
@@ -125,6 +147,33 @@ func (b *bodyBuffer) track(p []byte) {
 
 // UTF8 reports whether the whole body is valid UTF-8.
 func (b *bodyBuffer) UTF8() bool { return b.valid && len(b.partial) == 0 }
+
+// BlockSafe reports whether the whole body can be written as a literal
+// block, as the cassette encoder writes such a body in memory: several
+// lines of text a block can hold, some with more than white space.
+func (b *bodyBuffer) BlockSafe() bool {
+	return b.UTF8() && b.block && b.newline && b.text
+}
+
+// trailingNewlines counts the line breaks that end the body.
+func (b *bodyBuffer) trailingNewlines() (int, error) {
+	n := len(b.mem) - len(bytes.TrimRight(b.mem, "\n"))
+	if n < len(b.mem) || b.file == nil {
+		return n, nil
+	}
+	// The newest bytes are all line breaks: count on into the file.
+	var c [1]byte
+	for at := b.spilt - 1; at >= 0; at-- {
+		if _, err := b.file.ReadAt(c[:], at); err != nil {
+			return 0, err
+		}
+		if c[0] != '\n' {
+			break
+		}
+		n++
+	}
+	return n, nil
+}
 
 // Spilled reports whether the body lives in the temporary file.
 func (b *bodyBuffer) Spilled() bool { return b.file != nil }

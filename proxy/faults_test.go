@@ -107,7 +107,18 @@ func callFault(client *http.Client, url, fault string) (*http.Response, []byte, 
 
 // Each fault reaches the client as it would without llmtck, the cassette
 // records what happened, and the interactions before it are untouched.
-func TestFaults(t *testing.T) {
+func TestFaults(t *testing.T) { testFaults(t) }
+
+// The same faults with each body kept by a keeper from its first piece on,
+// as a large stream's is.
+func TestFaultsWithKeeper(t *testing.T) {
+	old := keepAside
+	keepAside = 0
+	t.Cleanup(func() { keepAside = old }) // after the servers have closed
+	testFaults(t)
+}
+
+func testFaults(t *testing.T) {
 	cancelled := make(chan struct{}, 4)
 	h := faultyProvider(cancelled)
 	direct := httptest.NewServer(h)

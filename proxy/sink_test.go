@@ -19,19 +19,25 @@ import (
 // streamed into the cassette; stock go-vcr reads it back byte for byte,
 // whether it is text (double-quoted YAML) or not UTF-8 (!!binary).
 func TestLargeBodiesSpillAndStillRoundTrip(t *testing.T) {
-	old := spillAt
-	spillAt = 64 << 10
-	defer func() { spillAt = old }()
+	oldSpill, oldAside := spillAt, keepAside
+	spillAt, keepAside = 64<<10, 32<<10 // a keeper keeps the rest of each body
+	defer func() { spillAt, keepAside = oldSpill, oldAside }()
 
 	var text bytes.Buffer
 	for i := 0; text.Len() < 300<<10; i++ {
 		fmt.Fprintf(&text, "event: content_block_delta\ndata: {\"index\":%d,\"text\":\"é \\\"q\\\" \\t tab\\r\\n ☃ \u2028 \U0001F600\"}\r\n\r\n", i)
 	}
 	binary := append(bytes.Repeat([]byte("data: x\n\n"), 20000), 0xff, 0xfe, 0x00, '\n')
+	// An event stream as providers send it, written as a literal block.
+	var stream bytes.Buffer
+	for i := 0; stream.Len() < 300<<10; i++ {
+		fmt.Fprintf(&stream, "event: content_block_delta\ndata: {\"index\":%d,\"text\":\"é \\\"q\\\" \\n ☃  \\t\"}\n\n", i)
+	}
+	stream.WriteString("\n\n") // keep chomping, across the spill file and memory
 	for _, tc := range []struct {
 		name string
 		body []byte
-	}{{"utf8", text.Bytes()}, {"binary", binary}} {
+	}{{"utf8", text.Bytes()}, {"binary", binary}, {"block", stream.Bytes()}} {
 		t.Run(tc.name, func(t *testing.T) {
 			up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", "text/event-stream")
@@ -54,6 +60,9 @@ func TestLargeBodiesSpillAndStillRoundTrip(t *testing.T) {
 			}
 			if err := rec.Close(); err != nil {
 				t.Fatal(err)
+			}
+			if raw, _ := os.ReadFile(path); tc.name == "block" && bytes.Count(raw, []byte("body: |+\n      event: content_block_delta\n")) != 2 {
+				t.Error("the spilled event streams are not literal blocks")
 			}
 			stock := loadStock(t, path)
 			ours, err := cassette.Load(path)

@@ -14,8 +14,10 @@ import (
 // encodeSpilled writes an interaction whose response body is too large to
 // hold in memory. The cassette encoder lays out everything else around a
 // placeholder body, and the body is streamed in the placeholder's place: as
-// a double-quoted YAML string when it is UTF-8, else as !!binary base64 —
-// both forms stock go-vcr reads back byte for byte.
+// a literal block when the encoder would write it as one in memory (an
+// event stream: it costs little more than a copy), as a double-quoted YAML
+// string when it is other UTF-8, else as !!binary base64 — all forms stock
+// go-vcr reads back byte for byte.
 func encodeSpilled(w io.Writer, in *cassette.Interaction, body *bodyBuffer) error {
 	var id [8]byte
 	rand.Read(id[:])
@@ -34,15 +36,49 @@ func encodeSpilled(w io.Writer, in *cassette.Interaction, body *bodyBuffer) erro
 		return err
 	}
 	var err error
-	if body.UTF8() {
+	switch {
+	case body.BlockSafe():
+		err = writeBlock(w, body)
+	case body.UTF8():
 		err = writeDoubleQuoted(w, body.Reader())
-	} else {
+	default:
 		err = writeBinary(w, body.Reader())
 	}
 	if err != nil {
 		return err
 	}
 	_, err = w.Write(append([]byte("\n"), after...))
+	return err
+}
+
+// writeBlock streams a block-safe body as the literal block the cassette
+// encoder writes for it in memory, indented under "    body:".
+func writeBlock(w io.Writer, body *bodyBuffer) error {
+	trailing, err := body.trailingNewlines()
+	if err != nil {
+		return err
+	}
+	text := io.LimitReader(body.Reader(), body.Len()-int64(trailing))
+	in := make([]byte, 256<<10)
+	out := append(make([]byte, 0, 320<<10), cassette.BlockIndicator(body.first, trailing)...)
+	lineStart := true
+	for {
+		n, rerr := text.Read(in)
+		out, lineStart = cassette.AppendBlockLines(out, in[:n], 4, lineStart)
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return rerr
+		}
+		if len(out) > 256<<10 {
+			if _, err := w.Write(out); err != nil {
+				return err
+			}
+			out = out[:0]
+		}
+	}
+	_, err = w.Write(cassette.AppendBlockEnd(out, trailing))
 	return err
 }
 

@@ -55,3 +55,60 @@ func FuzzWriteDoubleQuoted(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSpilledBodyEncodesAsInMemory holds a spilled body's interaction,
+// wherever the spill file ends and the bytes still in memory begin, to the
+// one the cassette encoder writes with the body in memory: byte for byte
+// when the body is a literal block (an event stream), and read back as the
+// same body by the fast reader and by stock YAML in every form.
+func FuzzSpilledBodyEncodesAsInMemory(f *testing.F) {
+	for _, s := range []string{"event: x\ndata: {\"a\":1}\n\n", " lead\n\n\n", "\n\nx", "one line", "é\n☃\n\n", "a\r\nb\n", "\xff\n", "\n\n\n", "tab\there\n"} {
+		f.Add([]byte(s), uint16(2), uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, cut uint16, step uint8) {
+		body := newBodyBuffer("response.body", 0)
+		defer body.Close()
+		n := int(step%16) + 1
+		for i := 0; i < len(data); i += n {
+			body.Write(data[i:min(len(data), i+n)])
+		}
+		body.spill(int(cut) % (len(data) + 1))
+		in := &cassette.Interaction{
+			Request:  cassette.Request{Method: "POST", URL: "https://api.anthropic.com/v1/messages", Body: []byte(`{"stream":true}`)},
+			Response: cassette.Response{Status: 200, StatusText: "200 OK"},
+		}
+		var got bytes.Buffer
+		if err := encodeSpilled(&got, in, body); err != nil {
+			t.Fatal(err)
+		}
+		in.Response.Body = data
+		var want bytes.Buffer
+		if err := cassette.EncodeInteraction(&want, in); err != nil {
+			t.Fatal(err)
+		}
+		if body.BlockSafe() && !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Fatalf("spilled:\n%s\nin memory:\n%s", got.Bytes(), want.Bytes())
+		}
+		var doc bytes.Buffer
+		cassette.EncodeHeader(&doc)
+		doc.Write(got.Bytes())
+		c, err := cassette.Parse("spilled.yaml", doc.Bytes())
+		if err != nil {
+			t.Fatalf("%v\n%s", err, doc.Bytes())
+		}
+		if back := c.Interactions[0].Response.Body; !bytes.Equal(back, data) && len(data) > 0 {
+			t.Fatalf("read back %q, spilled %q", back, data)
+		}
+		var stock struct {
+			Interactions []struct {
+				Response struct{ Body string }
+			}
+		}
+		if err := yaml.Unmarshal(doc.Bytes(), &stock); err != nil {
+			t.Fatalf("YAML does not read it: %v\n%s", err, doc.Bytes())
+		}
+		if back := stock.Interactions[0].Response.Body; back != string(data) {
+			t.Fatalf("YAML reads %q back, spilled %q", back, data)
+		}
+	})
+}

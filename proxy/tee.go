@@ -21,6 +21,7 @@ type tee struct {
 	src   io.ReadCloser
 	c     *call
 	body  *bodyBuffer
+	keep  *keeper // keeps the body once it has grown past keepAside
 	clock *eventClock
 	held  error // an error that came with the last bytes, returned next
 	done  bool
@@ -51,7 +52,7 @@ func (t *tee) Read(p []byte) (int, error) {
 		if t.c.stream {
 			t.clock.write(p[:n], time.Now())
 		}
-		t.body.Write(p[:n])
+		t.keepPiece(p[:n])
 	}
 	if err != nil {
 		if n > 0 {
@@ -62,6 +63,20 @@ func (t *tee) Read(p []byte) (int, error) {
 		return 0, t.err
 	}
 	return n, nil
+}
+
+// keepPiece keeps p with the body: in line while the body is small, then
+// by a keeper. A body that is not recorded (passthrough) stays in line: it
+// keeps at most a small prefix for the log line.
+func (t *tee) keepPiece(p []byte) {
+	if t.keep != nil {
+		t.keep.write(p)
+		return
+	}
+	t.body.Write(p)
+	if !t.body.noSpill && t.body.Len() > int64(keepAside) {
+		t.keep = newKeeper(t.body)
+	}
 }
 
 // Close is called by whoever copies the body; before the end it means the
@@ -83,6 +98,9 @@ func (t *tee) finish(err error) {
 	t.done = true
 	t.err = err
 	t.clock.finish(time.Now())
+	if t.keep != nil {
+		t.keep.wait()
+	}
 	cause := ""
 	switch {
 	case err == io.EOF:

@@ -120,7 +120,7 @@ func appendHeader(dst []byte, ephemeral []string) []byte {
 func AppendInteraction(dst []byte, in *Interaction) []byte {
 	req, resp := &in.Request, &in.Response
 	dst = append(dst, "- request:\n    body: "...)
-	dst = appendBody(dst, bytesString(req.Body), 4)
+	dst = appendBody(dst, req.Body, 4)
 	dst = append(dst, "\n    headers:"...)
 	dst = appendHeaders(dst, req.Header, req.Body)
 	dst = append(dst, "    url: "...)
@@ -128,7 +128,7 @@ func AppendInteraction(dst []byte, in *Interaction) []byte {
 	dst = append(dst, "\n    method: "...)
 	dst = appendInline(dst, req.Method)
 	dst = append(dst, "\n  response:\n    body: "...)
-	dst = appendBody(dst, bytesString(resp.Body), 4)
+	dst = appendBody(dst, resp.Body, 4)
 	dst = append(dst, "\n    headers:"...)
 	dst = appendHeaders(dst, resp.Header, resp.Body)
 	status := resp.StatusText

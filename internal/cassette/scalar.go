@@ -1,6 +1,7 @@
 package cassette
 
 import (
+	"bytes"
 	"encoding/base64"
 	"strings"
 	"unicode/utf8"
@@ -44,42 +45,84 @@ func appendInline(dst []byte, s string) []byte {
 
 // appendBody appends a body after "body: ", as a literal block indented
 // under a key at indent columns when that form is exact, else inline.
-func appendBody(dst []byte, s string, indent int) []byte {
+func appendBody(dst, body []byte, indent int) []byte {
+	s := bytesString(body)
 	if !blockSafe(s) {
 		return appendInline(dst, s)
 	}
-	dst = append(dst, '|')
-	if s[0] == ' ' || s[0] == '\t' || s[0] == '\n' {
-		// The indentation cannot be guessed from the first line.
-		dst = append(dst, '2')
-	}
-	text := strings.TrimRight(s, "\n")
-	trailing := len(s) - len(text)
+	text := bytes.TrimRight(body, "\n")
+	trailing := len(body) - len(text)
+	dst = append(dst, BlockIndicator(body[0], trailing)...)
+	dst, _ = AppendBlockLines(dst, text, indent, true)
+	return AppendBlockEnd(dst, trailing)
+}
+
+// BlockIndicator is what opens a literal block after "body: " for text
+// that starts with first and ends in trailing line breaks, up to the line
+// break before its first line.
+func BlockIndicator(first byte, trailing int) string {
+	// The indentation cannot be guessed from a first line that starts
+	// with white space.
+	indicated := first == ' ' || first == '\t' || first == '\n'
 	switch {
+	case trailing == 0 && indicated:
+		return "|2-\n"
 	case trailing == 0:
-		dst = append(dst, '-')
-	case trailing > 1:
-		dst = append(dst, '+')
+		return "|-\n"
+	case trailing == 1 && indicated:
+		return "|2\n"
+	case trailing == 1:
+		return "|\n"
+	case indicated:
+		return "|2+\n"
 	}
-	for {
-		line, rest, more := strings.Cut(text, "\n")
-		dst = append(dst, '\n')
-		if line != "" {
-			dst = appendSpaces(dst, indent+2)
-			dst = append(dst, line...)
+	return "|+\n"
+}
+
+// AppendBlockLines appends text, the body of a literal block without its
+// final line breaks, as the block's lines indented under a key at indent
+// columns. The text may come in pieces: lineStart says whether the last
+// piece ended on a line break (true for the first piece), and the result
+// says it for this one.
+func AppendBlockLines(dst, text []byte, indent int, lineStart bool) ([]byte, bool) {
+	for len(text) > 0 {
+		line := text
+		i := bytes.IndexByte(text, '\n')
+		if i >= 0 {
+			line = text[:i]
 		}
-		if !more {
+		if len(line) > 0 {
+			if lineStart {
+				dst = appendSpaces(dst, indent+2)
+			}
+			dst = append(dst, line...)
+			lineStart = false
+		}
+		if i < 0 {
 			break
 		}
-		text = rest
+		dst = append(dst, '\n')
+		lineStart = true
+		text = text[i+1:]
 	}
-	// Keep chomping (|+) keeps the extra final line breaks as empty lines;
-	// the caller writes the last line break.
+	return dst, lineStart
+}
+
+// AppendBlockEnd appends what ends a literal block whose text ended in
+// trailing line breaks: keep chomping (|+) keeps the extra ones as empty
+// lines, and the caller writes the last.
+func AppendBlockEnd(dst []byte, trailing int) []byte {
 	for range trailing - 1 {
 		dst = append(dst, '\n')
 	}
 	return dst
 }
+
+// BlockText reports whether every rune of p may stand as itself in a
+// literal block: p must be UTF-8 with no CR and no character a block
+// cannot hold. Writers of a body a piece at a time (the proxy's spill
+// writer) check each piece of whole runes with it.
+func BlockText(p []byte) bool { return printable(p, true) }
 
 func appendSpaces(dst []byte, n int) []byte {
 	for range n {

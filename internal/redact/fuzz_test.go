@@ -71,7 +71,7 @@ func FuzzURL(f *testing.F) {
 }
 
 // scanOneShapeAtATime is scan as it was first written, one pass per shape:
-// the reference the grouped passes must agree with.
+// the reference the anchored passes must agree with.
 func scanOneShapeAtATime(data []byte) (int, string) {
 	best, kind := -1, ""
 	for _, s := range shapes {
@@ -95,9 +95,9 @@ func scanOneShapeAtATime(data []byte) (int, string) {
 	return best, kind
 }
 
-// FuzzScanGroupsAgree: scanning by first byte finds the leak, at the
+// FuzzScanAnchorsAgree: scanning by anchor bytes finds the leak, at the
 // offset, that scanning shape by shape finds.
-func FuzzScanGroupsAgree(f *testing.F) {
+func FuzzScanAnchorsAgree(f *testing.F) {
 	f.Add([]byte(`{"k":"sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz012345","g":"ghp_0123456789abcdefABCDEF0123456789abcd"}`))
 	f.Add([]byte(`xoxb-123 sk-or-v1-` + strings.Repeat("ab12", 16) + ` AKIAABCDEFGHIJKLMNOP`))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // Leak is a value shaped like a live credential, found where a cassette was
@@ -207,72 +208,85 @@ func Scan(field string, data []byte) *Leak {
 }
 
 // scan searches data for tokens that start at or after index from; base is
-// the offset of data[0] in the whole value. One pass, position by position:
-// a byte that can start a shape, followed by a byte that can come second,
-// gets its shapes tried in their order, so the first match is the earliest
-// leak.
+// the offset of data[0] in the whole value. Each shape is found by one byte
+// of its prefix that is rare in prose and JSON (its anchor), a few passes of
+// bytes.IndexByte over data in all, and the earliest token wins: at one
+// offset, the shape that comes first in shapes.
 func scan(field string, data []byte, from int, base int64) *Leak {
-	if from+1 >= len(data) {
+	best, bestShape := -1, 0
+	for _, a := range anchors {
+		for i := from + a.least; i < len(data); {
+			j := bytes.IndexByte(data[i:], a.c)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			if best >= 0 && at-a.most > best {
+				break // every token this anchor could still find starts later
+			}
+			for _, u := range a.uses {
+				start := at - u.offset
+				if start < from || data[start] != u.first || best >= 0 && (start > best || start == best && u.shape > bestShape) {
+					continue
+				}
+				if matchAt(shapes[u.shape], data, start) {
+					best, bestShape = start, u.shape
+				}
+			}
+			i = at + 1
+		}
+	}
+	if best < 0 {
 		return nil
 	}
-	for k, c := range data[from : len(data)-1] {
-		if !firstBytes[c] {
-			continue
-		}
-		i := from + k
-		g := pairGroups[uint16(c)<<8|uint16(data[i+1])]
-		if g == 0 || i+2 == len(data) || !shapeGroups[g-1].third[data[i+2]] {
-			continue // "gh" in "right" goes no further than its third byte
-		}
-		if s, ok := shapeGroups[g-1].match(data, i); ok {
-			end := min(len(data), i+len(s.prefix)+4)
-			return &Leak{Field: field, Kind: s.kind, Offset: base + int64(i), Prefix: string(data[i:end])}
-		}
-	}
-	return nil
+	s := shapes[bestShape]
+	end := min(len(data), best+len(s.prefix)+4)
+	return &Leak{Field: field, Kind: s.kind, Offset: base + int64(best), Prefix: string(data[best:end])}
 }
 
-// shapeGroup is the shapes whose prefixes share their first two bytes, in
-// shapes' order.
-type shapeGroup struct {
-	pair   string // the two bytes
-	shapes []shape
-	third  [256]bool // the third bytes of the shapes' prefixes
+// matchAt reports whether a token of shape s starts at data[at].
+func matchAt(s shape, data []byte, at int) bool {
+	return bytes.HasPrefix(data[at:], []byte(s.prefix)) && startsToken(data, at) && s.check(data[at+len(s.prefix):])
 }
 
-// match is the first shape of g whose token starts at data[at].
-func (g shapeGroup) match(data []byte, at int) (shape, bool) {
-	for _, s := range g.shapes {
-		if bytes.HasPrefix(data[at:], []byte(s.prefix)) && startsToken(data, at) && s.check(data[at+len(s.prefix):]) {
-			return s, true
-		}
-	}
-	return shape{}, false
+// An anchor is a byte that the prefixes of some shapes hold; scan looks
+// for it and tries those shapes where their prefixes would start.
+type anchor struct {
+	c           byte
+	least, most int // the least and the greatest offset of c in the prefixes
+	uses        []anchorUse
 }
 
-var shapeGroups = func() []shapeGroup {
-	var gs []shapeGroup
-	for _, s := range shapes {
-		i := slices.IndexFunc(gs, func(g shapeGroup) bool { return g.pair == s.prefix[:2] })
-		if i < 0 {
-			gs = append(gs, shapeGroup{pair: s.prefix[:2]})
-			i = len(gs) - 1
-		}
-		g := &gs[i]
-		g.shapes = append(g.shapes, s)
-		g.third[s.prefix[2]] = true // every prefix has three bytes at least
-	}
-	return gs
-}()
+type anchorUse struct {
+	shape  int  // index in shapes
+	offset int  // of c in the shape's prefix
+	first  byte // the prefix's first byte, the cheap test before the rest
+}
 
-// firstBytes marks the bytes a shape's prefix starts with; pairGroups maps
-// a prefix's first two bytes to its group in shapeGroups, plus one.
-var firstBytes, pairGroups = func() (first [256]bool, pairs [1 << 16]uint8) {
-	for i, g := range shapeGroups {
-		first[g.pair[0]] = true
-		pairs[uint16(g.pair[0])<<8|uint16(g.pair[1])] = uint8(i + 1)
+// anchorBytes are the anchors: each shape's prefix is found by the first
+// of them in it. They are bytes that are rare in the text and JSON a body
+// is mostly made of (a lower-case letter would stop scan at every other
+// word), and few, since each is a pass over the data.
+const anchorBytes = "-I9_J"
+
+var anchors = func() []anchor {
+	as := make([]anchor, len(anchorBytes))
+	for k := range as {
+		as[k] = anchor{c: anchorBytes[k], least: -1}
 	}
-	return first, pairs
+	for i, s := range shapes {
+		k := strings.IndexAny(s.prefix, anchorBytes)
+		if k < 0 {
+			panic("redact: the prefix " + s.prefix + " holds no anchor byte")
+		}
+		a := &as[strings.IndexByte(anchorBytes, s.prefix[k])]
+		a.uses = append(a.uses, anchorUse{shape: i, offset: k, first: s.prefix[0]})
+		if a.least < 0 || k < a.least {
+			a.least = k
+		}
+		a.most = max(a.most, k)
+	}
+	return slices.DeleteFunc(as, func(a anchor) bool { return len(a.uses) == 0 })
 }()
 
 // ScanHeader scans every value of h; fields are named prefix.Name.
