@@ -20,3 +20,27 @@ func FuzzASCIIPrintable(f *testing.F) {
 		}
 	})
 }
+
+// FuzzNotBlock holds the eight-bytes-at-once block test to the byte by
+// byte one: it never passes a byte a block cannot hold as it is, and it
+// marks one it could only after a control byte or a byte above 0x7e.
+func FuzzNotBlock(f *testing.F) {
+	for _, w := range []uint64{0, 0x0a0a0a0a0a0a0a0a, 0x7e0a7e0a7e0a7e0a, 0x200a200a200a200a, 0x41410d4141414141, 0x0a414141414141ff, 0x2009414141414141} {
+		f.Add(w)
+	}
+	f.Fuzz(func(t *testing.T, w uint64) {
+		marked := notBlock(w)
+		control := false
+		for k := range 8 {
+			c := byte(w >> (8 * k))
+			ok := c >= 0x20 && c < 0x7f || c == '\n'
+			switch m := marked>>(8*k+7)&1 == 1; {
+			case !ok && !m:
+				t.Fatalf("notBlock(%#016x) passes byte %d (%#02x)", w, k, c)
+			case ok && m && !control:
+				t.Fatalf("notBlock(%#016x) marks byte %d (%#02x) after plain bytes only", w, k, c)
+			}
+			control = control || c < 0x20 || c > 0x7e
+		}
+	})
+}

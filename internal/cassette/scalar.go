@@ -3,6 +3,7 @@ package cassette
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"strings"
 	"unicode/utf8"
 )
@@ -178,9 +179,7 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 // printable.
 func printable[T string | []byte](s T, block bool) bool {
 	for i := 0; i < len(s); i++ {
-		for len(s)-i >= 8 && asciiPrintable(load64(s, i)) {
-			i += 8 // most of a body is printable ASCII
-		}
+		i = skipPlain(s, i, block)
 		if i == len(s) {
 			break
 		}
@@ -211,11 +210,39 @@ func asciiPrintable(w uint64) bool {
 	return ((w-ones*0x20)&^w|w|(w+ones))&highs == 0
 }
 
+// skipPlain returns the index of the first byte at or after i that may not
+// be printable ASCII nor, in a block, a line break: most of a body is
+// plain, and goes 32 bytes at a time.
+func skipPlain[T string | []byte](s T, i int, block bool) int {
+	if !block {
+		for len(s)-i >= 8 && asciiPrintable(load64(s, i)) {
+			i += 8
+		}
+		return i
+	}
+	for len(s)-i >= 32 && notBlock(load64(s, i))|notBlock(load64(s, i+8))|notBlock(load64(s, i+16))|notBlock(load64(s, i+24)) == 0 {
+		i += 32
+	}
+	for len(s)-i >= 8 && notBlock(load64(s, i)) == 0 {
+		i += 8
+	}
+	return i
+}
+
+// notBlock marks, in the high bit of each byte, the bytes of w that are
+// neither printable ASCII nor a line break. A byte after a control byte or
+// one above 0x7e may be marked too (the subtraction borrows from it, the
+// addition carries into it): that only sends it to the byte by byte test.
+func notBlock(w uint64) uint64 {
+	const ones, highs, lows = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
+	x := w ^ (ones * '\n')
+	breaks := ^((x&lows + lows) | x) & highs // exactly the line breaks
+	return ((w - ones*0x20) | w | (w + ones)) & highs &^ breaks
+}
+
 // load64 reads the eight bytes of s at i as a little-endian word.
 func load64[T string | []byte](s T, i int) uint64 {
-	_ = s[i+7]
-	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+	return binary.LittleEndian.Uint64([]byte(s[i : i+8]))
 }
 
 // PrintableRune reports whether r (above ASCII) may stand as itself in a
