@@ -148,6 +148,11 @@ func BenchmarkStreamTTFB(b *testing.B) {
 	direct := median(ttfb[0])
 	b.ReportMetric(float64((median(ttfb[3]) - direct).Microseconds()), "µs-added-by-recorder")
 	b.ReportMetric(float64((median(ttfb[4]) - direct).Microseconds()), "µs-added-by-proxy")
+	// The goal: what the recorder and the forward proxy as the CLI builds
+	// them add to bare goproxy's time to first byte.
+	gp := median(ttfb[2])
+	b.ReportMetric(float64((median(ttfb[5]) - gp).Microseconds()), "µs-shipped-recorder-over-goproxy")
+	b.ReportMetric(float64((median(ttfb[6]) - gp).Microseconds()), "µs-shipped-proxy-over-goproxy")
 }
 
 // pacedStream answers with n events, gap apart, each flushed as it is
