@@ -1,6 +1,9 @@
 package engine
 
-import "sync"
+import (
+	"bytes"
+	"sync"
+)
 
 // Memo remembers decoded history messages by their position and raw bytes,
 // so that the requests of a growing conversation, each repeating the whole
@@ -36,6 +39,9 @@ type memoEntry struct {
 type list struct {
 	ids  []uint64
 	msgs []Message
+	// raw is the JSON array the list was read from, through its last item
+	// (a copy the list owns), when the reader gave it (List.Array).
+	raw []byte
 }
 
 // memoMax and memoMaxSize bound the entries a Memo keeps and the bytes they
@@ -74,6 +80,22 @@ func (m *Memo) message(at int, raw []byte, decode func() (Message, error)) (Mess
 	return msg, m.next, nil
 }
 
+// LastArray is the JSON array the list handed out last was read from,
+// through its last item, or nil: a request reader scans a value that
+// starts with it from its end on (rawjson.ShallowObjectKnowing). Its bytes
+// never change.
+func (m *Memo) LastArray() []byte {
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.last == nil {
+		return nil
+	}
+	return m.last.raw
+}
+
 // List starts the message list of one request; a nil Memo gives a list
 // that only decodes.
 func (m *Memo) List() *List {
@@ -97,7 +119,35 @@ type List struct {
 	// shared counts the leading messages that are prev's: they are not
 	// copied until the request departs from prev.
 	shared int
+	// array is the JSON array the items come from (Array), end the offset
+	// just past the last item added (ReadTo); resumed says that array
+	// starts with prev's raw bytes.
+	array   []byte
+	end     int
+	resumed bool
 }
+
+// Array gives the list the JSON array its items come from, and returns how
+// many of its leading items are, byte for byte, the items of the list it
+// extends, and the offset just past them: the reader adds only the items
+// after them (rawjson.ShallowEachFrom), and a growing conversation's
+// request is read in time linear in what it adds. Call it before Add.
+func (l *List) Array(array []byte) (n, end int) {
+	l.array = array
+	p := l.prev
+	if l.memo == nil || p == nil || len(p.raw) == 0 || !bytes.HasPrefix(array, p.raw) {
+		return 0, 0
+	}
+	l.resumed = true
+	l.shared = len(p.ids)
+	l.ids = append(l.ids, p.ids...)
+	l.end = len(p.raw)
+	return len(p.ids), len(p.raw)
+}
+
+// ReadTo records that the items added so far end at offset end of the
+// array given to Array.
+func (l *List) ReadTo(end int) { l.end = end }
 
 // Add decodes the message at position at from raw through the memo
 // (decode is called only for bytes it has not seen there).
@@ -144,7 +194,7 @@ func (l *List) Messages() []Message {
 	case l.prev != nil && l.shared == len(l.prev.ids):
 		// All of prev, then the new messages: append in prev's room.
 		msgs := append(l.prev.msgs[:l.shared], l.msgs...)
-		own = &list{ids: l.ids, msgs: msgs}
+		own = &list{ids: l.ids, msgs: msgs, raw: l.raw()}
 	case l.prev != nil:
 		// A prefix of prev: share it, and leave prev the one to extend.
 		own = l.prev
@@ -153,7 +203,7 @@ func (l *List) Messages() []Message {
 		l.memo.mu.Unlock()
 		return prevPrefix(own.msgs, l.shared)
 	default:
-		own = &list{ids: l.ids, msgs: l.msgs}
+		own = &list{ids: l.ids, msgs: l.msgs, raw: l.raw()}
 	}
 	l.memo.mu.Lock()
 	l.memo.last = own
@@ -162,6 +212,19 @@ func (l *List) Messages() []Message {
 		return []Message{}
 	}
 	return own.msgs[:len(l.ids):len(l.ids)]
+}
+
+// raw is the array the list was read from, through its last item, for the
+// next list to compare with: prev's bytes extended in their room when the
+// array starts with them, else a copy.
+func (l *List) raw() []byte {
+	switch {
+	case l.array == nil || l.end == 0:
+		return nil
+	case l.resumed:
+		return append(l.prev.raw, l.array[len(l.prev.raw):l.end]...)
+	}
+	return append([]byte(nil), l.array[:l.end]...)
 }
 
 func prevPrefix(msgs []Message, n int) []Message {

@@ -119,3 +119,49 @@ func TestMemoBoundedBySize(t *testing.T) {
 		t.Errorf("the latest message was decoded again (%d), not remembered", decoded)
 	}
 }
+
+// A list given the array its items come from knows the items it repeats,
+// byte for byte, from the list before it; any other array is read whole.
+func TestMemoListArray(t *testing.T) {
+	m := NewMemo()
+	read := func(array string, items ...string) (int, int) {
+		t.Helper()
+		l := m.List()
+		n, end := l.Array([]byte(array))
+		for i := n; i < len(items); i++ {
+			if err := l.Add(i, []byte(items[i]), func() (Message, error) {
+				return Message{Role: RoleUser, Blocks: []Block{{Type: BlockText, Text: items[i]}}}, nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			l.ReadTo(strings.Index(array, items[i]) + len(items[i]))
+		}
+		if got := texts(l.Messages()); got != strings.Join(items, " ") {
+			t.Fatalf("%s: list %q", array, got)
+		}
+		return n, end
+	}
+	for _, c := range []struct {
+		array  string
+		items  []string
+		n, end int
+	}{
+		{`["a"]`, []string{`"a"`}, 0, 0},
+		{`["a","b"]`, []string{`"a"`, `"b"`}, 1, 4},
+		{`["a","b", "c"]`, []string{`"a"`, `"b"`, `"c"`}, 2, 8},
+		{`["a","b", "c","d"]`, []string{`"a"`, `"b"`, `"c"`, `"d"`}, 3, 13},
+		// Its items again with other bytes between them: read whole, and
+		// the last list stays the one to extend.
+		{`["a", "b"]`, []string{`"a"`, `"b"`}, 0, 0},
+		{`["a","b", "c","d","e"]`, []string{`"a"`, `"b"`, `"c"`, `"d"`, `"e"`}, 4, 17},
+		{`["x"]`, []string{`"x"`}, 0, 0}, // a branch
+		{`["x","y"]`, []string{`"x"`, `"y"`}, 1, 4},
+	} {
+		if n, end := read(c.array, c.items...); n != c.n || end != c.end {
+			t.Errorf("%s: Array gives %d items to %d, want %d to %d", c.array, n, end, c.n, c.end)
+		}
+	}
+	if n, end := (&List{}).Array([]byte(`["a"]`)); n != 0 || end != 0 {
+		t.Errorf("without a memo: %d, %d", n, end)
+	}
+}

@@ -130,7 +130,7 @@ func ArrayAt(path string, raw []byte) ([]json.RawMessage, error) {
 // ValidatedObject is ObjectAt for a whole document the caller has just
 // validated (body.Object, Document): it is not validated a second time.
 func ValidatedObject(raw []byte) ([]Field, error) {
-	fields, err := fieldsOf(raw)
+	fields, err := fieldsOf(raw, nil)
 	if err != nil {
 		return nil, invalid("", raw, err)
 	}
@@ -144,7 +144,7 @@ func readObject(path string, raw []byte) ([]Field, error) {
 	if path == "" {
 		return Fields(raw)
 	}
-	return fieldsOf(raw)
+	return fieldsOf(raw, nil)
 }
 
 // readArray is readObject for an array.

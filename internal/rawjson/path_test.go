@@ -259,7 +259,7 @@ func FuzzShallowValidation(f *testing.F) {
 	f.Add([]byte(`{"a":1} x`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var values [][]byte
-		if fields, err := fieldsOf(data); err == nil {
+		if fields, err := fieldsOf(data, nil); err == nil {
 			for _, fd := range fields {
 				values = append(values, fd.Value)
 			}

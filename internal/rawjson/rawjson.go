@@ -27,7 +27,7 @@ func Fields(data []byte) ([]Field, error) {
 	if err := validate(data); err != nil {
 		return nil, err
 	}
-	return fieldsOf(data)
+	return fieldsOf(data, nil)
 }
 
 // Array decodes a JSON array into its raw elements. The elements alias data.
@@ -47,7 +47,7 @@ var errMalformed = errors.New("malformed JSON")
 // linear in its size, not in its size times its depth. The structure (keys,
 // colons, commas, brackets) is checked; the values are not. Malformed data
 // is an error (not always the first fault), never a panic.
-func fieldsOf(data []byte) ([]Field, error) {
+func fieldsOf(data, known []byte) ([]Field, error) {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return nil, fmt.Errorf("expected a JSON object, found %s", kind(data))
@@ -74,7 +74,12 @@ func fieldsOf(data []byte) ([]Field, error) {
 		if i >= len(data) {
 			return nil, errMalformed
 		}
-		vend := skipValue(data, i)
+		var vend int
+		if len(known) > 0 && bytes.HasPrefix(data[i:], known) {
+			vend = skipNested(data, i+len(known), 1) // known leaves an array open
+		} else {
+			vend = skipValue(data, i)
+		}
 		if vend == i {
 			return nil, errMalformed
 		}
@@ -96,7 +101,7 @@ func fieldsOf(data []byte) ([]Field, error) {
 // arrayOf is Array without the validation pass (see fieldsOf).
 func arrayOf(data []byte) ([]json.RawMessage, error) {
 	var out []json.RawMessage
-	err := eachOf(data, func(_ int, item json.RawMessage) error {
+	err := eachOf(data, 0, 0, func(_ int, item json.RawMessage, _ int) error {
 		out = append(out, item)
 		return nil
 	})
@@ -106,19 +111,29 @@ func arrayOf(data []byte) ([]json.RawMessage, error) {
 	return out, nil
 }
 
-// eachOf calls f with each element of the array data, checking the
-// array's structure but not its elements (see fieldsOf); it stops at f's
-// first error.
-func eachOf(data []byte, f func(i int, item json.RawMessage) error) error {
-	i := skipSpace(data, 0)
-	if i >= len(data) || data[i] != '[' {
-		return fmt.Errorf("expected a JSON array, found %s", kind(data))
+// eachOf calls f with each element of the array data after its first n,
+// which end at offset end (0 when n is 0), and the offset just past it,
+// checking the array's structure but not its elements (see fieldsOf); it
+// stops at f's first error.
+func eachOf(data []byte, n, end int, f func(i int, item json.RawMessage, end int) error) error {
+	var i int
+	if end == 0 {
+		i = skipSpace(data, 0)
+		if i >= len(data) || data[i] != '[' {
+			return fmt.Errorf("expected a JSON array, found %s", kind(data))
+		}
+		i = skipSpace(data, i+1)
+		if i < len(data) && data[i] == ']' {
+			return closed(data, i)
+		}
+	} else {
+		var done bool
+		var err error
+		if i, done, err = afterItem(data, end); done || err != nil {
+			return err
+		}
 	}
-	i = skipSpace(data, i+1)
-	if i < len(data) && data[i] == ']' {
-		return closed(data, i)
-	}
-	for n := 0; ; n++ {
+	for ; ; n++ {
 		if i >= len(data) {
 			return errMalformed
 		}
@@ -126,21 +141,30 @@ func eachOf(data []byte, f func(i int, item json.RawMessage) error) error {
 		if vend == i {
 			return errMalformed
 		}
-		if err := f(n, json.RawMessage(data[i:vend:vend])); err != nil {
+		if err := f(n, json.RawMessage(data[i:vend:vend]), vend); err != nil {
 			return err
 		}
-		i = skipSpace(data, vend)
-		if i >= len(data) {
-			return errMalformed
+		var done bool
+		var err error
+		if i, done, err = afterItem(data, vend); done || err != nil {
+			return err
 		}
-		if data[i] == ']' {
-			return closed(data, i)
-		}
-		if data[i] != ',' {
-			return errMalformed
-		}
-		i = skipSpace(data, i+1)
 	}
+}
+
+// afterItem reads what follows an array item that ends at i: a comma and
+// the start of the next item, or the closing bracket (done).
+func afterItem(data []byte, i int) (next int, done bool, err error) {
+	i = skipSpace(data, i)
+	switch {
+	case i >= len(data):
+		return 0, false, errMalformed
+	case data[i] == ']':
+		return 0, true, closed(data, i)
+	case data[i] != ',':
+		return 0, false, errMalformed
+	}
+	return skipSpace(data, i+1), false, nil
 }
 
 // closed checks that nothing but whitespace follows the bracket at i.
@@ -156,11 +180,28 @@ func closed(data []byte, i int) error {
 // a decoder that validates each value itself, some of them once for many
 // documents (engine.Memo). Run Valid on every value it does not know to
 // be valid, then LastWins.
-func ShallowObject(doc []byte) ([]Field, error) { return fieldsOf(doc) }
+func ShallowObject(doc []byte) ([]Field, error) { return fieldsOf(doc, nil) }
+
+// ShallowObjectKnowing is ShallowObject for a document one of whose values
+// may start with known: an array read before, from its opening bracket
+// through one of its items (engine.Memo.LastArray). Such a value is
+// scanned from the end of known on, so a growing conversation's request is
+// read in time linear in what it adds.
+func ShallowObjectKnowing(doc, known []byte) ([]Field, error) { return fieldsOf(doc, known) }
 
 // ShallowEach is ShallowObject for an array: it calls f with each element
 // in turn, without collecting them, and stops at f's first error.
-func ShallowEach(doc []byte, f func(i int, item json.RawMessage) error) error { return eachOf(doc, f) }
+func ShallowEach(doc []byte, f func(i int, item json.RawMessage) error) error {
+	return eachOf(doc, 0, 0, func(i int, item json.RawMessage, _ int) error { return f(i, item) })
+}
+
+// ShallowEachFrom is ShallowEach for the elements of the array doc after
+// its first n, which end at offset end (0 when n is 0): a caller that knows
+// them already (engine.List.Array) does not read them again. f is also
+// given the offset just past each element.
+func ShallowEachFrom(doc []byte, n, end int, f func(i int, item json.RawMessage, end int) error) error {
+	return eachOf(doc, n, end, f)
+}
 
 // validate reports whether data is exactly one well-formed JSON value, with
 // encoding/json's own description of the first fault.
@@ -218,21 +259,7 @@ func skipValue(data []byte, i int) int {
 	case '"':
 		return skipString(data, i)
 	case '{', '[':
-		depth := 0
-		for j := i; j < len(data); j++ {
-			switch data[j] {
-			case '"':
-				j = skipString(data, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(data)
+		return skipNested(data, i, 0)
 	default: // number, true, false, null
 		j := i
 		for j < len(data) {
@@ -244,6 +271,25 @@ func skipValue(data []byte, i int) int {
 		}
 		return j
 	}
+}
+
+// skipNested scans data from j, depth brackets deep and outside a string,
+// and returns the index just past the bracket that closes the outermost.
+func skipNested(data []byte, j, depth int) int {
+	for ; j < len(data); j++ {
+		switch data[j] {
+		case '"':
+			j = skipString(data, j) - 1
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		}
+	}
+	return len(data)
 }
 
 // unquoteKey decodes an object key; a plain key is copied as it is, without

@@ -177,3 +177,47 @@ func FuzzAppendCompact(f *testing.F) {
 		}
 	})
 }
+
+// FuzzShallowObjectKnowing: reading an object whose array value starts
+// with an array read before, through one of its items, gives the fields
+// that reading it afresh gives, the error included; and so does any other
+// document read knowing that array.
+func FuzzShallowObjectKnowing(f *testing.F) {
+	f.Add([]byte(`{"model":"m","messages":[{"role":"user","content":"a]"},{"role":"assistant","content":[{"type":"text","text":"b}"}]}],"x":1}`), uint8(1), []byte(`{"messages":[{"role":"user","content":"a]"}, 3]}`))
+	f.Add([]byte(`{"a":[1,2,[3]],"b":[1,2,[3]]}`), uint8(2), []byte(`{"a":[1,2,[3`))
+	f.Fuzz(func(t *testing.T, doc []byte, pick uint8, other []byte) {
+		fields, err := ShallowObject(doc)
+		if err != nil {
+			return
+		}
+		// An array value, through one of its items, each valid JSON.
+		var known []byte
+		for _, fl := range fields {
+			var ends []int
+			eachOf(fl.Value, 0, 0, func(_ int, item json.RawMessage, end int) error {
+				if !Valid(item) {
+					return errMalformed
+				}
+				ends = append(ends, end)
+				return nil
+			})
+			if len(ends) > 0 {
+				known = fl.Value[:ends[int(pick)%len(ends)]]
+				break
+			}
+		}
+		if known == nil {
+			return
+		}
+		for _, d := range [][]byte{doc, other} {
+			want, werr := ShallowObject(d)
+			got, err := ShallowObjectKnowing(d, known)
+			if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+				t.Fatalf("%s knowing %s: error %v, afresh %v", d, known, err, werr)
+			}
+			if !cmp.Equal(got, want) {
+				t.Fatalf("%s knowing %s:\n%q\nafresh:\n%q", d, known, got, want)
+			}
+		}
+	})
+}

@@ -128,3 +128,30 @@ func FuzzDecodeRequestMemo(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeGrowingThroughMemo: a request that repeats the bytes of the one
+// decoded before it up to some point, as a growing conversation's does
+// (the memo then reads only the items after them), decodes as it does
+// alone, the error included.
+func FuzzDecodeGrowingThroughMemo(f *testing.F) {
+	first := `{"model":"m","messages":[{"role":"user","content":"a"}]}`
+	f.Add([]byte(first), uint16(len(first)-2), []byte(`,{"role":"assistant","content":"b"}]}`))
+	f.Add([]byte(first), uint16(len(first)-2), []byte(` , {"role":"assistant","content":"b"} ]}`))
+	f.Add([]byte(first), uint16(len(first)-3), []byte(`,"x":1}]}`))
+	f.Add([]byte(`{"messages":[1]}`), uint16(14), []byte(`2]}`))
+	f.Add([]byte(`{"messages":[{"role":"user","content":"a"},{"role":"user","content":tru}]}`), uint16(42), []byte(`]}`))
+	f.Fuzz(func(t *testing.T, body []byte, cut uint16, extra []byte) {
+		next := append(append([]byte(nil), body[:int(cut)%(len(body)+1)]...), extra...)
+		memo := engine.NewMemo()
+		for _, b := range [][]byte{body, next, next, body} {
+			want, werr := Codec{}.DecodeRequest(b)
+			got, err := Codec{}.DecodeRequestMemo(b, memo)
+			if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+				t.Fatalf("%s: error %v through the memo, %v without", b, err, werr)
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Fatalf("%s decoded through the memo (-alone +memo):\n%s", b, d)
+			}
+		}
+	})
+}

@@ -39,7 +39,7 @@ func decodeRequest(b []byte, memo *engine.Memo) (*engine.Request, error) {
 // are then validated in time linear in their new content.
 func requestFields(b []byte, memo *engine.Memo) ([]rawjson.Field, error) {
 	if memo != nil {
-		if fields, err := rawjson.ShallowObject(b); err == nil {
+		if fields, err := rawjson.ShallowObjectKnowing(b, memo.LastArray()); err == nil {
 			// Every value but the messages array decoded below is
 			// validated here, a key's earlier values (LastWins drops them)
 			// included.
@@ -80,13 +80,20 @@ func decodeMessagesValidating(raw json.RawMessage, memo *engine.Memo) ([]engine.
 		return nil, rawjson.Mismatch("messages", "an array", raw)
 	}
 	list := memo.List()
-	err := rawjson.ShallowEach(raw, func(i int, item json.RawMessage) error {
-		return list.Add(i, item, func() (engine.Message, error) {
+	// The items the request repeats from the one before it, byte for byte,
+	// are not read again.
+	known, end := list.Array(raw)
+	err := rawjson.ShallowEachFrom(raw, known, end, func(i int, item json.RawMessage, end int) error {
+		err := list.Add(i, item, func() (engine.Message, error) {
 			if !rawjson.Valid(item) {
 				return engine.Message{}, errInvalidItem
 			}
 			return decodeMessage(rawjson.Index("messages", i), item)
 		})
+		if err == nil {
+			list.ReadTo(end)
+		}
+		return err
 	})
 	msgs := list.Messages() // also when err: the list goes back to the memo
 	if err != nil {
