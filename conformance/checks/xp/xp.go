@@ -44,7 +44,8 @@ func judgeXPRaw001(tr *check.Traffic, r *check.Reporter) {
 	origins := origin.Of(tr)
 	reported := map[string]bool{}
 	// judged holds the echoed tokens already judged: a growing history
-	// sends each again in every request, and the verdict does not change.
+	// sends each again in every request, and the verdict does not change
+	// (a token carried by an earlier response stays carried).
 	judged := map[string]bool{}
 	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
@@ -56,10 +57,13 @@ func judgeXPRaw001(tr *check.Traffic, r *check.Reporter) {
 						xpNotString(r, reported, ex.Index, loc, b.Extra[field])
 						return
 					}
-					if judged[string(raw)] || carried(origins, raw, i) {
+					if judged[string(raw)] {
 						return
 					}
 					judged[string(raw)] = true
+					if carried(origins, raw, i) {
+						return
+					}
 					o, found := origins.First("", origin.PayloadValue, origin.Value(raw), i)
 					switch {
 					case found:
