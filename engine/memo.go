@@ -216,10 +216,10 @@ func (l *List) Messages() []Message {
 
 // raw is the array the list was read from, through its last item, for the
 // next list to compare with: prev's bytes extended in their room when the
-// array starts with them, else a copy.
+// array starts with them, else a copy; none past the memo's size bound.
 func (l *List) raw() []byte {
 	switch {
-	case l.array == nil || l.end == 0:
+	case l.array == nil || l.end == 0 || l.end > memoMaxSize:
 		return nil
 	case l.resumed:
 		return append(l.prev.raw, l.array[len(l.prev.raw):l.end]...)
