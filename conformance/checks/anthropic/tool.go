@@ -207,7 +207,10 @@ func judgeAntTool004(tr *check.Traffic, r *check.Reporter) {
 			}
 			for p := range m.Blocks {
 				b := &m.Blocks[p]
-				if id := antRawID(b); b.WireType == "server_tool_use" && !antServerIDRe.MatchString(id) {
+				if b.WireType != "server_tool_use" {
+					continue // read the raw id only where it is judged
+				}
+				if id := antRawID(b); !antServerIDRe.MatchString(id) {
 					r.Add(i, antLoc(b, "id"), "server_tool_use id %q does not match %s", id, antServerIDRe)
 				}
 			}
