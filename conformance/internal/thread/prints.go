@@ -22,15 +22,16 @@ type Prints struct {
 	mu    sync.RWMutex        // the linter's is read by judgements running side by side
 	m     map[printKey]uint64 // nil: looks up only
 	under *Prints
+	solo  bool // one judgement's or one traffic's: one goroutine, no lock
 }
 
 // NewPrints returns an empty Prints.
 func NewPrints() *Prints { return &Prints{m: map[printKey]uint64{}} }
 
 // Over returns a Prints that looks p up and keeps what it learns itself;
-// with keep false it keeps nothing.
+// with keep false it keeps nothing. It is for one judgement: one goroutine.
 func (p *Prints) Over(keep bool) *Prints {
-	q := &Prints{under: p}
+	q := &Prints{under: p, solo: true}
 	if keep {
 		q.m = map[printKey]uint64{}
 	}
@@ -53,9 +54,13 @@ func (p *Prints) get(k printKey) (uint64, bool) {
 	if p.m == nil {
 		return 0, false
 	}
+	if p.solo {
+		fp, ok := p.m[k]
+		return fp, ok
+	}
 	p.mu.RLock()
-	defer p.mu.RUnlock()
 	fp, ok := p.m[k]
+	p.mu.RUnlock()
 	return fp, ok
 }
 
@@ -63,8 +68,10 @@ func (p *Prints) put(k printKey, fp uint64) {
 	if p.m == nil {
 		return
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	if !p.solo {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+	}
 	if len(p.m) < maxPrints {
 		p.m[k] = fp
 	}
@@ -100,6 +107,6 @@ func HasherFor(tr *check.Traffic, w engine.Wire) *Hasher {
 		if len(tr.Exchanges)-tr.From < 2 {
 			return nil
 		}
-		return NewPrints()
+		return &Prints{m: map[printKey]uint64{}, solo: true}
 	}))
 }
