@@ -17,7 +17,8 @@ import (
 
 // A body too large for memory is kept in an unlinked temporary file and
 // streamed into the cassette; stock go-vcr reads it back byte for byte,
-// whether it is text (double-quoted YAML) or not UTF-8 (!!binary).
+// whether it is an event stream (a literal block), other text
+// (double-quoted YAML) or not UTF-8 (!!binary).
 func TestLargeBodiesSpillAndStillRoundTrip(t *testing.T) {
 	oldSpill, oldAside := spillAt, keepAside
 	spillAt, keepAside = 64<<10, 32<<10 // a keeper keeps the rest of each body

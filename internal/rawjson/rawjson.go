@@ -117,23 +117,14 @@ func arrayOf(data []byte) ([]json.RawMessage, error) {
 // stops at f's first error.
 func eachOf(data []byte, n, end int, f func(i int, item json.RawMessage, end int) error) error {
 	var i int
+	var done bool
+	var err error
 	if end == 0 {
-		i = skipSpace(data, 0)
-		if i >= len(data) || data[i] != '[' {
-			return fmt.Errorf("expected a JSON array, found %s", kind(data))
-		}
-		i = skipSpace(data, i+1)
-		if i < len(data) && data[i] == ']' {
-			return closed(data, i)
-		}
+		i, done, err = openArray(data)
 	} else {
-		var done bool
-		var err error
-		if i, done, err = afterItem(data, end); done || err != nil {
-			return err
-		}
+		i, done, err = afterItem(data, end)
 	}
-	for ; ; n++ {
+	for ; !done && err == nil; n++ {
 		if i >= len(data) {
 			return errMalformed
 		}
@@ -144,12 +135,23 @@ func eachOf(data []byte, n, end int, f func(i int, item json.RawMessage, end int
 		if err := f(n, json.RawMessage(data[i:vend:vend]), vend); err != nil {
 			return err
 		}
-		var done bool
-		var err error
-		if i, done, err = afterItem(data, vend); done || err != nil {
-			return err
-		}
+		i, done, err = afterItem(data, vend)
 	}
+	return err
+}
+
+// openArray reads the opening bracket of the array data: the start of its
+// first item, or the closing bracket (done).
+func openArray(data []byte) (first int, done bool, err error) {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '[' {
+		return 0, false, fmt.Errorf("expected a JSON array, found %s", kind(data))
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == ']' {
+		return 0, true, closed(data, i)
+	}
+	return i, false, nil
 }
 
 // afterItem reads what follows an array item that ends at i: a comma and
@@ -189,16 +191,11 @@ func ShallowObject(doc []byte) ([]Field, error) { return fieldsOf(doc, nil) }
 // read in time linear in what it adds.
 func ShallowObjectKnowing(doc, known []byte) ([]Field, error) { return fieldsOf(doc, known) }
 
-// ShallowEach is ShallowObject for an array: it calls f with each element
-// in turn, without collecting them, and stops at f's first error.
-func ShallowEach(doc []byte, f func(i int, item json.RawMessage) error) error {
-	return eachOf(doc, 0, 0, func(i int, item json.RawMessage, _ int) error { return f(i, item) })
-}
-
-// ShallowEachFrom is ShallowEach for the elements of the array doc after
-// its first n, which end at offset end (0 when n is 0): a caller that knows
-// them already (engine.List.Array) does not read them again. f is also
-// given the offset just past each element.
+// ShallowEachFrom is ShallowObject for an array: it calls f with each
+// element in turn and the offset just past it, without collecting them,
+// and stops at f's first error. It starts after the first n elements, which
+// end at offset end (0 when n is 0): a caller that knows them already
+// (engine.List.Array) does not read them again.
 func ShallowEachFrom(doc []byte, n, end int, f func(i int, item json.RawMessage, end int) error) error {
 	return eachOf(doc, n, end, f)
 }
