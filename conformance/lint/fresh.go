@@ -19,8 +19,9 @@ type seen struct {
 }
 
 // add takes in the blocks of ex's request from message from on (the
-// messages before were taken in with the call it extends).
-func (s *seen) add(ex *engine.Exchange, from int) {
+// messages before were taken in with the call it extends), looking their
+// fingerprints up in known.
+func (s *seen) add(ex *engine.Exchange, from int, known *thread.Prints) {
 	req := ex.Request
 	if req == nil {
 		return
@@ -32,7 +33,7 @@ func (s *seen) add(ex *engine.Exchange, from int) {
 	if lead == len(req.Messages) {
 		s.bare++
 	}
-	h := thread.NewHasher(ex.Wire)
+	h := thread.NewHasherWith(ex.Wire, known)
 	for m := max(lead, from); m < len(req.Messages); m++ {
 		for b := range req.Messages[m].Blocks {
 			s.blocks[h.Block(&req.Messages[m].Blocks[b])] = struct{}{}

@@ -166,7 +166,7 @@ func (l *Linter) Add(ex engine.Exchange) {
 	if !l.seen.fresh(&ex) {
 		taken = takenIn(l.prints, p)
 	}
-	l.seen.add(&ex, taken)
+	l.seen.add(&ex, taken, l.blocks) // printOf has just fingerprinted its blocks there
 	l.history = append(l.history, ex)
 	l.prints = append(l.prints, p)
 }
@@ -213,14 +213,31 @@ func (l *Linter) Forget(keep int) {
 	l.history = append(l.history[:0:0], l.history[len(l.history)-keep:]...)
 	l.prints = append(l.prints[:0:0], l.prints[len(l.prints)-keep:]...)
 	l.seen = seen{}
-	l.blocks = thread.NewPrints() // a judgement under way keeps the old one
+	// A judgement under way keeps the old fingerprints; the new ones are
+	// the kept calls', carried over, not worked out again.
+	l.blocks = l.blocks.Carry()
 	for i := range l.history {
 		l.history[i].Index = i
-		printOf(&l.history[i], l.blocks) // its blocks' fingerprints, each block once
+		carryBlocks(&l.history[i], l.blocks)
 		// As Add does: a call that extends a kept one adds its new
 		// messages only, so a long conversation is not hashed whole
 		// once per kept call.
-		l.seen.add(&l.history[i], takenIn(l.prints[:i], l.prints[i]))
+		l.seen.add(&l.history[i], takenIn(l.prints[:i], l.prints[i]), l.blocks)
+	}
+	l.blocks.Settle()
+}
+
+// carryBlocks asks known for the fingerprint of every block printOf
+// fingerprints in ex's request, so that a Carry takes them over.
+func carryBlocks(ex *engine.Exchange, known *thread.Prints) {
+	req := ex.Request
+	if req == nil || req.PreviousResponseID != "" {
+		return
+	}
+	h := thread.NewHasherWith(ex.Wire, known)
+	h.Blocks(req.System)
+	for m := range req.Messages {
+		h.Blocks(req.Messages[m].Blocks)
 	}
 }
 

@@ -111,7 +111,7 @@ func newAntTraffic(tr *check.Traffic) *antTraffic {
 		reqs:     make([]*antReq, len(tr.Exchanges)),
 		origins:  origin.Of(tr),
 		full:     map[uint64]int{},
-		accepted: map[uint64]bool{},
+		accepted: make(map[uint64]bool, thread.MostMessages(tr)), // an entry per message of the longest
 		h:        thread.HasherFor(tr, engine.WireAnthropic),
 	}
 	for i := tr.From; i < len(tr.Exchanges); i++ {

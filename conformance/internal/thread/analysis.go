@@ -42,7 +42,7 @@ type EphemeralUnit struct {
 func analyseHistory(tr *check.Traffic) *Analysis {
 	a := &Analysis{tr: tr, Reqs: make([]*Request, len(tr.Exchanges)),
 		Notes: map[string][]Note{}, Eph: map[int][]EphemeralUnit{}}
-	t := newThreader()
+	t := newThreader(MostMessages(tr))
 	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Request == nil || ex.Wire == engine.WireUnknown || ex.Wire == "" {
@@ -57,6 +57,19 @@ func analyseHistory(tr *check.Traffic) *Analysis {
 		a.judgeThread(th)
 	}
 	return a
+}
+
+// MostMessages is the most messages a request tr judges holds: a size
+// hint for the maps an analysis fills with an entry per message, which
+// would otherwise grow, and be rehashed, step by step.
+func MostMessages(tr *check.Traffic) int {
+	n := 0
+	for i := tr.From; i < len(tr.Exchanges); i++ {
+		if req := tr.Exchanges[i].Request; req != nil {
+			n = max(n, len(req.Messages))
+		}
+	}
+	return n
 }
 
 // judgeThread compares each request with its base: the latest earlier

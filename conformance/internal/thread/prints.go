@@ -2,6 +2,7 @@ package thread
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/engine"
@@ -19,30 +20,82 @@ import (
 // fingerprints over the linter's history, so that nothing of a request
 // being judged outlives the judgement.
 type Prints struct {
-	mu    sync.RWMutex        // the linter's is read by judgements running side by side
-	m     map[printKey]uint64 // nil: looks up only
-	under *Prints
-	solo  bool // one judgement's or one traffic's: one goroutine, no lock
+	// own holds the fingerprints of a Prints one goroutine uses (solo).
+	// The linter's, which judgements running side by side read while a
+	// call is added, keeps in own only the latest, under mu, and moves
+	// them now and then into settled, a table never written once stored:
+	// most lookups then take no lock (a lock per block was a tenth of
+	// judging a long conversation).
+	own     printTable
+	mu      sync.RWMutex
+	settled atomic.Pointer[printTable]
+	keeps   bool // false: looks up only
+	under   *Prints
+	from    *Prints // what a Carry copies its fingerprints from; nil once Settled
+	solo    bool    // one judgement's or one traffic's: one goroutine, no lock
+}
+
+// printTable holds fingerprints by block, a map per hasher setting
+// (printKey.setting), each made on first use: a map keyed by a pointer
+// alone is looked up the fastest way a Go map has.
+type printTable struct {
+	m [4]map[*engine.Block]uint64
+	n int
+}
+
+func (t *printTable) get(k printKey) (uint64, bool) {
+	if t == nil {
+		return 0, false
+	}
+	fp, ok := t.m[k.setting][k.b]
+	return fp, ok
+}
+
+func (t *printTable) put(k printKey, fp uint64) {
+	m := t.m[k.setting]
+	if m == nil {
+		m = map[*engine.Block]uint64{}
+		t.m[k.setting] = m
+	}
+	if _, ok := m[k.b]; !ok {
+		t.n++
+	}
+	m[k.b] = fp
 }
 
 // NewPrints returns an empty Prints.
-func NewPrints() *Prints { return &Prints{m: map[printKey]uint64{}} }
+func NewPrints() *Prints { return &Prints{keeps: true} }
 
 // Over returns a Prints that looks p up and keeps what it learns itself;
 // with keep false it keeps nothing. It is for one judgement: one goroutine.
-func (p *Prints) Over(keep bool) *Prints {
-	q := &Prints{under: p, solo: true}
-	if keep {
-		q.m = map[printKey]uint64{}
-	}
-	return q
-}
+func (p *Prints) Over(keep bool) *Prints { return &Prints{under: p, solo: true, keeps: keep} }
+
+// Carry returns an empty Prints that takes over each fingerprint p holds
+// as it is asked for it: a linter that forgets part of its history keeps
+// the fingerprints of the rest without hashing those blocks again. Settle
+// it once it has been asked for every block it should keep; p is only read.
+func (p *Prints) Carry() *Prints { return &Prints{keeps: true, from: p} }
+
+// Settle ends what Carry began: the fingerprints not asked for are left
+// behind with the Prints carried from.
+func (p *Prints) Settle() { p.from = nil }
 
 // printKey is a block and the hasher's settings: the same block has
 // another fingerprint without its payloads or with Gemini's alphabet.
 type printKey struct {
-	b                *engine.Block
-	gemini, payloads bool
+	b       *engine.Block
+	setting uint8 // gemini<<1 | payloads
+}
+
+func keyOf(b *engine.Block, gemini, payloads bool) printKey {
+	k := printKey{b: b}
+	if gemini {
+		k.setting |= 2
+	}
+	if payloads {
+		k.setting |= 1
+	}
+	return k
 }
 
 func (p *Prints) get(k printKey) (uint64, bool) {
@@ -51,30 +104,86 @@ func (p *Prints) get(k printKey) (uint64, bool) {
 			return fp, true
 		}
 	}
-	if p.m == nil {
+	if !p.keeps {
 		return 0, false
 	}
 	if p.solo {
-		fp, ok := p.m[k]
-		return fp, ok
+		return p.own.get(k)
 	}
+	if fp, ok := p.settled.Load().get(k); ok {
+		return fp, true
+	}
+	// A fingerprint moved to settled meanwhile is missed: it is worked
+	// out again, no harm done.
 	p.mu.RLock()
-	fp, ok := p.m[k]
+	fp, ok := p.own.get(k)
 	p.mu.RUnlock()
+	if !ok && p.from != nil {
+		if fp, ok = p.from.get(k); ok {
+			p.put(k, fp)
+		}
+	}
 	return fp, ok
 }
 
 func (p *Prints) put(k printKey, fp uint64) {
-	if p.m == nil {
+	if !p.keeps {
 		return
 	}
-	if !p.solo {
-		p.mu.Lock()
-		defer p.mu.Unlock()
+	if p.solo {
+		if p.own.n < maxPrints {
+			p.own.put(k, fp)
+		}
+		return
 	}
-	if len(p.m) < maxPrints {
-		p.m[k] = fp
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	settled := p.settled.Load()
+	n := 0
+	if settled != nil {
+		n = settled.n
 	}
+	if n+p.own.n >= maxPrints {
+		return
+	}
+	p.own.put(k, fp)
+	// Settle own once it is a quarter of what is settled: each
+	// fingerprint is copied a few times in all, however many there are.
+	if p.own.n >= max(64, n/4) {
+		p.settled.Store(p.own.mergedWith(settled))
+		p.own = printTable{}
+	}
+}
+
+// mergedWith returns a new table of t's fingerprints and settled's.
+func (t *printTable) mergedWith(settled *printTable) *printTable {
+	out := &printTable{n: t.n}
+	for s := range t.m {
+		size := len(t.m[s])
+		if settled != nil {
+			size += len(settled.m[s])
+		}
+		if size == 0 {
+			continue
+		}
+		m := make(map[*engine.Block]uint64, size)
+		if settled != nil {
+			for b, fp := range settled.m[s] {
+				m[b] = fp
+			}
+		}
+		for b, fp := range t.m[s] {
+			if _, ok := m[b]; ok {
+				out.n--
+			}
+			m[b] = fp
+		}
+		out.m[s] = m
+	}
+	if settled != nil {
+		out.n += settled.n
+	}
+	return out
 }
 
 // maxPrints bounds the fingerprints a Prints keeps (about 10 MB): a
@@ -107,6 +216,6 @@ func HasherFor(tr *check.Traffic, w engine.Wire) *Hasher {
 		if len(tr.Exchanges)-tr.From < 2 {
 			return nil
 		}
-		return &Prints{m: map[printKey]uint64{}, solo: true}
+		return &Prints{keeps: true, solo: true}
 	}))
 }

@@ -1,6 +1,9 @@
 package thread_test
 
 import (
+	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/llmtck/llmtck/conformance/check"
@@ -91,5 +94,76 @@ func TestPrintsOverKeepTheirOwn(t *testing.T) {
 	judged.Text = "changed after its judgement"
 	if got, want := thread.NewHasherWith(w, history).Block(judged), thread.NewHasher(w).Block(judged); got != want {
 		t.Errorf("a judgement's fingerprint outlived it: %x, want %x", got, want)
+	}
+}
+
+// TestPrintsCarryTakeOverWhatIsAsked: a Carry answers a block the Prints it
+// carries from knows with that Prints' fingerprint, not a new hash (the
+// block's text changed since, so a hash would differ), and keeps it past
+// Settle; a block not asked for before Settle is hashed afresh.
+func TestPrintsCarryTakeOverWhatIsAsked(t *testing.T) {
+	w := engine.WireAnthropic
+	old := thread.NewPrints()
+	kept := &engine.Block{Type: engine.BlockText, Text: "kept"}
+	left := &engine.Block{Type: engine.BlockText, Text: "left behind"}
+	was := thread.NewHasherWith(w, old).Block(kept)
+	thread.NewHasherWith(w, old).Block(left)
+	kept.Text, left.Text = "kept, changed", "left behind, changed"
+
+	carry := old.Carry()
+	if got := thread.NewHasherWith(w, carry).Block(kept); got != was {
+		t.Fatalf("a carried block: %x, want the fingerprint carried over, %x", got, was)
+	}
+	carry.Settle()
+	if got := thread.NewHasherWith(w, carry).Block(kept); got != was {
+		t.Errorf("a carried block after Settle: %x, want %x", got, was)
+	}
+	if got, want := thread.NewHasherWith(w, carry).Block(left), thread.NewHasher(w).Block(left); got != want {
+		t.Errorf("a block not asked for before Settle: %x, want a fresh hash %x", got, want)
+	}
+}
+
+// TestPrintsSharedWhileAdded: the linter's Prints, read by judgements
+// while calls are added to it (and its fingerprints moved, now and then,
+// to the table read with no lock), answers every lookup as hashing does,
+// and keeps every fingerprint it was given. Run with -race.
+func TestPrintsSharedWhileAdded(t *testing.T) {
+	w := engine.WireAnthropic
+	blocks := make([]engine.Block, 5000)
+	for i := range blocks {
+		blocks[i] = engine.Block{Type: engine.BlockText, Text: "block " + strconv.Itoa(i)}
+	}
+	want := make([]uint64, len(blocks))
+	for i := range blocks {
+		want[i] = thread.NewHasher(w).Block(&blocks[i])
+	}
+	shared := thread.NewPrints()
+	var added atomic.Int64
+	var wg sync.WaitGroup
+	for r := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; added.Load() < int64(len(blocks)); j++ {
+				i := (j*7919 + r) % int(added.Load()+1)
+				if got := thread.NewHasherWith(w, shared.Over(false)).Block(&blocks[i]); got != want[i] {
+					t.Errorf("block %d read while adding: %x, want %x", i, got, want[i])
+					return
+				}
+			}
+		}()
+	}
+	for i := range blocks {
+		thread.NewHasherWith(w, shared).Block(&blocks[i])
+		added.Add(1)
+	}
+	wg.Wait()
+	// Every fingerprint is kept: changing a block does not change what
+	// the Prints answers for it.
+	for i := range blocks {
+		blocks[i].Text = "changed"
+		if got := thread.NewHasherWith(w, shared.Over(false)).Block(&blocks[i]); got != want[i] {
+			t.Fatalf("block %d after adding them all: %x, want the fingerprint kept, %x", i, got, want[i])
+		}
 	}
 }

@@ -212,10 +212,11 @@ type threader struct {
 	byResp  map[string]*histThread
 }
 
-func newThreader() *threader {
+// newThreader returns a threader for requests of up to messages messages.
+func newThreader(messages int) *threader {
 	return &threader{
 		byKey:  map[uint64]*histThread{},
-		byHead: map[uint64][]*histThread{},
+		byHead: make(map[uint64][]*histThread, messages),
 		byResp: map[string]*histThread{},
 	}
 }
