@@ -210,9 +210,11 @@ func BenchmarkStreamGaps(b *testing.B) {
 }
 
 // BenchmarkThroughput sends non-streamed calls from 8 clients at once,
-// each a new conversation as an eval harness's are, through each route and reports calls per second, and each llmtck route's
-// rate as a multiple of bare goproxy's (x-…-of-goproxy; the shipped ones
-// are the recorder and the forward proxy as the CLI builds them).
+// each a new conversation as an eval harness's are, through each route,
+// and reports calls per second and the process's CPU time per call, and
+// each llmtck route's rate as a multiple of bare goproxy's
+// (x-…-of-goproxy; the shipped ones are the recorder and the forward proxy
+// as the CLI builds them).
 func BenchmarkThroughput(b *testing.B) {
 	resp := bytes.Repeat([]byte("x"), 2048)
 	respBody := []byte(`{"id":"msg_1","type":"message","content":[{"type":"text","text":"` + string(resp) + `"}]}`)
@@ -236,17 +238,32 @@ func BenchmarkThroughput(b *testing.B) {
 	for _, rt := range routes {
 		load(rt) // open the connections before timing
 	}
+	// CPU per call, the client's and the upstream's included (the same
+	// for every route): steadier than calls/s on a shared machine, and it
+	// says what a route costs when the machine is busy.
+	cpu := make([]time.Duration, len(routes))
+	_, cpuKnown := processCPU()
 	b.ResetTimer()
 	// Short turns, route after route, so a change in machine load hits all.
 	for range b.N {
 		for i, rt := range routes {
+			before, _ := processCPU()
 			elapsed[i] += load(rt)
+			after, _ := processCPU()
+			cpu[i] += after - before
 		}
 	}
 	b.StopTimer()
 	rate := func(i int) float64 { return float64(b.N*batch) / elapsed[i].Seconds() }
+	perCall := func(i int) float64 { return float64(cpu[i].Microseconds()) / float64(b.N*batch) }
 	for i, rt := range routes {
 		b.ReportMetric(rate(i), "calls/s-"+rt.name)
+		if cpuKnown {
+			b.ReportMetric(perCall(i), "µs-cpu/call-"+rt.name)
+		}
+	}
+	if cpuKnown {
+		b.ReportMetric(perCall(5)/perCall(2), "x-shipped-recorder-cpu-of-goproxy")
 	}
 	b.ReportMetric(rate(3)/rate(2), "x-recorder-of-goproxy")
 	b.ReportMetric(rate(4)/rate(2), "x-proxy-of-goproxy")
