@@ -25,6 +25,12 @@ type Traffic struct {
 	// From, so every exchange keeps its position and every finding its
 	// interaction number; checks start at From. Zero for a recording.
 	From int
+	// Latest says only the findings about the last exchange are wanted
+	// (a live judgement of one request, whose calls before were judged
+	// when each was the latest): a check may leave the exchanges before it
+	// unjudged where its judgement of the last does not depend on having
+	// judged them. False for a recording.
+	Latest bool
 
 	mu       sync.Mutex
 	analyses []analysis // a handful, one per family: a slice beats a map

@@ -509,6 +509,27 @@ func TestAnthropicLint(t *testing.T) {
 	}
 }
 
+// TestAnthropicLintJudgesAConfigurationOnce: ANT-THINK-011 judges a
+// thinking configuration at the first request that sends it; live, the
+// next turn of the conversation, which resends it, is not told again,
+// though only that turn's findings are wanted.
+func TestAnthropicLintJudgesAConfigurationOnce(t *testing.T) {
+	onOpus46 := func(msgs ...string) string {
+		return strings.Replace(atReq(atThinkOn, msgs...), "claude-sonnet-4-5", "claude-opus-4-6", 1)
+	}
+	tr := antTrafficOf(t,
+		antEx{Req: onOpus46(atUser("q")), Resp: atResp(atThinking("t", atSigA), atText("a"))},
+		antEx{Req: onOpus46(atUser("q"), atAssistant(atThinking("t", atSigA), atText("a")), atUser("q2"))},
+	)
+	cs := []*check.Check{checks.Lookup("ANT-THINK-011")}
+	if got := lintNext(nil, tr.Exchanges[0], cs); len(got) != 1 || !strings.Contains(got[0].Message, "deprecated") {
+		t.Fatalf("the first request: want one finding that manual thinking is deprecated, got:\n%s", findingLines(got))
+	}
+	if got := lintNext(tr.Exchanges[:1], tr.Exchanges[1], cs); len(got) != 0 {
+		t.Errorf("the next turn, which resends the configuration: want no finding, got:\n%s", findingLines(got))
+	}
+}
+
 // antGrowingConversation builds n interactions of conversations that grow
 // to turns turns each (then a new one starts): every request resends the
 // whole history, each response thinks, says something and calls a tool.

@@ -130,3 +130,41 @@ func verdictLines(v lint.Verdict) []string {
 	}
 	return out
 }
+
+// A live judgement (check.Traffic.Latest) may leave the requests before
+// the last one unjudged. On every corpus cassette, each request's findings
+// judged so are the ones a judgement of every request before it gives it,
+// messages and diffs included.
+func TestLatestJudgesTheLastAsAWholeJudgementDoes(t *testing.T) {
+	var cs []*check.Check
+	for _, c := range checks.All() {
+		if !c.Recording {
+			cs = append(cs, c)
+		}
+	}
+	compared := 0
+	for _, path := range append(corpus.Files(t), corpus.SetFiles(t, corpus.Wave2)...) {
+		c, err := cassette.Load(path)
+		if err != nil {
+			continue
+		}
+		exs := providers.DecodeCassette(c, "")
+		for i := range exs {
+			about := func(tr *check.Traffic) []string {
+				var out []string
+				for _, f := range check.Judge(tr, cs) {
+					if f.Interaction == i {
+						out = append(out, fmt.Sprintf("%s %s %s: %s\n%s", f.Check, f.Severity, f.Location, f.Message, f.Diff))
+					}
+				}
+				return out
+			}
+			got, want := about(&check.Traffic{Exchanges: exs[:i+1], Latest: true}), about(&check.Traffic{Exchanges: exs[:i+1]})
+			if !slices.Equal(got, want) {
+				t.Errorf("%s interaction %d:\njudged latest %q\njudged whole  %q", corpus.Name(t, path), i, got, want)
+			}
+			compared++
+		}
+	}
+	t.Logf("%d requests compared", compared)
+}

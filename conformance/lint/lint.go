@@ -135,7 +135,7 @@ func (p *Pending) Verdict() Verdict {
 		trafficBuffers.Put(p.buf)
 	}()
 	v := Verdict{Shortened: p.shortened}
-	tr := &check.Traffic{Exchanges: exs, Ephemeral: p.ephemeral, From: p.from}
+	tr := &check.Traffic{Exchanges: exs, Ephemeral: p.ephemeral, From: p.from, Latest: true}
 	if p.blocks != nil {
 		thread.Share(tr, p.blocks)
 	}

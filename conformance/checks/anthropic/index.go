@@ -74,6 +74,11 @@ type antReq struct {
 	prefix  []uint64 // prefix[k] hashes messages[:k]
 	system  uint64
 	tools   uint64
+	// The fields from producer to silent are the request's echoes, tied to
+	// their origins. They are nil for a request of a live judgement
+	// (Traffic.Latest) before the last: the checks read them only for the
+	// request they judge (each), and only the last is judged.
+	//
 	// producer[k] is the latest earlier exchange whose request history was
 	// exactly messages[:k] and that got a response: the call that produced
 	// message k, when the cassette holds it. -1 otherwise.
@@ -118,7 +123,7 @@ func newAntTraffic(tr *check.Traffic) *antTraffic {
 		ex := &tr.Exchanges[i]
 		if ex.Wire == engine.WireAnthropic && ex.Request != nil {
 			// Request i sees only what earlier responses produced.
-			r := a.resolve(i, ex)
+			r := a.resolve(i, ex, !tr.Latest || i == len(tr.Exchanges)-1)
 			a.reqs[i] = r
 			if ex.Accepted() && antOutput(ex) != nil {
 				a.full[r.prefix[len(r.prefix)-1]] = i
@@ -186,17 +191,15 @@ func antUnfinished(partial bool, b *engine.Block) bool {
 	return b.Incomplete || isThinkingBlock(b) && antPayload(b) == ""
 }
 
-// resolve hashes a request's history and ties each echoed block to the
-// response that produced it.
-func (a *antTraffic) resolve(at int, ex *engine.Exchange) *antReq {
+// resolve hashes a request's history and, with echoes, ties each echoed
+// block to the response that produced it.
+func (a *antTraffic) resolve(at int, ex *engine.Exchange, echoes bool) *antReq {
 	req := ex.Request
 	n := len(req.Messages)
 	r := &antReq{
 		at: at, ex: ex, req: req,
 		msgHash:       make([]uint64, n),
 		prefix:        make([]uint64, n+1),
-		producer:      make([]int, n),
-		origin:        make([]int, n),
 		fresh:         make([]bool, n),
 		ctx:           make([]uint64, n),
 		system:        a.h.Blocks(req.System),
@@ -214,6 +217,10 @@ func (a *antTraffic) resolve(at int, ex *engine.Exchange) *antReq {
 		r.ctx[k] = thread.Mix(setting, r.prefix[k+1])
 		r.fresh[k] = !a.accepted[r.ctx[k]]
 	}
+	if !echoes {
+		return r
+	}
+	r.producer, r.origin = make([]int, n), make([]int, n)
 	for k := range req.Messages {
 		r.producer[k], r.origin[k] = -1, -1
 		if p, ok := a.full[r.prefix[k]]; ok {
@@ -349,9 +356,26 @@ func antSharesText(m, out *engine.Message) bool {
 	return false
 }
 
-// antReqs calls f for each Anthropic request in order.
+// each calls f for each Anthropic request judged, in order.
 func (a *antTraffic) each(f func(i int, r *antReq)) {
-	for i := a.tr.From; i < len(a.reqs); i++ {
+	from := a.tr.From
+	if a.tr.Latest {
+		// A live judgement wants the last request's findings only: the
+		// ones before it (a growing conversation's previous call, as
+		// long as it) were judged when each was the last.
+		from = max(from, len(a.reqs)-1)
+	}
+	a.walk(from, f)
+}
+
+// eachAll is each for a check whose judgement of a request depends on the
+// requests before it: one that judges each distinct thing once, at the
+// first request that sends it, must see the earlier ones in a live
+// judgement too.
+func (a *antTraffic) eachAll(f func(i int, r *antReq)) { a.walk(a.tr.From, f) }
+
+func (a *antTraffic) walk(start int, f func(i int, r *antReq)) {
+	for i := start; i < len(a.reqs); i++ {
 		if r := a.reqs[i]; r != nil {
 			f(i, r)
 		}

@@ -708,7 +708,7 @@ func antInterleaved(ex *engine.Exchange) bool {
 func judgeAntThink011(tr *check.Traffic, r *check.Reporter) {
 	a := antAnalyze(tr)
 	judged := map[string]bool{}
-	a.each(func(i int, q *antReq) {
+	a.eachAll(func(i int, q *antReq) {
 		th := q.req.Thinking
 		if th == nil {
 			return
