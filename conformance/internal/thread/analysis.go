@@ -42,7 +42,7 @@ type EphemeralUnit struct {
 func analyseHistory(tr *check.Traffic) *Analysis {
 	a := &Analysis{tr: tr, Reqs: make([]*Request, len(tr.Exchanges)),
 		Notes: map[string][]Note{}, Eph: map[int][]EphemeralUnit{}}
-	t := newThreader(MostMessages(tr))
+	t := newThreader()
 	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Request == nil || ex.Wire == engine.WireUnknown || ex.Wire == "" {

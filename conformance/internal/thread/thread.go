@@ -65,6 +65,7 @@ type Request struct {
 	// starts[m] is the index in units of message m's own unit.
 	starts []int
 	mfps   []uint64 // one fingerprint per message, folded from its units
+	keys   []uint64 // prefixKeys, once worked out
 	// rejected is true when the provider answered 4xx or 5xx: that history
 	// never became conversation state.
 	rejected bool
@@ -168,12 +169,15 @@ func (r *Request) msgHead(m int) uint64 {
 
 // prefixKeys returns k[i] = the fingerprint of head + the first i messages.
 func (r *Request) prefixKeys() []uint64 {
-	k := make([]uint64, len(r.mfps)+1)
-	k[0] = r.head
-	for i, fp := range r.mfps {
-		k[i+1] = Mix(k[i], fp)
+	if r.keys == nil {
+		k := make([]uint64, len(r.mfps)+1)
+		k[0] = r.head
+		for i, fp := range r.mfps {
+			k[i+1] = Mix(k[i], fp)
+		}
+		r.keys = k
 	}
-	return k
+	return r.keys
 }
 
 // extends reports whether r's history starts with all of base's.
@@ -207,16 +211,29 @@ const maxCandidates = 8
 // threader assigns requests to threads (the rule is in Threads' comment).
 type threader struct {
 	threads []*histThread
-	byKey   map[uint64]*histThread   // prefix key of a thread's latest history
-	byHead  map[uint64][]*histThread // message head → threads whose latest holds it, most recent last
+	byKey   map[uint64]*histThread // prefix key of a thread's latest history
 	byResp  map[string]*histThread
+	// byHead maps a message head to the threads whose latest request holds
+	// it, most recent last. Only a request that continues no thread by key
+	// (an edit, a compaction, a new conversation) reads it, so the latest
+	// requests' messages wait in unindexed, in order, until one does: a
+	// growing conversation's long previous call, judged live, is never
+	// indexed message by message.
+	byHead    map[uint64][]*histThread
+	unindexed []headsOf
+	waiting   int // messages in unindexed
 }
 
-// newThreader returns a threader for requests of up to messages messages.
-func newThreader(messages int) *threader {
+// headsOf is the messages of request r from from on, to index for th.
+type headsOf struct {
+	th   *histThread
+	r    *Request
+	from int
+}
+
+func newThreader() *threader {
 	return &threader{
 		byKey:  map[uint64]*histThread{},
-		byHead: make(map[uint64][]*histThread, messages),
 		byResp: map[string]*histThread{},
 	}
 }
@@ -261,6 +278,7 @@ func (t *threader) find(r *Request) *histThread {
 // edits, ephemeral content dropped or a compaction: most blocks kept, the
 // most recent thread on a tie.
 func (t *threader) continued(r *Request) *histThread {
+	t.indexHeads()
 	var cands []*histThread
 	for m := range r.Msgs {
 		for _, th := range t.byHead[r.msgHead(m)] {
@@ -297,18 +315,31 @@ func (t *threader) setLatest(th *histThread, r *Request) {
 	keys := r.prefixKeys()
 	th.latest, th.key = r, keys[len(keys)-1]
 	t.byKey[th.key] = th
-	for m := from; m < len(r.Msgs); m++ {
-		h := r.msgHead(m)
-		list := t.byHead[h]
-		if i := slices.Index(list, th); i >= 0 {
-			list = slices.Delete(list, i, i+1)
-		}
-		list = append(list, th)
-		if len(list) > maxCandidates {
-			list = list[len(list)-maxCandidates:]
-		}
-		t.byHead[h] = list
+	t.unindexed = append(t.unindexed, headsOf{th, r, from})
+	t.waiting += len(r.Msgs) - from
+}
+
+// indexHeads brings byHead up to date: the messages waiting are indexed in
+// the order their requests became latest, as if each had been at once.
+func (t *threader) indexHeads() {
+	if t.byHead == nil {
+		t.byHead = make(map[uint64][]*histThread, t.waiting)
 	}
+	for _, w := range t.unindexed {
+		for m := w.from; m < len(w.r.Msgs); m++ {
+			h := w.r.msgHead(m)
+			list := t.byHead[h]
+			if i := slices.Index(list, w.th); i >= 0 {
+				list = slices.Delete(list, i, i+1)
+			}
+			list = append(list, w.th)
+			if len(list) > maxCandidates {
+				list = list[len(list)-maxCandidates:]
+			}
+			t.byHead[h] = list
+		}
+	}
+	t.unindexed, t.waiting = t.unindexed[:0], 0
 }
 
 // Of returns the threading analysis of tr, computed once per

@@ -1,0 +1,92 @@
+package thread
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/engine"
+)
+
+// TestHeadsIndexedLateThreadAsAtOnce: the threader indexes the latest
+// requests' message heads only when a request that continues no thread by
+// key needs them. On random conversations that grow, get edited, lose
+// their tail, branch and interleave, every request lands in the thread it
+// lands in when every request's heads are indexed at once.
+func TestHeadsIndexedLateThreadAsAtOnce(t *testing.T) {
+	for seed := range uint64(200) {
+		tr := randomConversations(rand.New(rand.NewPCG(seed, 7)))
+		late, atOnce := threadOf(tr, false), threadOf(tr, true)
+		for i := range late {
+			if late[i] != atOnce[i] {
+				t.Fatalf("seed %d: request %d is in thread %d, in thread %d when heads are indexed at once", seed, i, late[i], atOnce[i])
+			}
+		}
+	}
+}
+
+// threadOf threads tr's requests and returns each one's thread, numbered
+// in order of creation.
+func threadOf(tr *check.Traffic, atOnce bool) []int {
+	t := newThreader()
+	number := map[*histThread]int{}
+	var out []int
+	for i := range tr.Exchanges {
+		th := t.add(newRequest(tr, &tr.Exchanges[i], i))
+		if atOnce {
+			t.indexHeads()
+		}
+		if _, ok := number[th]; !ok {
+			number[th] = len(number)
+		}
+		out = append(out, number[th])
+	}
+	return out
+}
+
+// randomConversations is requests of a few conversations, each request a
+// step of one of them: the next turn, an edit of an earlier message, a
+// dropped tail, a branch from an earlier turn, or a new conversation that
+// opens as another did.
+func randomConversations(r *rand.Rand) *check.Traffic {
+	word := func() string { return "w" + strconv.Itoa(r.IntN(4)) }
+	msg := func(role engine.Role) engine.Message {
+		blocks := []engine.Block{{Type: engine.BlockText, Text: word()}}
+		if r.IntN(3) == 0 {
+			blocks = append(blocks, engine.Block{Type: engine.BlockText, Text: word()})
+		}
+		return engine.Message{Role: role, Blocks: blocks}
+	}
+	var convs [][]engine.Message
+	tr := &check.Traffic{}
+	// Many conversations over few words, so more than maxCandidates
+	// threads share a head and the order heads were indexed in counts.
+	for range 150 {
+		if len(convs) == 0 || r.IntN(3) == 0 {
+			convs = append(convs, []engine.Message{msg(engine.RoleUser)})
+		}
+		c := r.IntN(len(convs))
+		h := convs[c]
+		switch step := r.IntN(10); {
+		case step < 5: // the next turn
+			h = append(h, msg(engine.RoleAssistant), msg(engine.RoleUser))
+		case step < 7: // an edit
+			k := r.IntN(len(h))
+			h = append([]engine.Message(nil), h...)
+			h[k] = msg(h[k].Role)
+		case step < 8 && len(h) > 2: // the tail dropped
+			h = h[:len(h)-2]
+		case step < 9: // a branch, as a conversation of its own
+			convs = append(convs, append([]engine.Message(nil), h[:1+r.IntN(len(h))]...))
+		default: // another conversation opening as this one did
+			convs = append(convs, append([]engine.Message(nil), h[0]))
+		}
+		convs[c] = h
+		tr.Exchanges = append(tr.Exchanges, engine.Exchange{
+			Index: len(tr.Exchanges), Wire: engine.WireAnthropic, Status: 200,
+			Request: &engine.Request{Model: "m", Messages: append([]engine.Message(nil), h...)},
+		})
+	}
+	return tr
+}
