@@ -279,6 +279,9 @@ func (t *threader) find(r *Request) *histThread {
 // most recent thread on a tie.
 func (t *threader) continued(r *Request) *histThread {
 	t.indexHeads()
+	if len(t.byHead) == 0 {
+		return nil // no thread yet: the first request of a traffic
+	}
 	var cands []*histThread
 	for m := range r.Msgs {
 		for _, th := range t.byHead[r.msgHead(m)] {
