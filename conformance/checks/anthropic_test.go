@@ -609,6 +609,13 @@ func FuzzAnthropicChecks(f *testing.F) {
 	f.Add([]byte(atReq(atThinkOn, atUser("w"))), []byte(atResp(atThinking("t", atSigA), atRedacted(atSigB), atToolUse("toolu_1"))),
 		[]byte(atReq(atThinkOn, atUser("w"), atAssistant(atRedacted(atSigB), atToolUse("toolu_1"), atThinking("", "")), atUserBlocks(atText(""), atToolResult("toolu_1", "")))),
 		[]byte(atResp()))
+	// A configuration judged once, at its first request (ANT-THINK-011),
+	// resent by the next turn.
+	onOpus46 := func(msgs ...string) []byte {
+		return []byte(strings.Replace(atReq(atThinkOn, msgs...), "claude-sonnet-4-5", "claude-opus-4-6", 1))
+	}
+	f.Add(onOpus46(atUser("q")), []byte(atResp(atThinking("t", atSigA), atText("a"))),
+		onOpus46(atUser("q"), atAssistant(atThinking("t", atSigA), atText("a")), atUser("q2")), []byte(atResp(atText("b"))))
 	checks := antFamily()
 	f.Fuzz(func(t *testing.T, req0, resp0, req1, resp1 []byte) {
 		var exs []engine.Exchange
