@@ -116,7 +116,7 @@ func newAntTraffic(tr *check.Traffic) *antTraffic {
 		reqs:     make([]*antReq, len(tr.Exchanges)),
 		origins:  origin.Of(tr),
 		full:     map[uint64]int{},
-		accepted: make(map[uint64]bool, thread.MostMessages(tr)), // an entry per message of the longest
+		accepted: make(map[uint64]bool, mostMessages(tr)), // an entry per message of the longest
 		h:        thread.HasherFor(tr, engine.WireAnthropic),
 	}
 	for i := tr.From; i < len(tr.Exchanges); i++ {
@@ -136,6 +136,19 @@ func newAntTraffic(tr *check.Traffic) *antTraffic {
 		}
 	}
 	return a
+}
+
+// mostMessages is the most messages a request tr judges holds: a size hint
+// for a map with an entry per message, which would otherwise grow, and be
+// rehashed, step by step.
+func mostMessages(tr *check.Traffic) int {
+	n := 0
+	for i := tr.From; i < len(tr.Exchanges); i++ {
+		if req := tr.Exchanges[i].Request; req != nil {
+			n = max(n, len(req.Messages))
+		}
+	}
+	return n
 }
 
 // antOutput is the assistant message of an Anthropic response, or nil.

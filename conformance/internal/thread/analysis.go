@@ -59,19 +59,6 @@ func analyseHistory(tr *check.Traffic) *Analysis {
 	return a
 }
 
-// MostMessages is the most messages a request tr judges holds: a size
-// hint for the maps an analysis fills with an entry per message, which
-// would otherwise grow, and be rehashed, step by step.
-func MostMessages(tr *check.Traffic) int {
-	n := 0
-	for i := tr.From; i < len(tr.Exchanges); i++ {
-		if req := tr.Exchanges[i].Request; req != nil {
-			n = max(n, len(req.Messages))
-		}
-	}
-	return n
-}
-
 // judgeThread compares each request with its base: the latest earlier
 // request of the thread the provider did not reject (a rejected request
 // never became conversation state, so repairing it is no edit), or the
