@@ -2,7 +2,11 @@ package engine
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"sync"
+
+	"github.com/llmtck/llmtck/internal/rawjson"
 )
 
 // Memo remembers decoded history messages by their position and raw bytes,
@@ -13,11 +17,12 @@ import (
 // Messages it hands out are shared by every request that holds them and
 // must not be changed. A Memo is safe for concurrent use; NewMemo makes one.
 type Memo struct {
-	mu   sync.Mutex
-	msgs map[memoKey]memoEntry
-	size int    // bytes held: each entry's raw bytes, and about as much decoded
-	next uint64 // the id of the next entry
-	last *list  // the list handed out last, nil while a List holds it
+	mu    sync.Mutex
+	wires map[Wire]*Memo // For
+	msgs  map[memoKey]memoEntry
+	size  int    // bytes held: each entry's raw bytes, and about as much decoded
+	next  uint64 // the id of the next entry
+	last  *list  // the list handed out last, nil while a List holds it
 }
 
 // memoKey is a message's position and raw bytes. The position is part of
@@ -54,6 +59,55 @@ const (
 
 // NewMemo returns an empty Memo.
 func NewMemo() *Memo { return &Memo{msgs: map[memoKey]memoEntry{}} }
+
+// For returns the memo of the requests of wire w, made on first use: the
+// same bytes are a different message on another wire, and a request
+// extends the last one of its own wire.
+func (m *Memo) For(w Wire) *Memo {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.wires == nil {
+		m.wires = map[Wire]*Memo{}
+	}
+	sub := m.wires[w]
+	if sub == nil {
+		sub = NewMemo()
+		m.wires[w] = sub
+	}
+	return sub
+}
+
+// DecodeMessages decodes a request's message array through the memo,
+// message by message: decode reads the item at index i, and is called only
+// for an item the memo has not seen at that position, once the item is
+// known to be valid JSON (the array's items need not have been validated;
+// see rawjson.ValidatedExcept). The items the array repeats, byte for byte,
+// from the one decoded before it are not read again.
+func (m *Memo) DecodeMessages(array json.RawMessage, decode func(i int, item json.RawMessage) (Message, error)) ([]Message, error) {
+	list := m.List()
+	known, end := list.Array(array)
+	err := rawjson.ShallowEachFrom(array, known, end, func(i int, item json.RawMessage, end int) error {
+		err := list.Add(i, item, func() (Message, error) {
+			if !rawjson.Valid(item) {
+				return Message{}, errInvalidItem
+			}
+			return decode(i, item)
+		})
+		if err == nil {
+			list.ReadTo(end)
+		}
+		return err
+	})
+	msgs := list.Messages() // also when err: the list goes back to the memo
+	if err != nil {
+		return nil, err
+	}
+	return msgs, nil
+}
+
+// errInvalidItem is DecodeMessages' error for an item that is not valid
+// JSON; the decoder then names the fault in the whole body.
+var errInvalidItem = errors.New("invalid JSON")
 
 // message returns the message decoded from raw at position at and its id,
 // calling decode the first time.

@@ -32,10 +32,11 @@ type memoDecoder interface {
 	DecodeRequestMemo(body []byte, memo *engine.Memo) (*engine.Request, error)
 }
 
-// decodeRequest decodes a request body, through c.Memo when the codec can.
+// decodeRequest decodes a request body, through c.Memo when the codec can
+// (the part of it for the codec's wire).
 func decodeRequest(codec Codec, c Call) (*engine.Request, error) {
 	if md, ok := codec.(memoDecoder); ok && c.Memo != nil {
-		return md.DecodeRequestMemo(c.RequestBody, c.Memo)
+		return md.DecodeRequestMemo(c.RequestBody, c.Memo.For(codec.Wire()))
 	}
 	return codec.DecodeRequest(c.RequestBody)
 }

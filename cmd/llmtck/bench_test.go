@@ -47,6 +47,30 @@ func writeConversation(tb testing.TB, path string, n int, independent bool) {
 	}
 }
 
+// writeChatConversation writes a cassette of n OpenAI Chat Completions
+// calls: one agent conversation that grows by a tool call and its result
+// per turn, every request repeating the whole history.
+func writeChatConversation(tb testing.TB, path string, n int) {
+	tb.Helper()
+	var ins []*cassette.Interaction
+	history := []string{`{"role":"system","content":"You are a file agent."}`, `{"role":"user","content":"list the files"}`}
+	for turn := range n {
+		id := fmt.Sprintf("call_%06d", turn)
+		assistant := fmt.Sprintf(`{"role":"assistant","content":"Step %d.","tool_calls":[{"id":%q,"type":"function","function":{"name":"ls","arguments":"{\"path\":\"dir%d\"}"}}]}`, turn, id, turn)
+		ins = append(ins, &cassette.Interaction{
+			Request: cassette.Request{Method: "POST", URL: "https://api.openai.com/v1/chat/completions",
+				Header: map[string][]string{"Content-Type": {"application/json"}},
+				Body:   []byte(`{"model":"gpt-5","tools":[{"type":"function","function":{"name":"ls","description":"list","parameters":{"type":"object"}}}],"messages":[` + strings.Join(history, ",") + `]}`)},
+			Response: cassette.Response{Status: 200, Header: map[string][]string{"Content-Type": {"application/json"}},
+				Body: []byte(fmt.Sprintf(`{"id":"chatcmpl-%d","object":"chat.completion","model":"gpt-5","choices":[{"index":0,"message":%s,"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}}`, turn, assistant))},
+		})
+		history = append(history, assistant, fmt.Sprintf(`{"role":"tool","tool_call_id":%q,"content":"a.txt b.txt"}`, id))
+	}
+	if err := cassette.Save(path, &cassette.Cassette{Interactions: ins}); err != nil {
+		tb.Fatal(err)
+	}
+}
+
 // TestBenchCheckChild is `llmtck check` as BenchmarkCheck runs it in a
 // child process, to measure its time and peak memory alone; it does nothing
 // in a normal test run.
@@ -69,17 +93,21 @@ func TestBenchCheckChild(t *testing.T) {
 }
 
 // BenchmarkCheck runs `llmtck check` in a child process on one 1,000-turn
-// growing conversation (about 200 MB) and on 1,000 independent
-// interactions, and reports its time and its peak resident memory against
-// the file's size.
+// growing Anthropic conversation (about 200 MB), on the same on Chat
+// Completions, and on 1,000 independent interactions, and reports its time
+// and its peak resident memory against the file's size.
 func BenchmarkCheck(b *testing.B) {
 	for _, c := range []struct {
-		name        string
-		independent bool
-	}{{"growing-1000-turns", false}, {"independent-1000", true}} {
+		name  string
+		write func(tb testing.TB, path string)
+	}{
+		{"growing-1000-turns", func(tb testing.TB, path string) { writeConversation(tb, path, 1000, false) }},
+		{"growing-1000-turns-chat", func(tb testing.TB, path string) { writeChatConversation(tb, path, 1000) }},
+		{"independent-1000", func(tb testing.TB, path string) { writeConversation(tb, path, 1000, true) }},
+	} {
 		b.Run(c.name, func(b *testing.B) {
 			path := filepath.Join(b.TempDir(), "conversation.yaml")
-			writeConversation(b, path, 1000, c.independent)
+			c.write(b, path)
 			st, err := os.Stat(path)
 			if err != nil {
 				b.Fatal(err)

@@ -191,6 +191,31 @@ func ShallowObject(doc []byte) ([]Field, error) { return fieldsOf(doc, nil) }
 // read in time linear in what it adds.
 func ShallowObjectKnowing(doc, known []byte) ([]Field, error) { return fieldsOf(doc, known) }
 
+// ValidatedExcept reads the fields of the object doc as ShallowObjectKnowing
+// does, and validates each value but the last one of key when that one is
+// an array: a decoder that validates that array's items itself, some of
+// them once for many documents (engine.Memo.DecodeMessages), then reads a
+// growing conversation's request in time linear in what it adds. ok is
+// false when doc is not an object or one of those values is not valid.
+func ValidatedExcept(doc, known []byte, key string) (fields []Field, ok bool) {
+	fields, err := fieldsOf(doc, known)
+	if err != nil {
+		return nil, false
+	}
+	last := -1
+	for i, f := range fields {
+		if f.Key == key {
+			last = i
+		}
+	}
+	for i, f := range fields {
+		if (i != last || Kind(f.Value) != "array") && !Valid(f.Value) {
+			return nil, false
+		}
+	}
+	return fields, true
+}
+
 // ShallowEachFrom is ShallowObject for an array: it calls f with each
 // element in turn and the offset just past it, without collecting them,
 // and stops at f's first error. It starts after the first n elements, which

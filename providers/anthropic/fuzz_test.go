@@ -5,9 +5,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/corpus"
 )
 
@@ -93,64 +90,6 @@ func FuzzDecodeResponse(f *testing.F) {
 		for _, is := range st.Issues {
 			if is.Event < 0 || (st.Events > 0 && is.Event >= st.Events) {
 				t.Fatalf("issue names event %d of %d: %+v", is.Event, st.Events, is)
-			}
-		}
-	})
-}
-
-// FuzzDecodeRequestMemo: decoding through a memo, which validates a body
-// piece by piece and shares the messages it has seen, gives what decoding
-// alone gives, the error included; so does a second decoding that finds
-// every message in the memo.
-func FuzzDecodeRequestMemo(f *testing.F) {
-	for _, rec := range recordings(f) {
-		for _, in := range rec.c.Interactions {
-			if len(in.Request.Body) > 0 && corpus.FuzzSeed(in.Request.Body) {
-				f.Add(in.Request.Body)
-			}
-		}
-	}
-	f.Add([]byte(shapes))
-	f.Add([]byte(`{"model":"m","messages":[{"role":"user","content":"x"},{"role":"user","content":tru}]}`))
-	f.Add([]byte(`{"model":"m","messages":[{"role":"user","content":"x"} {"role":"user","content":"y"}]}`))
-	f.Add([]byte(`{"messages":[A],"messages":[]}`))
-	f.Fuzz(func(t *testing.T, body []byte) {
-		want, werr := Codec{}.DecodeRequest(body)
-		memo := engine.NewMemo()
-		for range 2 {
-			got, err := Codec{}.DecodeRequestMemo(body, memo)
-			if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
-				t.Fatalf("error %v through the memo, %v without", err, werr)
-			}
-			if d := cmp.Diff(want, got); d != "" {
-				t.Fatalf("decoded through the memo (-alone +memo):\n%s", d)
-			}
-		}
-	})
-}
-
-// FuzzDecodeGrowingThroughMemo: a request that repeats the bytes of the one
-// decoded before it up to some point, as a growing conversation's does
-// (the memo then reads only the items after them), decodes as it does
-// alone, the error included.
-func FuzzDecodeGrowingThroughMemo(f *testing.F) {
-	first := `{"model":"m","messages":[{"role":"user","content":"a"}]}`
-	f.Add([]byte(first), uint16(len(first)-2), []byte(`,{"role":"assistant","content":"b"}]}`))
-	f.Add([]byte(first), uint16(len(first)-2), []byte(` , {"role":"assistant","content":"b"} ]}`))
-	f.Add([]byte(first), uint16(len(first)-3), []byte(`,"x":1}]}`))
-	f.Add([]byte(`{"messages":[1]}`), uint16(14), []byte(`2]}`))
-	f.Add([]byte(`{"messages":[{"role":"user","content":"a"},{"role":"user","content":tru}]}`), uint16(42), []byte(`]}`))
-	f.Fuzz(func(t *testing.T, body []byte, cut uint16, extra []byte) {
-		next := append(append([]byte(nil), body[:int(cut)%(len(body)+1)]...), extra...)
-		memo := engine.NewMemo()
-		for _, b := range [][]byte{body, next, next, body} {
-			want, werr := Codec{}.DecodeRequest(b)
-			got, err := Codec{}.DecodeRequestMemo(b, memo)
-			if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
-				t.Fatalf("%s: error %v through the memo, %v without", b, err, werr)
-			}
-			if d := cmp.Diff(want, got); d != "" {
-				t.Fatalf("%s decoded through the memo (-alone +memo):\n%s", b, d)
 			}
 		}
 	})

@@ -2,7 +2,6 @@ package anthropic
 
 import (
 	"encoding/json"
-	"errors"
 
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
@@ -39,21 +38,7 @@ func decodeRequest(b []byte, memo *engine.Memo) (*engine.Request, error) {
 // are then validated in time linear in their new content.
 func requestFields(b []byte, memo *engine.Memo) ([]rawjson.Field, error) {
 	if memo != nil {
-		if fields, err := rawjson.ShallowObjectKnowing(b, memo.LastArray()); err == nil {
-			// Every value but the messages array decoded below is
-			// validated here, a key's earlier values (LastWins drops them)
-			// included.
-			last := -1
-			for i, f := range fields {
-				if f.Key == "messages" {
-					last = i
-				}
-			}
-			for i, f := range fields {
-				if (i != last || rawjson.Kind(f.Value) != "array") && !rawjson.Valid(f.Value) {
-					return nil, invalidBody(b, nil)
-				}
-			}
+		if fields, ok := rawjson.ValidatedExcept(b, memo.LastArray(), "messages"); ok {
 			return rawjson.LastWins(fields), nil
 		}
 	}
@@ -79,32 +64,10 @@ func decodeMessagesValidating(raw json.RawMessage, memo *engine.Memo) ([]engine.
 	if rawjson.Kind(raw) != "array" {
 		return nil, rawjson.Mismatch("messages", "an array", raw)
 	}
-	list := memo.List()
-	// The items the request repeats from the one before it, byte for byte,
-	// are not read again.
-	known, end := list.Array(raw)
-	err := rawjson.ShallowEachFrom(raw, known, end, func(i int, item json.RawMessage, end int) error {
-		err := list.Add(i, item, func() (engine.Message, error) {
-			if !rawjson.Valid(item) {
-				return engine.Message{}, errInvalidItem
-			}
-			return decodeMessage(rawjson.Index("messages", i), item)
-		})
-		if err == nil {
-			list.ReadTo(end)
-		}
-		return err
+	return memo.DecodeMessages(raw, func(i int, item json.RawMessage) (engine.Message, error) {
+		return decodeMessage(rawjson.Index("messages", i), item)
 	})
-	msgs := list.Messages() // also when err: the list goes back to the memo
-	if err != nil {
-		return nil, err
-	}
-	return msgs, nil
 }
-
-// errInvalidItem stands for a message that is not valid JSON until
-// invalidBody names the fault.
-var errInvalidItem = errors.New("invalid JSON")
 
 func decodeRequestField(req *engine.Request, f rawjson.Field) error {
 	named := true

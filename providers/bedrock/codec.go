@@ -26,6 +26,13 @@ func (Codec) Wire() engine.Wire { return engine.WireBedrock }
 // model id is in the URL, not the body; providers.Decode fills it in.
 func (Codec) DecodeRequest(body []byte) (*engine.Request, error) { return decodeRequest(body) }
 
+// DecodeRequestMemo is DecodeRequest with the messages decoded through
+// memo: a message already decoded at the same position is shared, not
+// decoded again.
+func (Codec) DecodeRequestMemo(body []byte, memo *engine.Memo) (*engine.Request, error) {
+	return decodeRequestMemo(body, memo)
+}
+
 // EncodeRequest encodes req as a Converse request body with HTML escaping
 // off. Opaque tokens and Raw blocks are written verbatim.
 func (Codec) EncodeRequest(req *engine.Request) ([]byte, error) { return encodeRequest(req) }

@@ -2,6 +2,7 @@ package bedrock
 
 import (
 	"encoding/json"
+	"unicode/utf8"
 
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
@@ -23,11 +24,38 @@ func decodeRequest(b []byte) (*engine.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+	return requestOf(fields, decodeMessages)
+}
+
+// decodeRequestMemo is decodeRequest with the messages decoded through
+// memo, which validates only the messages it has not seen: a message
+// already decoded at the same position is shared, not decoded again. A
+// body with a fault of any kind is decoded again alone, which names the
+// fault.
+func decodeRequestMemo(b []byte, memo *engine.Memo) (*engine.Request, error) {
+	fields, ok := rawjson.ValidatedExcept(b, memo.LastArray(), "messages")
+	if ok && utf8.Valid(b) { // a pass much faster than the JSON's
+		req, err := requestOf(rawjson.LastWins(fields), func(raw json.RawMessage) ([]engine.Message, error) {
+			return memo.DecodeMessages(raw, func(i int, item json.RawMessage) (engine.Message, error) {
+				return decodeMessage(rawjson.Index("messages", i), item)
+			})
+		})
+		if err == nil {
+			return req, nil
+		}
+	}
+	return decodeRequest(b)
+}
+
+// requestOf reads a request from its top-level fields, the messages with
+// decode.
+func requestOf(fields []rawjson.Field, decode func(json.RawMessage) ([]engine.Message, error)) (*engine.Request, error) {
+	var err error
 	req := &engine.Request{Wire: engine.WireBedrock}
 	for _, f := range fields {
 		switch f.Key {
 		case "messages":
-			if req.Messages, err = decodeMessages(f.Value); err != nil {
+			if req.Messages, err = decode(f.Value); err != nil {
 				return nil, err
 			}
 		case "system":
@@ -74,34 +102,43 @@ func decodeMessages(raw json.RawMessage) ([]engine.Message, error) {
 	}
 	msgs := make([]engine.Message, 0, len(items))
 	for i, item := range items {
-		path := rawjson.Index("messages", i)
-		fields, err := rawjson.ObjectAt(path, item)
+		m, err := decodeMessage(rawjson.Index("messages", i), item)
 		if err != nil {
 			return nil, err
-		}
-		m := engine.Message{Path: path}
-		for _, f := range fields {
-			switch f.Key {
-			case "role":
-				role, err := rawjson.StringAt(rawjson.At(path, "role"), f.Value)
-				if err != nil {
-					return nil, err
-				}
-				m.Role = engine.Role(role)
-				if role == "" { // kept, so the encoding writes it back
-					rawjson.SetExtra(&m.Extra, f.Key, f.Value)
-				}
-			case "content":
-				if m.Blocks, err = decodeBlocks(rawjson.At(path, "content"), f.Value); err != nil {
-					return nil, err
-				}
-			default:
-				rawjson.SetExtra(&m.Extra, f.Key, f.Value)
-			}
 		}
 		msgs = append(msgs, m)
 	}
 	return msgs, nil
+}
+
+// decodeMessage reads one message at path: role, content and any other key
+// into Extra.
+func decodeMessage(path string, item json.RawMessage) (engine.Message, error) {
+	fields, err := rawjson.ObjectAt(path, item)
+	if err != nil {
+		return engine.Message{}, err
+	}
+	m := engine.Message{Path: path}
+	for _, f := range fields {
+		switch f.Key {
+		case "role":
+			role, err := rawjson.StringAt(rawjson.At(path, "role"), f.Value)
+			if err != nil {
+				return engine.Message{}, err
+			}
+			m.Role = engine.Role(role)
+			if role == "" { // kept, so the encoding writes it back
+				rawjson.SetExtra(&m.Extra, f.Key, f.Value)
+			}
+		case "content":
+			if m.Blocks, err = decodeBlocks(rawjson.At(path, "content"), f.Value); err != nil {
+				return engine.Message{}, err
+			}
+		default:
+			rawjson.SetExtra(&m.Extra, f.Key, f.Value)
+		}
+	}
+	return m, nil
 }
 
 // decodeToolConfig reads each toolSpec's name, description and input

@@ -35,6 +35,13 @@ func (Codec) DecodeRequest(body []byte) (*engine.Request, error) {
 	return decodeRequest(body)
 }
 
+// DecodeRequestMemo is DecodeRequest with the messages decoded through
+// memo: a message already decoded at the same position is shared, not
+// decoded again.
+func (Codec) DecodeRequestMemo(body []byte, memo *engine.Memo) (*engine.Request, error) {
+	return decodeRequestMemo(body, memo)
+}
+
 // EncodeRequest encodes the model back into a request body, HTML escaping
 // off, opaque tokens (tool arguments, extra_content) written byte for byte.
 func (Codec) EncodeRequest(req *engine.Request) ([]byte, error) {

@@ -30,6 +30,31 @@ func decodeRequest(b []byte) (*engine.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+	return requestOf(fields, decodeMessages)
+}
+
+// decodeRequestMemo is decodeRequest with the messages decoded through
+// memo, which validates only the messages it has not seen: the requests of
+// a growing conversation are read in time linear in what they add. A body
+// with a fault of any kind is decoded again alone, which names the fault.
+func decodeRequestMemo(b []byte, memo *engine.Memo) (*engine.Request, error) {
+	fields, ok := rawjson.ValidatedExcept(b, memo.LastArray(), "messages")
+	if ok {
+		req, err := requestOf(rawjson.LastWins(fields), func(raw json.RawMessage) ([]engine.Message, error) {
+			return memo.DecodeMessages(raw, func(i int, item json.RawMessage) (engine.Message, error) {
+				return decodeMessage(item, rawjson.Index("messages", i), "")
+			})
+		})
+		if err == nil {
+			return req, nil
+		}
+	}
+	return decodeRequest(b)
+}
+
+// requestOf reads a request from its top-level fields, the messages with
+// decode.
+func requestOf(fields []rawjson.Field, decode func(json.RawMessage) ([]engine.Message, error)) (*engine.Request, error) {
 	req := &engine.Request{Wire: engine.WireOpenAI}
 	for _, f := range fields {
 		switch f.Key {
@@ -40,7 +65,7 @@ func decodeRequest(b []byte) (*engine.Request, error) {
 			}
 			req.Model = s
 		case "messages":
-			msgs, err := decodeMessages(f.Value)
+			msgs, err := decode(f.Value)
 			if err != nil {
 				return nil, err
 			}

@@ -23,6 +23,32 @@ func (Codec) DecodeRequest(b []byte) (*engine.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+	return requestOf(o, decodeItems)
+}
+
+// DecodeRequestMemo is DecodeRequest with the input items decoded through
+// memo, which validates only the items it has not seen: a message already
+// decoded at the same position is shared, not decoded again. A body with a
+// fault of any kind is decoded again alone, which names the fault.
+func (c Codec) DecodeRequestMemo(b []byte, memo *engine.Memo) (*engine.Request, error) {
+	fields, ok := rawjson.ValidatedExcept(b, memo.LastArray(), "input")
+	if ok {
+		o := &object{path: "request body", fields: fields, taken: map[string]bool{}}
+		req, err := requestOf(o, func(raw json.RawMessage) ([]engine.Message, error) {
+			return memo.DecodeMessages(raw, func(i int, item json.RawMessage) (engine.Message, error) {
+				return decodeItem(item, rawjson.Index("input", i))
+			})
+		})
+		if err == nil {
+			return req, nil
+		}
+	}
+	return c.DecodeRequest(b)
+}
+
+// requestOf reads a request from its top-level object, an array of input
+// items with decode.
+func requestOf(o *object, decode func(json.RawMessage) ([]engine.Message, error)) (*engine.Request, error) {
 	req := &engine.Request{Wire: engine.WireResponses}
 	req.Model = o.takeString("model")
 	if s, ok := o.str("instructions"); ok {
@@ -30,7 +56,7 @@ func (Codec) DecodeRequest(b []byte) (*engine.Request, error) {
 		req.System = []engine.Block{{Type: engine.BlockText, Text: s, Path: "instructions"}}
 		req.SystemString = true
 	}
-	if err := decodeInput(o, req); err != nil {
+	if err := decodeInput(o, req, decode); err != nil {
 		return nil, err
 	}
 	if err := decodeTools(o, req); err != nil {
@@ -65,7 +91,7 @@ func (Codec) DecodeRequest(b []byte) (*engine.Request, error) {
 
 // decodeInput reads `input`: a bare string (one user message) or a list of
 // items, one Message each.
-func decodeInput(o *object, req *engine.Request) error {
+func decodeInput(o *object, req *engine.Request, decode func(json.RawMessage) ([]engine.Message, error)) error {
 	input := o.get("input")
 	switch rawjson.Kind(input) {
 	case "string":
@@ -78,20 +104,30 @@ func decodeInput(o *object, req *engine.Request) error {
 		}}
 	case "array":
 		o.take("input")
-		items, err := rawjson.Array(input)
+		msgs, err := decode(input)
 		if err != nil {
-			return fmt.Errorf("input: %w", err)
+			return err
 		}
-		req.Messages = make([]engine.Message, 0, len(items))
-		for i, it := range items {
-			m, err := decodeItem(it, rawjson.Index("input", i))
-			if err != nil {
-				return err
-			}
-			req.Messages = append(req.Messages, m)
-		}
+		req.Messages = msgs
 	}
 	return nil
+}
+
+// decodeItems reads an array of input items, one Message each.
+func decodeItems(input json.RawMessage) ([]engine.Message, error) {
+	items, err := rawjson.Array(input)
+	if err != nil {
+		return nil, fmt.Errorf("input: %w", err)
+	}
+	msgs := make([]engine.Message, 0, len(items))
+	for i, it := range items {
+		m, err := decodeItem(it, rawjson.Index("input", i))
+		if err != nil {
+			return nil, err
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs, nil
 }
 
 // decodeTools reads `tools`. Function tools carry name, description and
