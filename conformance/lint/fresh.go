@@ -33,10 +33,14 @@ func (s *seen) add(ex *engine.Exchange, from int, known *thread.Prints) {
 	if lead == len(req.Messages) {
 		s.bare++
 	}
-	h := thread.NewHasherWith(ex.Wire, known)
+	hs := thread.HistoryHashers(ex.Wire, known)
 	for m := max(lead, from); m < len(req.Messages); m++ {
 		for b := range req.Messages[m].Blocks {
-			s.blocks[h.Block(&req.Messages[m].Blocks[b])] = struct{}{}
+			blk := &req.Messages[m].Blocks[b]
+			s.blocks[hs[0].Block(blk)] = struct{}{}
+			for _, h := range hs[1:] {
+				h.Block(blk) // kept in known for the judgements
+			}
 		}
 	}
 }

@@ -208,6 +208,35 @@ func Share(tr *check.Traffic, p *Prints) {
 
 const printsAnalysis = "thread.prints"
 
+// HistoryHashers returns every hasher the checks read wire w's history
+// with, looking fingerprints up in p and keeping them there: a linter that
+// fingerprints each block it adds with all of them leaves its judgements
+// none of the history's to work out.
+func HistoryHashers(w engine.Wire, p *Prints) []*Hasher {
+	h := NewHasherWith(w, p)
+	if w == engine.WireGemini {
+		// The Gemini checks tie echoes to responses whatever their
+		// clients did to the signatures (checks/gemini, gemIndex.h).
+		return []*Hasher{h, h.WithoutPayloads()}
+	}
+	return []*Hasher{h}
+}
+
+// Len is the number of fingerprints p keeps itself (not those of the
+// Prints it sits on).
+func (p *Prints) Len() int {
+	if p.solo {
+		return p.own.n
+	}
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	n := p.own.n
+	if settled := p.settled.Load(); settled != nil {
+		n += settled.n
+	}
+	return n
+}
+
 // HasherFor returns a hasher for wire w's history that shares tr's Prints:
 // the one given to Share, or else one of tr's own. A traffic of one
 // request has nothing of its own to share.

@@ -1,0 +1,35 @@
+package lint
+
+import (
+	"testing"
+
+	"github.com/llmtck/llmtck/conformance/internal/thread"
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/providers"
+)
+
+// TestJudgementHashesWhatTheRequestAdds: judging the next turn of a long
+// conversation works out the fingerprints of the blocks that turn adds
+// only, on every wire: the history's, with every setting the checks hash
+// it with, were worked out when their calls were added, or carried over
+// when the linter forgot its oldest calls (300 turns pass the proxy's
+// bound of 256).
+func TestJudgementHashesWhatTheRequestAdds(t *testing.T) {
+	for _, w := range growingWires() {
+		l, memo := New(nil), engine.NewMemo()
+		const turns = 300
+		for i := range turns {
+			w.lintCall(l, memo, w.body(i), true)
+		}
+		ex := providers.Decode(0, providers.Call{Method: "POST", URL: w.url, RequestHeader: w.header, RequestBody: w.body(turns), Memo: memo})
+		p := l.Prepare(ex)
+		if v := p.Verdict(); len(v.Findings) > 0 {
+			t.Fatalf("%s: %v", w.name, v.Findings)
+		}
+		// The turn adds two blocks: the answer to the last call, and a
+		// question.
+		if got, want := p.blocks.Len(), 2*len(thread.HistoryHashers(ex.Wire, nil)); got > want {
+			t.Errorf("%s: the judgement of turn %d worked out %d fingerprints; the turn adds %d", w.name, turns, got, want)
+		}
+	}
+}
