@@ -33,14 +33,10 @@ func (s *seen) add(ex *engine.Exchange, from int, known *thread.Prints) {
 	if lead == len(req.Messages) {
 		s.bare++
 	}
-	hs := thread.HistoryHashers(ex.Wire, known)
+	h := thread.NewHasherWith(ex.Wire, known)
 	for m := max(lead, from); m < len(req.Messages); m++ {
 		for b := range req.Messages[m].Blocks {
-			blk := &req.Messages[m].Blocks[b]
-			s.blocks[hs[0].Block(blk)] = struct{}{}
-			for _, h := range hs[1:] {
-				h.Block(blk) // kept in known for the judgements
-			}
+			s.blocks[h.Learn(&req.Messages[m].Blocks[b])] = struct{}{}
 		}
 	}
 }
@@ -75,7 +71,7 @@ func (s *seen) fresh(next *engine.Exchange) bool {
 				return false
 			}
 			if m >= lead {
-				if _, ok := s.blocks[h.Block(blk)]; ok {
+				if _, ok := s.blocks[h.Learn(blk)]; ok {
 					return false
 				}
 			}

@@ -34,6 +34,7 @@ type Hasher struct {
 	gemini   bool
 	payloads bool
 	known    *Prints // block fingerprints already worked out; nil keeps none
+	bare     *Hasher // WithoutPayloads, for Learn; made on first use
 }
 
 var seed = maphash.MakeSeed()
@@ -115,6 +116,21 @@ func (f *Hasher) Block(b *engine.Block) uint64 {
 	fp := f.sum()
 	f.known.put(key, fp)
 	return fp
+}
+
+// Learn is Block for a block that joins a linter's history: it also keeps,
+// in the hasher's Prints, the block's fingerprint with every other setting
+// the checks hash wire w's history with, so that judgements find them all.
+func (f *Hasher) Learn(b *engine.Block) uint64 {
+	if f.gemini && f.payloads && f.known != nil {
+		// The Gemini checks tie echoes to responses whatever the clients
+		// did to the signatures (checks/gemini, gemIndex.h).
+		if f.bare == nil {
+			f.bare = f.WithoutPayloads()
+		}
+		f.bare.Block(b)
+	}
+	return f.Block(b)
 }
 
 // Message is the fingerprint of a whole message: its own unit and its

@@ -208,20 +208,6 @@ func Share(tr *check.Traffic, p *Prints) {
 
 const printsAnalysis = "thread.prints"
 
-// HistoryHashers returns every hasher the checks read wire w's history
-// with, looking fingerprints up in p and keeping them there: a linter that
-// fingerprints each block it adds with all of them leaves its judgements
-// none of the history's to work out.
-func HistoryHashers(w engine.Wire, p *Prints) []*Hasher {
-	h := NewHasherWith(w, p)
-	if w == engine.WireGemini {
-		// The Gemini checks tie echoes to responses whatever their
-		// clients did to the signatures (checks/gemini, gemIndex.h).
-		return []*Hasher{h, h.WithoutPayloads()}
-	}
-	return []*Hasher{h}
-}
-
 // Len is the number of fingerprints p keeps itself (not those of the
 // Prints it sits on).
 func (p *Prints) Len() int {
