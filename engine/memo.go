@@ -84,6 +84,13 @@ func (m *Memo) For(w Wire) *Memo {
 // see rawjson.ValidatedExcept). The items the array repeats, byte for byte,
 // from the one decoded before it are not read again.
 func (m *Memo) DecodeMessages(array json.RawMessage, decode func(i int, item json.RawMessage) (Message, error)) ([]Message, error) {
+	if oneItem(array) {
+		// An eval harness's prompt, decoded alone: it is a conversation's
+		// first request at most, and a run of prompts that never repeat
+		// would fill the memo, and the heap the collector marks, for
+		// nothing.
+		m = nil
+	}
 	list := m.List()
 	known, end := list.Array(array)
 	err := rawjson.ShallowEachFrom(array, known, end, func(i int, item json.RawMessage, end int) error {
@@ -103,6 +110,20 @@ func (m *Memo) DecodeMessages(array json.RawMessage, decode func(i int, item jso
 		return nil, err
 	}
 	return msgs, nil
+}
+
+// oneItem reports whether array is a well-formed array of one item (the
+// item itself unchecked).
+func oneItem(array json.RawMessage) bool {
+	n := 0
+	err := rawjson.ShallowEachFrom(array, 0, 0, func(int, json.RawMessage, int) error {
+		n++
+		if n > 1 {
+			return errInvalidItem // enough: any error stops the walk
+		}
+		return nil
+	})
+	return n == 1 && err == nil
 }
 
 // errInvalidItem is DecodeMessages' error for an item that is not valid

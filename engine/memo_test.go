@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -163,5 +164,37 @@ func TestMemoListArray(t *testing.T) {
 	}
 	if n, end := (&List{}).Array([]byte(`["a"]`)); n != 0 || end != 0 {
 		t.Errorf("without a memo: %d, %d", n, end)
+	}
+}
+
+// An eval harness's prompts, one message each, are decoded alone: the
+// memo keeps none of them, and a conversation that grows from one is
+// decoded as it would be anyway, sharing its messages from its second
+// request on.
+func TestMemoKeepsNoLonePrompt(t *testing.T) {
+	m := NewMemo()
+	decodes := 0
+	decode := func(i int, item json.RawMessage) (Message, error) {
+		decodes++
+		return Message{Role: RoleUser, Blocks: []Block{{Type: BlockText, Text: string(item)}}}, nil
+	}
+	for i := range 100 {
+		msgs, err := m.DecodeMessages(json.RawMessage(fmt.Sprintf(`["prompt %d"]`, i)), decode)
+		if err != nil || len(msgs) != 1 || msgs[0].Blocks[0].Text != fmt.Sprintf(`"prompt %d"`, i) {
+			t.Fatalf("prompt %d: %v %v", i, msgs, err)
+		}
+	}
+	if len(m.msgs) != 0 || decodes != 100 {
+		t.Fatalf("after 100 prompts the memo holds %d messages (%d decodes)", len(m.msgs), decodes)
+	}
+	decodes = 0
+	for _, array := range []string{`["a","b"]`, `["a","b","c"]`} {
+		msgs, err := m.DecodeMessages(json.RawMessage(array), decode)
+		if err != nil || len(msgs) == 0 {
+			t.Fatal(array, err)
+		}
+	}
+	if decodes != 3 {
+		t.Errorf("a growing conversation's messages were decoded %d times, not once each (3)", decodes)
 	}
 }
