@@ -298,51 +298,77 @@ func postInParallel(b *testing.B, workers, calls int, client *http.Client, url s
 
 // BenchmarkRecordGrowingConversation records one conversation that grows
 // by a turn per call to 600 turns, as an agent's does, through the recorder
-// as the CLI builds it (linter and log on) and with the linter off, and
-// reports how the per-call time (p50) of the last tenth of the calls
-// compares with the first tenth (about 1 for work that follows the new
-// content, growing with the conversation for work that redoes the history
-// on every call), and the heap the recorder holds at the end.
+// as the CLI builds it (linter and log on; on Anthropic Messages and on
+// Chat Completions) and with the linter off, and reports how the per-call
+// time (p50) of the last tenth of the calls compares with the first tenth
+// (about 1 for work that follows the new content, growing with the
+// conversation for work that redoes the history on every call), and the
+// heap the recorder holds at the end.
 func BenchmarkRecordGrowingConversation(b *testing.B) {
 	const turns = 600
-	answer := []byte(`{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[{"type":"text","text":"` + strings.Repeat("answer ", 40) + `"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`)
+	answer := strings.Repeat("answer ", 40)
+	question := func(i int) string { return "question " + strconv.Itoa(i) + " " + strings.Repeat("words ", 40) }
+	answers := map[string][]byte{
+		"/v1/messages":         []byte(`{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[{"type":"text","text":"` + answer + `"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`),
+		"/v1/chat/completions": []byte(`{"id":"chatcmpl-1","object":"chat.completion","model":"gpt-x","choices":[{"index":0,"message":{"role":"assistant","content":"` + answer + `"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`),
+	}
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")
-		w.Write(answer)
+		w.Write(answers[r.URL.Path])
 	}))
 	defer up.Close()
 	u, _ := url.Parse(up.URL)
 	// Request n is request n-1, its answer and one more question: the
 	// history only grows, as an agent's does.
-	body := func(n int) []byte {
+	grow := func(n int, user, assistant func(i int) string) string {
 		var msgs []string
 		for i := range n + 1 {
 			if i > 0 {
-				msgs = append(msgs, `{"role":"assistant","content":[{"type":"text","text":"`+strings.Repeat("answer ", 40)+`"}]}`)
+				msgs = append(msgs, assistant(i))
 			}
-			msgs = append(msgs, `{"role":"user","content":"question `+strconv.Itoa(i)+` `+strings.Repeat("words ", 40)+`"}`)
+			msgs = append(msgs, user(i))
 		}
-		return []byte(`{"model":"claude-x","max_tokens":10,"messages":[` + strings.Join(msgs, ",") + `]}`)
+		return strings.Join(msgs, ",")
+	}
+	messages := func(n int) []byte {
+		return []byte(`{"model":"claude-x","max_tokens":10,"messages":[` + grow(n,
+			func(i int) string { return `{"role":"user","content":"` + question(i) + `"}` },
+			func(int) string { return `{"role":"assistant","content":[{"type":"text","text":"` + answer + `"}]}` }) + `]}`)
+	}
+	chat := func(n int) []byte {
+		return []byte(`{"model":"gpt-x","messages":[` + grow(n,
+			func(i int) string { return `{"role":"user","content":"` + question(i) + `"}` },
+			func(int) string { return `{"role":"assistant","content":"` + answer + `"}` }) + `]}`)
 	}
 	// direct is the floor: the same calls to the upstream itself, whose
 	// per-call time grows with the request as well.
-	for _, name := range []string{"shipped", "lint-off", "direct"} {
-		b.Run(name, func(b *testing.B) {
+	for _, c := range []struct {
+		name         string
+		lint, direct bool
+		path         string
+		body         func(n int) []byte
+	}{
+		{"shipped", true, false, "/v1/messages", messages},
+		{"shipped-chat", true, false, "/v1/chat/completions", chat},
+		{"lint-off", false, false, "/v1/messages", messages},
+		{"direct", false, true, "/v1/messages", messages},
+	} {
+		b.Run(c.name, func(b *testing.B) {
 			var ratio, held, first, last float64
 			for range b.N {
 				before := heapInUse()
-				rec := mustRecorder(b, Options{Mode: ModeRecord, Cassette: filepath.Join(b.TempDir(), "grow.yaml"), Lint: name == "shipped", Log: io.Discard})
+				rec := mustRecorder(b, Options{Mode: ModeRecord, Cassette: filepath.Join(b.TempDir(), "grow.yaml"), Lint: c.lint, Log: io.Discard})
 				srv := httptest.NewServer(NewHandler(rec, u))
 				target := srv.URL
-				if name == "direct" {
+				if c.direct {
 					target = up.URL
 				}
 				took := make([]time.Duration, turns)
 				for i := range turns {
-					req := body(i)
+					req := c.body(i)
 					start := time.Now()
-					resp, err := srv.Client().Post(target+"/v1/messages", "application/json", bytes.NewReader(req))
+					resp, err := srv.Client().Post(target+c.path, "application/json", bytes.NewReader(req))
 					if err != nil {
 						b.Fatal(err)
 					}
