@@ -66,6 +66,7 @@ type Simulator struct {
 	rejections []Rejection
 	log        []*cassette.Interaction // every call, rejected ones included
 	lint       *lint.Linter            // judges each request against log, decoded
+	memo       *engine.Memo            // decodes the history the requests repeat once, as the recorder does
 	notes      []string                // what went wrong outside any check
 	cut        map[int]bool            // interactions whose response the user stopped mid-way
 	// unstreamedAbort are the steps (1-based) meant to be stopped mid-way
@@ -92,7 +93,7 @@ func NewSimulator(sc *scenario.Scenario) *Simulator {
 			l.Ephemeral = append(l.Ephemeral, t.Feedback)
 		}
 	}
-	return &Simulator{sc: sc, lint: l}
+	return &Simulator{sc: sc, lint: l, memo: engine.NewMemo()}
 }
 
 // Scenario is the scenario served.
@@ -283,7 +284,7 @@ func (s *Simulator) serve(w engine.Wire, rw http.ResponseWriter, r *http.Request
 		fault(f)
 		return
 	}
-	call := providers.Call{Method: r.Method, URL: in.Request.URL, RequestHeader: in.Request.Header, RequestBody: body, Wire: w}
+	call := providers.Call{Method: r.Method, URL: in.Request.URL, RequestHeader: in.Request.Header, RequestBody: body, Wire: w, Memo: s.memo}
 	ex := providers.Decode(len(s.log)-1, call)
 	defer func() {
 		providers.AddResponse(&ex, s.callOf(in, w)) // the request stays as decoded on arrival
