@@ -261,9 +261,14 @@ func (x *gemIndex) request(at int, ex *engine.Exchange) (*gemReq, uint64) {
 			r.turnStart = i
 		}
 	}
-	n := 0
+	n := 0 // the parts kept below: a long history's user side holds most
 	for i := range req.Messages {
-		n += len(req.Messages[i].Blocks)
+		m := &req.Messages[i]
+		for j := range m.Blocks {
+			if m.Role == engine.RoleAssistant || m.Blocks[j].Signature != nil {
+				n++
+			}
+		}
 	}
 	parts := make([]gemPart, 0, n) // one allocation; pointers into it stay valid
 	var run *gemRun
