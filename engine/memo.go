@@ -51,7 +51,7 @@ type list struct {
 
 // memoMax and memoMaxSize bound the entries a Memo keeps and the bytes they
 // hold: past either, it starts over, so a long recording session does not
-// grow it without end (an eval harness's calls are all distinct).
+// grow it without end. Each wire's memo (For) is bounded on its own.
 const (
 	memoMax     = 1 << 16
 	memoMaxSize = 32 << 20
