@@ -43,14 +43,16 @@ func analyseHistory(tr *check.Traffic) *Analysis {
 	a := &Analysis{tr: tr, Reqs: make([]*Request, len(tr.Exchanges)),
 		Notes: map[string][]Note{}, Eph: map[int][]EphemeralUnit{}}
 	t := newThreader()
+	var last *Request
 	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Request == nil || ex.Wire == engine.WireUnknown || ex.Wire == "" {
 			continue
 		}
-		r := newRequest(tr, ex, i)
+		r := newRequest(tr, ex, i, last)
 		a.Reqs[i] = r
 		t.add(r)
+		last = r
 	}
 	a.threads = t.threads
 	for _, th := range a.threads {

@@ -66,6 +66,11 @@ type Request struct {
 	starts []int
 	mfps   []uint64 // one fingerprint per message, folded from its units
 	keys   []uint64 // prefixKeys, once worked out
+	// grown is the request whose fingerprints r's extend in place (see
+	// newRequest), until r's keys are worked out; taken says a later
+	// request has extended r's in place: the room after them is its.
+	grown *Request
+	taken bool
 	// rejected is true when the provider answered 4xx or 5xx: that history
 	// never became conversation state.
 	rejected bool
@@ -84,8 +89,13 @@ type Unit struct {
 func (u Unit) IsStart() bool { return u.Block < 0 }
 
 // newRequest fingerprints the request of ex, found at position pos of
-// traffic tr.
-func newRequest(tr *check.Traffic, ex *engine.Exchange, pos int) *Request {
+// traffic tr. When its history starts, in memory, with all of last's (the
+// request fingerprinted before it: an engine.Memo hands a growing
+// conversation's requests one message list, extended), under the same
+// head, it takes last's fingerprints as they are and works out only those
+// of the messages after them, in the room after last's: a growing
+// conversation is fingerprinted in time and memory linear in what it adds.
+func newRequest(tr *check.Traffic, ex *engine.Exchange, pos int, last *Request) *Request {
 	req := ex.Request
 	f := HasherFor(tr, ex.Wire)
 	r := &Request{ex: pos, Wire: ex.Wire, Req: req, rejected: ex.Status >= 400}
@@ -109,16 +119,24 @@ func newRequest(tr *check.Traffic, ex *engine.Exchange, pos int) *Request {
 	}
 	r.head = head
 	r.Msgs = req.Messages[lead:]
-	r.starts = make([]int, len(r.Msgs))
-	r.mfps = make([]uint64, len(r.Msgs))
-	n := len(r.Msgs)
-	for i := range r.Msgs {
-		n += len(r.Msgs[i].Blocks)
+	from := 0
+	if last != nil && !last.taken && last.Wire == r.Wire && last.head == r.head && startsWith(r.Msgs, last.Msgs) {
+		last.taken = true
+		r.grown = last
+		from = len(last.Msgs)
+		r.starts, r.mfps, r.Units = last.starts, last.mfps, last.Units
+	} else {
+		r.starts = make([]int, 0, len(r.Msgs))
+		r.mfps = make([]uint64, 0, len(r.Msgs))
+		n := len(r.Msgs)
+		for i := range r.Msgs {
+			n += len(r.Msgs[i].Blocks)
+		}
+		r.Units = make([]Unit, 0, n)
 	}
-	r.Units = make([]Unit, 0, n)
-	for i := range r.Msgs {
+	for i := from; i < len(r.Msgs); i++ {
 		m := &r.Msgs[i]
-		r.starts[i] = len(r.Units)
+		r.starts = append(r.starts, len(r.Units))
 		fp := f.Start(m)
 		r.Units = append(r.Units, Unit{FP: fp, Msg: int32(i), Block: -1})
 		mfp := fp
@@ -127,9 +145,15 @@ func newRequest(tr *check.Traffic, ex *engine.Exchange, pos int) *Request {
 			r.Units = append(r.Units, Unit{FP: bfp, Msg: int32(i), Block: int32(j)})
 			mfp = Mix(mfp, bfp)
 		}
-		r.mfps[i] = mfp
+		r.mfps = append(r.mfps, mfp)
 	}
 	return r
+}
+
+// startsWith reports whether msgs starts, in memory, with all of prefix:
+// the same messages, not equal ones.
+func startsWith(msgs, prefix []engine.Message) bool {
+	return len(prefix) > 0 && len(prefix) <= len(msgs) && &msgs[0] == &prefix[0]
 }
 
 // Lead is the number of system and developer messages that open req's
@@ -170,12 +194,16 @@ func (r *Request) msgHead(m int) uint64 {
 // prefixKeys returns k[i] = the fingerprint of head + the first i messages.
 func (r *Request) prefixKeys() []uint64 {
 	if r.keys == nil {
-		k := make([]uint64, len(r.mfps)+1)
-		k[0] = r.head
-		for i, fp := range r.mfps {
-			k[i+1] = Mix(k[i], fp)
+		var k []uint64
+		if g := r.grown; g != nil && g.keys != nil {
+			k = g.keys // r's fingerprints extend g's in place: so do its keys
+		} else {
+			k = append(make([]uint64, 0, len(r.mfps)+1), r.head)
 		}
-		r.keys = k
+		for i := len(k) - 1; i < len(r.mfps); i++ {
+			k = append(k, Mix(k[i], r.mfps[i]))
+		}
+		r.keys, r.grown = k, nil
 	}
 	return r.keys
 }

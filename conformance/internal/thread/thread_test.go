@@ -2,6 +2,7 @@ package thread
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -33,7 +34,7 @@ func threadOf(tr *check.Traffic, atOnce bool) []int {
 	number := map[*histThread]int{}
 	var out []int
 	for i := range tr.Exchanges {
-		th := t.add(newRequest(tr, &tr.Exchanges[i], i))
+		th := t.add(newRequest(tr, &tr.Exchanges[i], i, nil))
 		if atOnce {
 			t.indexHeads()
 		}
@@ -89,4 +90,61 @@ func randomConversations(r *rand.Rand) *check.Traffic {
 		})
 	}
 	return tr
+}
+
+// TestGrownInPlaceFingerprintsAlike: requests whose messages an
+// engine.Memo shares, as a growing conversation's are, take the
+// fingerprints of the request before them and work out the rest in the
+// room after them; each request still has exactly the fingerprints it has
+// when worked out alone, whatever came after it and in whatever order
+// prefix keys are asked for, on random conversations that grow, get
+// edited, lose their tail, branch and interleave.
+func TestGrownInPlaceFingerprintsAlike(t *testing.T) {
+	grown := 0
+	for seed := range uint64(200) {
+		r := rand.New(rand.NewPCG(seed, 11))
+		tr := randomConversations(r)
+		memo := engine.NewMemo()
+		for i := range tr.Exchanges {
+			req := tr.Exchanges[i].Request
+			list := memo.List()
+			for k, m := range req.Messages {
+				raw := string(m.Role)
+				for _, b := range m.Blocks {
+					raw += "/" + b.Text
+				}
+				if err := list.Add(k, []byte(raw), func() (engine.Message, error) { return m, nil }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			req.Messages = list.Messages()
+		}
+		var last *Request
+		var reqs []*Request
+		for i := range tr.Exchanges {
+			req := newRequest(tr, &tr.Exchanges[i], i, last)
+			if req.grown != nil {
+				grown++
+			}
+			if r.IntN(2) == 0 {
+				req.prefixKeys() // as the threader asks, or later
+			}
+			reqs = append(reqs, req)
+			last = req
+		}
+		for i, got := range reqs {
+			want := newRequest(tr, &tr.Exchanges[i], i, nil)
+			keys := []uint64{want.head} // prefixKeys' definition
+			for _, fp := range want.mfps {
+				keys = append(keys, Mix(keys[len(keys)-1], fp))
+			}
+			if !slices.Equal(got.Units, want.Units) || !slices.Equal(got.starts, want.starts) || !slices.Equal(got.mfps, want.mfps) || !slices.Equal(got.prefixKeys(), keys) {
+				t.Fatalf("seed %d: request %d's fingerprints differ from its own alone", seed, i)
+			}
+		}
+	}
+	if grown == 0 {
+		t.Fatal("no request grew another's fingerprints: the test proves nothing")
+	}
+	t.Logf("%d requests grew the fingerprints of the one before", grown)
 }
