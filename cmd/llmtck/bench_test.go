@@ -47,24 +47,48 @@ func writeConversation(tb testing.TB, path string, n int, independent bool) {
 	}
 }
 
-// writeChatConversation writes a cassette of n OpenAI Chat Completions
-// calls: one agent conversation that grows by a tool call and its result
-// per turn, every request repeating the whole history.
-func writeChatConversation(tb testing.TB, path string, n int) {
+// writeToolConversation writes a cassette of n calls on wire (chat,
+// responses or gemini): one agent conversation that grows by a tool call
+// and its result per turn, every request repeating the whole history.
+func writeToolConversation(tb testing.TB, path string, n int, wire string) {
 	tb.Helper()
 	var ins []*cassette.Interaction
-	history := []string{`{"role":"system","content":"You are a file agent."}`, `{"role":"user","content":"list the files"}`}
+	var history []string
 	for turn := range n {
 		id := fmt.Sprintf("call_%06d", turn)
-		assistant := fmt.Sprintf(`{"role":"assistant","content":"Step %d.","tool_calls":[{"id":%q,"type":"function","function":{"name":"ls","arguments":"{\"path\":\"dir%d\"}"}}]}`, turn, id, turn)
+		var url, body, resp, call, result string
+		switch wire {
+		case "chat":
+			if turn == 0 {
+				history = []string{`{"role":"system","content":"You are a file agent."}`, `{"role":"user","content":"list the files"}`}
+			}
+			call = fmt.Sprintf(`{"role":"assistant","content":"Step %d.","tool_calls":[{"id":%q,"type":"function","function":{"name":"ls","arguments":"{\"path\":\"dir%d\"}"}}]}`, turn, id, turn)
+			result = fmt.Sprintf(`{"role":"tool","tool_call_id":%q,"content":"a.txt b.txt"}`, id)
+			url = "https://api.openai.com/v1/chat/completions"
+			body = `{"model":"gpt-5","tools":[{"type":"function","function":{"name":"ls","description":"list","parameters":{"type":"object"}}}],"messages":[` + strings.Join(history, ",") + `]}`
+			resp = fmt.Sprintf(`{"id":"chatcmpl-%d","object":"chat.completion","model":"gpt-5","choices":[{"index":0,"message":%s,"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}}`, turn, call)
+		case "responses":
+			history = append(history, fmt.Sprintf(`{"role":"user","content":"turn %d: list the files"}`, turn))
+			call = fmt.Sprintf(`{"type":"function_call","id":"fc_%06d","call_id":%q,"name":"ls","arguments":"{\"path\":\"dir%d\"}"}`, turn, id, turn)
+			result = fmt.Sprintf(`{"type":"function_call_output","call_id":%q,"output":"a.txt b.txt"}`, id)
+			url = "https://api.openai.com/v1/responses"
+			body = `{"model":"gpt-5","store":false,"tools":[{"type":"function","name":"ls","description":"list","parameters":{"type":"object"}}],"input":[` + strings.Join(history, ",") + `]}`
+			resp = fmt.Sprintf(`{"id":"resp_%d","object":"response","status":"completed","model":"gpt-5","output":[%s],"usage":{"input_tokens":10,"output_tokens":5,"total_tokens":15}}`, turn, call)
+		case "gemini":
+			history = append(history, fmt.Sprintf(`{"role":"user","parts":[{"text":"turn %d: list the files"}]}`, turn))
+			call = fmt.Sprintf(`{"role":"model","parts":[{"functionCall":{"name":"ls","args":{"path":"dir%d"}}}]}`, turn)
+			result = `{"role":"user","parts":[{"functionResponse":{"name":"ls","response":{"output":"a.txt b.txt"}}}]}`
+			url = "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:generateContent"
+			body = `{"contents":[` + strings.Join(history, ",") + `],"tools":[{"functionDeclarations":[{"name":"ls","description":"list","parameters":{"type":"object"}}]}]}`
+			resp = fmt.Sprintf(`{"candidates":[{"content":%s,"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":10,"candidatesTokenCount":5}}`, call)
+		default:
+			tb.Fatalf("no conversation on %s", wire)
+		}
 		ins = append(ins, &cassette.Interaction{
-			Request: cassette.Request{Method: "POST", URL: "https://api.openai.com/v1/chat/completions",
-				Header: map[string][]string{"Content-Type": {"application/json"}},
-				Body:   []byte(`{"model":"gpt-5","tools":[{"type":"function","function":{"name":"ls","description":"list","parameters":{"type":"object"}}}],"messages":[` + strings.Join(history, ",") + `]}`)},
-			Response: cassette.Response{Status: 200, Header: map[string][]string{"Content-Type": {"application/json"}},
-				Body: []byte(fmt.Sprintf(`{"id":"chatcmpl-%d","object":"chat.completion","model":"gpt-5","choices":[{"index":0,"message":%s,"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}}`, turn, assistant))},
+			Request:  cassette.Request{Method: "POST", URL: url, Header: map[string][]string{"Content-Type": {"application/json"}}, Body: []byte(body)},
+			Response: cassette.Response{Status: 200, Header: map[string][]string{"Content-Type": {"application/json"}}, Body: []byte(resp)},
 		})
-		history = append(history, assistant, fmt.Sprintf(`{"role":"tool","tool_call_id":%q,"content":"a.txt b.txt"}`, id))
+		history = append(history, call, result)
 	}
 	if err := cassette.Save(path, &cassette.Cassette{Interactions: ins}); err != nil {
 		tb.Fatal(err)
@@ -93,8 +117,9 @@ func TestBenchCheckChild(t *testing.T) {
 }
 
 // BenchmarkCheck runs `llmtck check` in a child process on one 1,000-turn
-// growing Anthropic conversation (about 200 MB), on the same on Chat
-// Completions, and on 1,000 independent interactions, and reports its time
+// growing Anthropic conversation (about 200 MB), on one growing by a tool
+// call per turn on Chat Completions, Responses and Gemini (about 110-125
+// MB each), and on 1,000 independent interactions, and reports its time
 // and its peak resident memory against the file's size.
 func BenchmarkCheck(b *testing.B) {
 	for _, c := range []struct {
@@ -102,7 +127,9 @@ func BenchmarkCheck(b *testing.B) {
 		write func(tb testing.TB, path string)
 	}{
 		{"growing-1000-turns", func(tb testing.TB, path string) { writeConversation(tb, path, 1000, false) }},
-		{"growing-1000-turns-chat", func(tb testing.TB, path string) { writeChatConversation(tb, path, 1000) }},
+		{"growing-1000-turns-chat", func(tb testing.TB, path string) { writeToolConversation(tb, path, 1000, "chat") }},
+		{"growing-1000-turns-responses", func(tb testing.TB, path string) { writeToolConversation(tb, path, 1000, "responses") }},
+		{"growing-1000-turns-gemini", func(tb testing.TB, path string) { writeToolConversation(tb, path, 1000, "gemini") }},
 		{"independent-1000", func(tb testing.TB, path string) { writeConversation(tb, path, 1000, true) }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
