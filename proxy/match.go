@@ -42,11 +42,14 @@ func (e *entry) pieces(stream bool) ([][]byte, []time.Duration, time.Duration) {
 	return e.chunks, e.at, e.end
 }
 
-// toolCalls counts the tool calls in the recorded response, once.
+// toolCalls counts the tool calls in the recorded response, once. Only the
+// response is decoded: a growing conversation's request, the larger by
+// far, is not read for a number in the log.
 func (e *entry) toolCalls() int {
 	e.toolsOnce.Do(func() {
 		rec := &e.in.Response
-		ex := providers.Decode(e.index, providers.Call{
+		ex := engine.Exchange{Index: e.index, Method: e.method, URL: e.in.Request.URL, Wire: e.wire}
+		providers.AddResponse(&ex, providers.Call{
 			Method: e.method, URL: e.in.Request.URL, RequestBody: e.in.Request.Body,
 			Status: rec.Status, ResponseHeader: rec.Header, ResponseBody: rec.Body,
 		})

@@ -10,16 +10,22 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
+	"github.com/llmtck/llmtck/providers"
 )
 
 // Every recording in the corpus, whatever tool wrote it, replays: each
-// recorded request gets its recorded status and body back, byte for byte.
+// recorded request gets its recorded status and body back, byte for byte,
+// and the log counts the tool calls the whole call decodes to.
 func TestReplayEveryCorpusRecording(t *testing.T) {
 	for _, file := range corpus.Files(t) {
 		c, err := cassette.Load(file)
@@ -30,9 +36,10 @@ func TestReplayEveryCorpusRecording(t *testing.T) {
 			continue // response-only fixtures have no request to match
 		}
 		t.Run(corpus.Name(t, file), func(t *testing.T) {
-			rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: file, Upstream: failingUpstream(t)})
+			var logs syncBuffer
+			rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: file, Upstream: failingUpstream(t), Log: &logs})
 			back := httptest.NewServer(NewHandler(rp, nil))
-			defer back.Close()
+			var tools []string // what the log should say: the whole call decoded
 			for i, in := range c.Interactions {
 				u, _ := url.Parse(in.Request.URL)
 				req, _ := http.NewRequest(in.Request.Method, back.URL+u.RequestURI(), bytes.NewReader(in.Request.Body))
@@ -40,6 +47,18 @@ func TestReplayEveryCorpusRecording(t *testing.T) {
 				if resp.StatusCode != in.Response.Status || !bytes.Equal(body, in.Response.Body) {
 					t.Fatalf("interaction %d: replayed %d with %d bytes, recorded %d with %d bytes", i, resp.StatusCode, len(body), in.Response.Status, len(in.Response.Body))
 				}
+				ex := providers.Decode(i, providers.Call{Method: in.Request.Method, URL: in.Request.URL, RequestBody: in.Request.Body,
+					Status: in.Response.Status, ResponseHeader: in.Response.Header, ResponseBody: in.Response.Body})
+				n := strconv.Itoa(countTools(ex.Response))
+				if n == "-1" {
+					n = "?" // no response decoded
+				}
+				tools = append(tools, "tools="+n)
+			}
+			back.Close() // the log is written once each call is done
+			got := regexp.MustCompile(`tools=\S+`).FindAllString(logs.String(), -1)
+			if d := cmp.Diff(strings.Join(tools, " "), strings.Join(got, " ")); d != "" {
+				t.Errorf("the log's tool counts (-as the whole call decodes +logged):\n%s", d)
 			}
 		})
 	}
