@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -80,7 +81,8 @@ func TestMemoLists(t *testing.T) {
 }
 
 // Lists built at once from several goroutines (the recorder decodes calls
-// concurrently) each get their own messages (go test -race).
+// concurrently), on two wires' memos made as they are asked for, each get
+// their own messages (go test -race).
 func TestMemoConcurrent(t *testing.T) {
 	m := NewMemo()
 	var wg sync.WaitGroup
@@ -88,12 +90,26 @@ func TestMemoConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			wire := m.For([]Wire{WireAnthropic, WireOpenAI}[g%2])
 			for n := 1; n < 40; n++ {
 				msgs := make([]string, n)
 				for i := range msgs {
 					msgs[i] = fmt.Sprintf("m%d", i%(g+2))
 				}
-				got, _ := decodeAll(t, m, msgs...)
+				var got []Message
+				if g%4 < 2 {
+					got, _ = decodeAll(t, wire, msgs...)
+				} else {
+					var err error
+					got, err = wire.DecodeMessages(json.RawMessage(`["`+strings.Join(msgs, `","`)+`"]`), func(i int, item json.RawMessage) (Message, error) {
+						text, _ := strconv.Unquote(string(item))
+						return Message{Role: RoleUser, Blocks: []Block{{Type: BlockText, Text: text}}}, nil
+					})
+					if err != nil {
+						t.Error(err)
+						return
+					}
+				}
 				if texts(got) != strings.Join(msgs, " ") {
 					t.Errorf("goroutine %d: %q, want %q", g, texts(got), strings.Join(msgs, " "))
 					return
