@@ -235,8 +235,9 @@ func toolResult(id, s string) string {
 
 // FuzzThreads feeds threading and the history checks three request bodies
 // of one wire, seeded with consecutive requests of every corpus recording:
-// whatever the bodies, every decoded request lands in one thread and every
-// finding names an interaction of the traffic.
+// whatever the bodies, every decoded request lands in one thread, every
+// finding names an interaction of the traffic, and the findings are the
+// same when the bodies are decoded through a memo.
 func FuzzThreads(f *testing.F) {
 	wires := []engine.Wire{engine.WireAnthropic, engine.WireOpenAI, engine.WireResponses, engine.WireGemini}
 	for _, path := range corpus.Files(f) {
@@ -287,10 +288,23 @@ func FuzzThreads(f *testing.F) {
 				t.Errorf("exchange %d is in %d threads, want %d", i, in[i], want)
 			}
 		}
-		for _, fd := range check.Judge(tr, histChecks(t)) {
+		found := check.Judge(tr, histChecks(t))
+		for _, fd := range found {
 			if fd.Interaction < 0 || fd.Interaction >= len(tr.Exchanges) || !strings.HasPrefix(fd.Location, "request") {
 				t.Errorf("finding out of the traffic: %s", fd)
 			}
+		}
+		// Decoded as check decodes a cassette, the requests share the
+		// messages they repeat (engine.Memo) and threading grows their
+		// fingerprints in place: the same findings.
+		memo := engine.NewMemo()
+		shared := &check.Traffic{}
+		for i, body := range [][]byte{a, b, c} {
+			shared.Exchanges = append(shared.Exchanges, providers.Decode(i, providers.Call{
+				Method: "POST", URL: histURL[wire], Wire: wire, RequestBody: body, Status: 200, Memo: memo}))
+		}
+		if d := cmp.Diff(fmt.Sprint(found), fmt.Sprint(check.Judge(shared, histChecks(t)))); d != "" {
+			t.Errorf("findings of the requests decoded through a memo (-alone +memo):\n%s", d)
 		}
 	})
 }
