@@ -71,7 +71,7 @@ func (s *seen) fresh(next *engine.Exchange) bool {
 				return false
 			}
 			if m >= lead {
-				if _, ok := s.blocks[h.Learn(blk)]; ok {
+				if _, ok := s.blocks[h.Block(blk)]; ok {
 					return false
 				}
 			}

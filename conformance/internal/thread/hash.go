@@ -120,7 +120,8 @@ func (f *Hasher) Block(b *engine.Block) uint64 {
 
 // Learn is Block for a block that joins a linter's history: it also keeps,
 // in the hasher's Prints, the block's fingerprint with every other setting
-// the checks hash wire w's history with, so that judgements find them all.
+// the checks hash this wire's history with, so that judgements find them
+// all.
 func (f *Hasher) Learn(b *engine.Block) uint64 {
 	if f.gemini && f.payloads && f.known != nil {
 		// The Gemini checks tie echoes to responses whatever the clients
