@@ -1,9 +1,11 @@
 package proxy
 
 import (
+	"bufio"
 	"bytes"
 	"io"
 	"os"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/llmtck/llmtck/internal/cassette"
@@ -22,12 +24,23 @@ const holdBack = 16 << 10
 // bodyBuffer keeps a recorded body, in memory while it is small and in an
 // unlinked temporary file once it is large. It scans every byte for secrets
 // before the byte can reach the file.
+//
+// The file holds the body as the lines of the literal block the cassette
+// encoder writes for it (each line that is not empty indented by six
+// spaces), whatever the body turns out to be: an event stream, the body
+// that spills, then goes into the cassette as a copy of the file, with no
+// second pass over it while the client waits for the end. Any other body
+// is read back through blockLines, which takes the indentation off.
 type bodyBuffer struct {
-	mem   []byte
-	file  *os.File // nil until spilled; already removed from its folder
-	spilt int64    // bytes in file
-	scan  *redact.Scanner
-	err   error // the first spill failure; the body is then not recorded
+	mem     []byte
+	file    *os.File // nil until spilled; already removed from its folder
+	spilt   int64    // bytes of the body in file
+	written int64    // bytes in file: the spilt ones as block lines
+	atLine  bool     // the spilt bytes end on a line break (or there are none)
+	scan    *redact.Scanner
+	err     error // the first spill failure; the body is then not recorded
+
+	lines []byte // the block lines of one piece on their way to the file
 
 	noSpill bool // past spillAt, drop the body instead of spilling it
 	dropped bool
@@ -44,7 +57,7 @@ type bodyBuffer struct {
 }
 
 func newBodyBuffer(field string, size int64) *bodyBuffer {
-	b := &bodyBuffer{scan: redact.NewScanner(field), valid: true, block: true}
+	b := &bodyBuffer{scan: redact.NewScanner(field), valid: true, block: true, atLine: true}
 	if size > 0 && size <= int64(spillAt) {
 		b.mem = make([]byte, 0, size)
 	}
@@ -63,6 +76,13 @@ func (b *bodyBuffer) Write(p []byte) (int, error) {
 		b.dropped, b.mem = true, nil
 		return len(p), nil
 	}
+	if len(b.mem)+len(p) > cap(b.mem) {
+		// Double, up to what spills: append grows a large slice by a
+		// quarter at a time, which copies a body on its way to spillAt
+		// several times over.
+		room := min(2*cap(b.mem), spillAt+spillPiece)
+		b.mem = slices.Grow(b.mem, max(len(p), room-len(b.mem)))
+	}
 	b.mem = append(b.mem, p...)
 	limit := spillAt
 	if b.file != nil {
@@ -74,7 +94,7 @@ func (b *bodyBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// spill moves the first n bytes of mem to the file.
+// spill moves the first n bytes of mem to the file, as block lines.
 func (b *bodyBuffer) spill(n int) {
 	if b.file == nil {
 		f, err := os.CreateTemp("", "llmtck-body-*")
@@ -85,9 +105,19 @@ func (b *bodyBuffer) spill(n int) {
 		os.Remove(f.Name()) // nothing stays behind if the process dies
 		b.file = f
 	}
-	if _, err := b.file.Write(b.mem[:n]); err != nil {
-		b.err = err
-		return
+	// A piece at a time, so the lines cost a small buffer, not a second
+	// copy of the body.
+	if b.lines == nil {
+		b.lines = make([]byte, 0, spillPiece+spillPiece/4)
+	}
+	for at := 0; at < n; at += spillPiece {
+		var lines []byte
+		lines, b.atLine = cassette.AppendBlockLines(b.lines[:0], b.mem[at:min(n, at+spillPiece)], spilledIndent, b.atLine)
+		if _, err := b.file.Write(lines); err != nil {
+			b.err = err
+			return
+		}
+		b.written += int64(len(lines))
 	}
 	b.spilt += int64(n)
 	if cap(b.mem) > spilledCap {
@@ -101,6 +131,13 @@ func (b *bodyBuffer) spill(n int) {
 // spilledCap is the memory a spilled body keeps: it spills past 1 MB, so
 // the newest bytes and one more read fit.
 const spilledCap = 2 << 20
+
+// spillPiece is how much of the body goes to the file in one write.
+const spillPiece = 256 << 10
+
+// spilledIndent is the indentation of the key a body is the value of in a
+// cassette ("    body:"); its block lines are indented two more.
+const spilledIndent = 4
 
 // track follows whether the body is UTF-8 and whether it can be a literal
 // block, carrying a rune split between writes over to the next one.
@@ -161,9 +198,10 @@ func (b *bodyBuffer) trailingNewlines() (int, error) {
 	if n < len(b.mem) || b.file == nil {
 		return n, nil
 	}
-	// The newest bytes are all line breaks: count on into the file.
+	// The newest bytes are all line breaks: count on into the file, whose
+	// block lines end in as many as the body they stand for.
 	var c [1]byte
-	for at := b.spilt - 1; at >= 0; at-- {
+	for at := b.written - 1; at >= 0; at-- {
 		if _, err := b.file.ReadAt(c[:], at); err != nil {
 			return 0, err
 		}
@@ -197,7 +235,44 @@ func (b *bodyBuffer) Reader() io.Reader {
 	if b.file == nil {
 		return bytes.NewReader(b.mem)
 	}
-	return io.MultiReader(io.NewSectionReader(b.file, 0, b.spilt), bytes.NewReader(b.mem))
+	spilt := &blockLines{r: bufio.NewReaderSize(io.NewSectionReader(b.file, 0, b.written), 64<<10), atLine: true}
+	return io.MultiReader(spilt, bytes.NewReader(b.mem))
+}
+
+// blockLines reads block lines back as the text they stand for: the
+// indentation of each line that is not empty comes off.
+type blockLines struct {
+	r      *bufio.Reader
+	atLine bool   // the next byte starts a line
+	line   []byte // what is left of the line being read (in r's buffer)
+}
+
+func (l *blockLines) Read(p []byte) (int, error) {
+	if len(l.line) == 0 {
+		if l.atLine {
+			if c, err := l.r.Peek(1); err == nil && c[0] != '\n' {
+				if _, err := l.r.Discard(spilledIndent + 2); err != nil {
+					return 0, noEOF(err)
+				}
+			}
+		}
+		line, err := l.r.ReadSlice('\n')
+		if len(line) == 0 && err != nil {
+			return 0, err
+		}
+		l.line, l.atLine = line, line[len(line)-1] == '\n'
+	}
+	n := copy(p, l.line)
+	l.line = l.line[n:]
+	return n, nil
+}
+
+// noEOF turns an end met inside an indentation into the fault it is.
+func noEOF(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
 }
 
 // Close frees the body.

@@ -21,6 +21,7 @@ type keeper struct {
 	body   *bodyBuffer
 	pieces chan *[]byte
 	done   chan struct{}
+	next   *[]byte // the piece being filled: reads are a few KB, and a hand-over wakes the keeper
 }
 
 func newKeeper(body *bodyBuffer) *keeper {
@@ -37,15 +38,26 @@ func (k *keeper) run() {
 	}
 }
 
-// write hands the keeper a copy of p.
+// write hands the keeper a copy of p, with the reads before it once they
+// fill a piece.
 func (k *keeper) write(p []byte) {
-	piece := piecePool.Get().(*[]byte)
-	*piece = append((*piece)[:0], p...)
-	k.pieces <- piece
+	if k.next != nil && len(*k.next)+len(p) > cap(*k.next) {
+		k.pieces <- k.next
+		k.next = nil
+	}
+	if k.next == nil {
+		k.next = piecePool.Get().(*[]byte)
+		*k.next = (*k.next)[:0]
+	}
+	*k.next = append(*k.next, p...)
 }
 
 // wait returns once everything written has been kept.
 func (k *keeper) wait() {
+	if k.next != nil {
+		k.pieces <- k.next
+		k.next = nil
+	}
 	close(k.pieces)
 	<-k.done
 }

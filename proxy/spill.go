@@ -51,34 +51,37 @@ func encodeSpilled(w io.Writer, in *cassette.Interaction, body *bodyBuffer) erro
 	return err
 }
 
-// writeBlock streams a block-safe body as the literal block the cassette
-// encoder writes for it in memory, indented under "    body:".
+// writeBlock writes a block-safe body as the literal block the cassette
+// encoder writes for it in memory, indented under "    body:", but for the
+// line break that ends the block, which the caller writes. The spilt part
+// is in the file as block lines already: it is copied as it is.
 func writeBlock(w io.Writer, body *bodyBuffer) error {
 	trailing, err := body.trailingNewlines()
 	if err != nil {
 		return err
 	}
-	text := io.LimitReader(body.Reader(), body.Len()-int64(trailing))
-	in := make([]byte, 256<<10)
-	out := append(make([]byte, 0, 320<<10), cassette.BlockIndicator(body.first, trailing)...)
-	lineStart := true
-	for {
-		n, rerr := text.Read(in)
-		out, lineStart = cassette.AppendBlockLines(out, in[:n], 4, lineStart)
-		if rerr == io.EOF {
-			break
-		}
-		if rerr != nil {
-			return rerr
-		}
-		if len(out) > 256<<10 {
-			if _, err := w.Write(out); err != nil {
-				return err
-			}
-			out = out[:0]
+	if _, err := io.WriteString(w, cassette.BlockIndicator(body.first, trailing)); err != nil {
+		return err
+	}
+	// Block lines end in as many line breaks as the text; the last is the
+	// caller's. The body's last byte is in memory unless all of it spilt.
+	mem, written := body.mem, body.written
+	if trailing > 0 {
+		if len(mem) > 0 {
+			mem = mem[:len(mem)-1]
+		} else {
+			written--
 		}
 	}
-	_, err = w.Write(cassette.AppendBlockEnd(out, trailing))
+	if body.file != nil {
+		// Large pieces: w's own ReadFrom would copy through its small buffer.
+		piece := make([]byte, 256<<10)
+		if _, err := io.CopyBuffer(struct{ io.Writer }{w}, io.NewSectionReader(body.file, 0, written), piece); err != nil {
+			return err
+		}
+	}
+	out, _ := cassette.AppendBlockLines(make([]byte, 0, len(mem)+len(mem)/8+64), mem, spilledIndent, body.atLine)
+	_, err = w.Write(out)
 	return err
 }
 

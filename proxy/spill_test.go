@@ -3,6 +3,7 @@ package proxy
 import (
 	"bytes"
 	"io"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -65,6 +66,9 @@ func FuzzSpilledBodyEncodesAsInMemory(f *testing.F) {
 	for _, s := range []string{"event: x\ndata: {\"a\":1}\n\n", " lead\n\n\n", "\n\nx", "one line", "é\n☃\n\n", "a\r\nb\n", "\xff\n", "\n\n\n", "tab\there\n"} {
 		f.Add([]byte(s), uint16(2), uint8(3))
 	}
+	// All of it spilt, the last line break too.
+	f.Add([]byte("000\n"), uint16(4), uint8(6))
+	f.Add([]byte("a\n\n\n"), uint16(4), uint8(1))
 	f.Fuzz(func(t *testing.T, data []byte, cut uint16, step uint8) {
 		body := newBodyBuffer("response.body", 0)
 		defer body.Close()
@@ -111,4 +115,62 @@ func FuzzSpilledBodyEncodesAsInMemory(f *testing.F) {
 			t.Fatalf("YAML reads %q back, spilled %q", back, data)
 		}
 	})
+}
+
+// TestLargeSpilledBodies puts bodies of several MB through the keeping path
+// a stream takes (pieces of a read's size, spilled as block lines past
+// spillAt) and reads each back from its cassette: an event stream byte for
+// byte as the encoder writes it in memory, and a body that is no block
+// (a CR, bytes that are not UTF-8), with lines longer than the spill
+// reader's buffer, as the same bytes.
+func TestLargeSpilledBodies(t *testing.T) {
+	line := func(n int) string { return strings.Repeat("ab", n/2) }
+	bodies := map[string][]byte{
+		"event stream":        []byte(strings.Repeat("event: content_block_delta\ndata: {\"text\":\""+line(900)+"\"}\n\n", 6000)),
+		"ends in line breaks": []byte(strings.Repeat("data: x\n", 700000) + strings.Repeat("\n", 5)),
+		"long lines, a CR":    []byte(strings.Repeat(line(200000)+"\n\n"+line(10)+"\r\n", 30)),
+		"not UTF-8":           []byte(strings.Repeat("data: \xff\xfe"+line(70000)+"\n", 80)),
+	}
+	for name, data := range bodies {
+		t.Run(name, func(t *testing.T) {
+			body := newBodyBuffer("response.body", -1)
+			defer body.Close()
+			for rest := data; len(rest) > 0; {
+				n := min(len(rest), 32<<10)
+				body.Write(rest[:n])
+				rest = rest[n:]
+			}
+			if !body.Spilled() {
+				t.Fatalf("a body of %d bytes did not spill", len(data))
+			}
+			in := &cassette.Interaction{
+				Request:  cassette.Request{Method: "POST", URL: "https://api.anthropic.com/v1/messages", Body: []byte(`{"stream":true}`)},
+				Response: cassette.Response{Status: 200, StatusText: "200 OK"},
+			}
+			var got bytes.Buffer
+			if err := encodeSpilled(&got, in, body); err != nil {
+				t.Fatal(err)
+			}
+			if body.BlockSafe() {
+				in.Response.Body = data
+				var want bytes.Buffer
+				if err := cassette.EncodeInteraction(&want, in); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got.Bytes(), want.Bytes()) {
+					t.Fatalf("the spilled block differs from the one written in memory (%d bytes, want %d)", got.Len(), want.Len())
+				}
+			}
+			var doc bytes.Buffer
+			cassette.EncodeHeader(&doc)
+			doc.Write(got.Bytes())
+			c, err := cassette.Parse("spilled.yaml", doc.Bytes())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if back := c.Interactions[0].Response.Body; !bytes.Equal(back, data) {
+				t.Fatalf("read back %d bytes, spilled %d", len(back), len(data))
+			}
+		})
+	}
 }
