@@ -615,7 +615,10 @@ func BenchmarkLargeStreamMemory(b *testing.B) {
 
 // BenchmarkRecordLargeStream streams a 50 MB event stream through each
 // route in turn and reports each route's throughput and the shipped
-// recorder's and forward proxy's as a multiple of bare goproxy's.
+// recorder's and forward proxy's as a multiple of bare goproxy's. One more
+// route, goproxy-to-file, is bare goproxy writing each body it passes on to
+// a file as it goes: the least a recorder of the stream must do, the floor
+// the shipped recorder is also measured against (x-…-of-goproxy-to-file).
 func BenchmarkRecordLargeStream(b *testing.B) {
 	event := []byte("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"" + strings.Repeat("abcdefgh", 128) + "\"}}\n\n")
 	const total = 50 << 20
@@ -627,7 +630,7 @@ func BenchmarkRecordLargeStream(b *testing.B) {
 		}
 	}))
 	defer up.Close()
-	routes := benchRoutes(b, up)
+	routes := append(benchRoutes(b, up), goproxyToFile(b, up))
 	elapsed := make([]time.Duration, len(routes))
 	body := streamingRequest
 	b.ResetTimer()
@@ -653,6 +656,50 @@ func BenchmarkRecordLargeStream(b *testing.B) {
 	}
 	b.ReportMetric(rate(5)/rate(2), "x-shipped-recorder-of-goproxy")
 	b.ReportMetric(rate(6)/rate(2), "x-shipped-proxy-of-goproxy")
+	b.ReportMetric(rate(7)/rate(2), "x-goproxy-to-file-of-goproxy")
+	b.ReportMetric(rate(5)/rate(7), "x-shipped-recorder-of-goproxy-to-file")
+}
+
+// goproxyToFile is bare goproxy that writes every response body it passes
+// on to a new file in a temporary folder, read by read.
+func goproxyToFile(b *testing.B, up *httptest.Server) benchRoute {
+	dir := b.TempDir()
+	gp := goproxy.NewProxyHttpServer()
+	gp.Logger = nopLogger{}
+	gp.Tr = NewUpstream()
+	gp.OnResponse().DoFunc(func(resp *http.Response, _ *goproxy.ProxyCtx) *http.Response {
+		f, err := os.CreateTemp(dir, "body")
+		if err != nil {
+			b.Error(err)
+			return resp
+		}
+		resp.Body = &fileCopy{ReadCloser: resp.Body, f: f}
+		return resp
+	})
+	gps := httptest.NewServer(gp)
+	b.Cleanup(gps.Close)
+	pu, _ := url.Parse(gps.URL)
+	tr := &http.Transport{MaxIdleConnsPerHost: 64, DisableCompression: true, Proxy: http.ProxyURL(pu)}
+	return benchRoute{"goproxy-to-file", &http.Client{Transport: tr}, up.URL}
+}
+
+// fileCopy writes what is read through it to f.
+type fileCopy struct {
+	io.ReadCloser
+	f *os.File
+}
+
+func (c *fileCopy) Read(p []byte) (int, error) {
+	n, err := c.ReadCloser.Read(p)
+	if _, werr := c.f.Write(p[:n]); werr != nil && err == nil {
+		err = werr
+	}
+	return n, err
+}
+
+func (c *fileCopy) Close() error {
+	c.f.Close()
+	return c.ReadCloser.Close()
 }
 
 // BenchmarkReplayTiming records a stream of 20 events 5 ms apart, replays
