@@ -27,10 +27,11 @@ const holdBack = 16 << 10
 //
 // The file holds the body as the lines of the literal block the cassette
 // encoder writes for it (each line that is not empty indented by six
-// spaces), whatever the body turns out to be: an event stream, the body
-// that spills, then goes into the cassette as a copy of the file, with no
-// second pass over it while the client waits for the end. Any other body
-// is read back through blockLines, which takes the indentation off.
+// spaces), whatever the body turns out to be. So an event stream, the body
+// that spills most often, goes into the cassette as a copy of the file,
+// with no second pass over it while the client waits for the end; any
+// other body is read back through blockLines, which takes the indentation
+// off.
 type bodyBuffer struct {
 	mem     []byte
 	file    *os.File // nil until spilled; already removed from its folder

@@ -55,7 +55,7 @@ func appendBody(dst, body []byte, indent int) []byte {
 	trailing := len(body) - len(text)
 	dst = append(dst, BlockIndicator(body[0], trailing)...)
 	dst, _ = AppendBlockLines(dst, text, indent, true)
-	return AppendBlockEnd(dst, trailing)
+	return appendBlockEnd(dst, trailing)
 }
 
 // BlockIndicator is what opens a literal block after "body: " for text
@@ -80,11 +80,11 @@ func BlockIndicator(first byte, trailing int) string {
 	return "|+\n"
 }
 
-// AppendBlockLines appends text, the body of a literal block without its
-// final line breaks, as the block's lines indented under a key at indent
-// columns. The text may come in pieces: lineStart says whether the last
-// piece ended on a line break (true for the first piece), and the result
-// says it for this one.
+// AppendBlockLines appends text as the lines of a literal block indented
+// under a key at indent columns; an empty line stays empty, so a line break
+// is written as itself. The text may come in pieces: lineStart says whether
+// the last piece ended on a line break (true for the first piece), and the
+// result says it for this one.
 func AppendBlockLines(dst, text []byte, indent int, lineStart bool) ([]byte, bool) {
 	for len(text) > 0 {
 		line := text
@@ -109,10 +109,10 @@ func AppendBlockLines(dst, text []byte, indent int, lineStart bool) ([]byte, boo
 	return dst, lineStart
 }
 
-// AppendBlockEnd appends what ends a literal block whose text ended in
+// appendBlockEnd appends what ends a literal block whose text ended in
 // trailing line breaks: keep chomping (|+) keeps the extra ones as empty
 // lines, and the caller writes the last.
-func AppendBlockEnd(dst []byte, trailing int) []byte {
+func appendBlockEnd(dst []byte, trailing int) []byte {
 	for range trailing - 1 {
 		dst = append(dst, '\n')
 	}
