@@ -77,39 +77,14 @@ func FuzzSpilledBodyEncodesAsInMemory(f *testing.F) {
 			body.Write(data[i:min(len(data), i+n)])
 		}
 		body.spill(int(cut) % (len(data) + 1))
-		in := &cassette.Interaction{
-			Request:  cassette.Request{Method: "POST", URL: "https://api.anthropic.com/v1/messages", Body: []byte(`{"stream":true}`)},
-			Response: cassette.Response{Status: 200, StatusText: "200 OK"},
-		}
-		var got bytes.Buffer
-		if err := encodeSpilled(&got, in, body); err != nil {
-			t.Fatal(err)
-		}
-		in.Response.Body = data
-		var want bytes.Buffer
-		if err := cassette.EncodeInteraction(&want, in); err != nil {
-			t.Fatal(err)
-		}
-		if body.BlockSafe() && !bytes.Equal(got.Bytes(), want.Bytes()) {
-			t.Fatalf("spilled:\n%s\nin memory:\n%s", got.Bytes(), want.Bytes())
-		}
-		var doc bytes.Buffer
-		cassette.EncodeHeader(&doc)
-		doc.Write(got.Bytes())
-		c, err := cassette.Parse("spilled.yaml", doc.Bytes())
-		if err != nil {
-			t.Fatalf("%v\n%s", err, doc.Bytes())
-		}
-		if back := c.Interactions[0].Response.Body; !bytes.Equal(back, data) && len(data) > 0 {
-			t.Fatalf("read back %q, spilled %q", back, data)
-		}
+		doc := spilledDocument(t, body, data)
 		var stock struct {
 			Interactions []struct {
 				Response struct{ Body string }
 			}
 		}
-		if err := yaml.Unmarshal(doc.Bytes(), &stock); err != nil {
-			t.Fatalf("YAML does not read it: %v\n%s", err, doc.Bytes())
+		if err := yaml.Unmarshal(doc, &stock); err != nil {
+			t.Fatalf("YAML does not read it: %v\n%s", err, doc)
 		}
 		if back := stock.Interactions[0].Response.Body; back != string(data) {
 			t.Fatalf("YAML reads %q back, spilled %q", back, data)
@@ -143,34 +118,52 @@ func TestLargeSpilledBodies(t *testing.T) {
 			if !body.Spilled() {
 				t.Fatalf("a body of %d bytes did not spill", len(data))
 			}
-			in := &cassette.Interaction{
-				Request:  cassette.Request{Method: "POST", URL: "https://api.anthropic.com/v1/messages", Body: []byte(`{"stream":true}`)},
-				Response: cassette.Response{Status: 200, StatusText: "200 OK"},
-			}
-			var got bytes.Buffer
-			if err := encodeSpilled(&got, in, body); err != nil {
-				t.Fatal(err)
-			}
-			if body.BlockSafe() {
-				in.Response.Body = data
-				var want bytes.Buffer
-				if err := cassette.EncodeInteraction(&want, in); err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(got.Bytes(), want.Bytes()) {
-					t.Fatalf("the spilled block differs from the one written in memory (%d bytes, want %d)", got.Len(), want.Len())
-				}
-			}
-			var doc bytes.Buffer
-			cassette.EncodeHeader(&doc)
-			doc.Write(got.Bytes())
-			c, err := cassette.Parse("spilled.yaml", doc.Bytes())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if back := c.Interactions[0].Response.Body; !bytes.Equal(back, data) {
-				t.Fatalf("read back %d bytes, spilled %d", len(back), len(data))
-			}
+			spilledDocument(t, body, data)
 		})
 	}
+}
+
+// spilledDocument writes body's interaction as the sink does once body has
+// spilt, holds it byte for byte to the one the cassette encoder writes in
+// memory when body is a literal block, reads it back as data, and returns
+// the cassette it makes.
+func spilledDocument(t *testing.T, body *bodyBuffer, data []byte) []byte {
+	t.Helper()
+	in := &cassette.Interaction{
+		Request:  cassette.Request{Method: "POST", URL: "https://api.anthropic.com/v1/messages", Body: []byte(`{"stream":true}`)},
+		Response: cassette.Response{Status: 200, StatusText: "200 OK"},
+	}
+	var got bytes.Buffer
+	if err := encodeSpilled(&got, in, body); err != nil {
+		t.Fatal(err)
+	}
+	if body.BlockSafe() {
+		in.Response.Body = data
+		var want bytes.Buffer
+		if err := cassette.EncodeInteraction(&want, in); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Fatalf("spilled:\n%s\nin memory:\n%s", clip(got.Bytes()), clip(want.Bytes()))
+		}
+	}
+	var doc bytes.Buffer
+	cassette.EncodeHeader(&doc)
+	doc.Write(got.Bytes())
+	c, err := cassette.Parse("spilled.yaml", doc.Bytes())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, clip(doc.Bytes()))
+	}
+	if back := c.Interactions[0].Response.Body; !bytes.Equal(back, data) && len(data) > 0 {
+		t.Fatalf("read back %q, spilled %q", clip(back), clip(data))
+	}
+	return doc.Bytes()
+}
+
+// clip shortens what a failure prints of a body of several MB.
+func clip(b []byte) []byte {
+	if len(b) > 4<<10 {
+		return append(b[:4<<10:4<<10], " …"...)
+	}
+	return b
 }
