@@ -30,16 +30,19 @@ import (
 
 // The benchmarks compare, in one run on loopback, a direct connection with
 // httputil.ReverseProxy, bare goproxy, and llmtck's base-URL recorder and
-// forward proxy (both recording, fsync per interaction). Figures are
-// reported with b.ReportMetric.
+// forward proxy (both recording; a cassette is fsynced at most every
+// syncEvery). Figures are reported with b.ReportMetric.
 
-// benchRoutes starts every route to up and returns a client and URL for each.
+// benchRoute is one way to the upstream: a client and the URL it calls.
 type benchRoute struct {
 	name   string
 	client *http.Client
 	url    string
 }
 
+// benchRoutes starts every route to up: direct, reverseproxy, goproxy,
+// llmtck-record, llmtck-proxy, and the last two as the CLI builds them
+// (-shipped), in that order.
 func benchRoutes(b *testing.B, up *httptest.Server) []benchRoute {
 	b.Helper()
 	u, _ := url.Parse(up.URL)
