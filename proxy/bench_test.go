@@ -308,13 +308,15 @@ func postInParallel(b *testing.B, workers, calls int, client *http.Client, url s
 // conversation for work that redoes the history on every call), and the
 // heap the recorder holds at the end.
 //
-// Each call is followed by the same request sent straight to the upstream,
-// whose time grows with the request too (a longer body to send and read),
-// and so does the part of a recording that must handle the whole body (the
-// credential scan, the cassette, which holds every request whole): the
-// recorder's growth is also reported over the direct call's, measured in
-// the same run (x-growth-of-direct; 1 when the recorder's per-call cost
-// grows no faster than the transfer's).
+// Each call is followed by the same request sent straight to the upstream
+// and through httputil.ReverseProxy, whose times grow with the request too
+// (a longer body to send and read, twice through a proxy), and so does the
+// part of a recording that must handle the whole body (the credential
+// scan, the cassette, which holds every request whole). Their growth is
+// reported from the same run (direct-…, reverseproxy-last-tenth/first-tenth),
+// and so is what the recorder adds to the reverse proxy's time in the first
+// tenth and in the last (ms-over-reverseproxy-…): the recorder's own cost,
+// and how it grows with the conversation.
 func BenchmarkRecordGrowingConversation(b *testing.B) {
 	const turns = 600
 	answer := strings.Repeat("answer ", 40)
@@ -363,14 +365,18 @@ func BenchmarkRecordGrowingConversation(b *testing.B) {
 		{"lint-off", false, "/v1/messages", messages},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			var ratio, directRatio, held, first, last float64
+			var ratio, directRatio, proxyRatio, held, first, last, overFirst, overLast float64
 			direct := &http.Client{Transport: &http.Transport{}}
+			rp := httputil.NewSingleHostReverseProxy(u)
+			rp.Transport = &http.Transport{}
+			rps := httptest.NewServer(rp)
+			defer rps.Close()
 			for range b.N {
 				before := heapInUse()
 				rec := mustRecorder(b, Options{Mode: ModeRecord, Cassette: filepath.Join(b.TempDir(), "grow.yaml"), Lint: c.lint, Log: io.Discard})
 				srv := httptest.NewServer(NewHandler(rec, u))
 				took := make([]time.Duration, turns)
-				tookDirect := make([]time.Duration, turns)
+				tookDirect, tookProxy := make([]time.Duration, turns), make([]time.Duration, turns)
 				post := func(client *http.Client, url string, req []byte) time.Duration {
 					start := time.Now()
 					resp, err := client.Post(url, "application/json", bytes.NewReader(req))
@@ -385,25 +391,37 @@ func BenchmarkRecordGrowingConversation(b *testing.B) {
 					req := c.body(i)
 					took[i] = post(srv.Client(), srv.URL+c.path, req)
 					tookDirect[i] = post(direct, up.URL+c.path, req)
+					tookProxy[i] = post(direct, rps.URL+c.path, req)
 				}
 				held += float64(heapInUse()-before) / (1 << 20)
 				srv.Close()
 				rec.Close()
 				f, l := median(took[:turns/10]), median(took[turns*9/10:])
 				ratio += float64(l) / float64(f)
-				directRatio += float64(median(tookDirect[turns*9/10:])) / float64(median(tookDirect[:turns/10]))
+				directRatio += growth(tookDirect)
+				proxyRatio += growth(tookProxy)
 				first += f.Seconds() * 1000
 				last += l.Seconds() * 1000
+				overFirst += (f - median(tookProxy[:turns/10])).Seconds() * 1000
+				overLast += (l - median(tookProxy[turns*9/10:])).Seconds() * 1000
 			}
 			direct.CloseIdleConnections()
 			b.ReportMetric(ratio/float64(b.N), "last-tenth/first-tenth")
 			b.ReportMetric(directRatio/float64(b.N), "direct-last-tenth/first-tenth")
-			b.ReportMetric(ratio/directRatio, "x-growth-of-direct")
+			b.ReportMetric(proxyRatio/float64(b.N), "reverseproxy-last-tenth/first-tenth")
+			b.ReportMetric(overFirst/float64(b.N), "ms-over-reverseproxy-first-tenth")
+			b.ReportMetric(overLast/float64(b.N), "ms-over-reverseproxy-last-tenth")
 			b.ReportMetric(first/float64(b.N), "ms-p50-first-tenth")
 			b.ReportMetric(last/float64(b.N), "ms-p50-last-tenth")
 			b.ReportMetric(held/float64(b.N), "MB-heap-held")
 		})
 	}
+}
+
+// growth is the p50 of the last tenth of took over that of the first.
+func growth(took []time.Duration) float64 {
+	n := len(took)
+	return float64(median(took[n*9/10:])) / float64(median(took[:n/10]))
 }
 
 // heapInUse is the live heap after a collection.
