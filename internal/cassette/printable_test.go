@@ -1,6 +1,9 @@
 package cassette
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // FuzzASCIIPrintable holds the eight-bytes-at-once test to the byte by
 // byte one.
@@ -43,4 +46,23 @@ func FuzzNotBlock(f *testing.F) {
 			control = control || c < 0x20 || c > 0x7e
 		}
 	})
+}
+
+// TestPrintableFindsEveryByte plants one byte a quoted scalar may not hold
+// as it is at every place of a string long enough for the 32-byte and the
+// 8-byte steps and the byte-by-byte tail, and asks printable to find it.
+func TestPrintableFindsEveryByte(t *testing.T) {
+	plain := []byte(strings.Repeat(`{"a":"b c"}`, 7)) // 77 bytes
+	for _, c := range []byte{0x00, 0x09, 0x0a, 0x1f, 0x7f} {
+		for at := range plain {
+			s := append([]byte(nil), plain...)
+			s[at] = c
+			if printable(string(s), false) {
+				t.Errorf("printable passes %#02x at byte %d of %d", c, at, len(s))
+			}
+		}
+	}
+	if !printable(string(plain), false) {
+		t.Error("printable refuses plain text")
+	}
 }

@@ -205,9 +205,13 @@ func printable[T string | []byte](s T, block bool) bool {
 // asciiPrintable reports whether each of the eight bytes in w is printable
 // ASCII (0x20 to 0x7e): none is below 0x20, has its high bit set, or is
 // 0x7f (which the +1 turns into 0x80).
-func asciiPrintable(w uint64) bool {
+func asciiPrintable(w uint64) bool { return notPrintable(w) == 0 }
+
+// notPrintable marks, in the high bit of each byte, the bytes of w that
+// may not be printable ASCII (see asciiPrintable); 0 when all are.
+func notPrintable(w uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	return ((w-ones*0x20)&^w|w|(w+ones))&highs == 0
+	return ((w-ones*0x20)&^w | w | (w + ones)) & highs
 }
 
 // skipPlain returns the index of the first byte at or after i that may not
@@ -215,6 +219,9 @@ func asciiPrintable(w uint64) bool {
 // plain, and goes 32 bytes at a time.
 func skipPlain[T string | []byte](s T, i int, block bool) int {
 	if !block {
+		for len(s)-i >= 32 && notPrintable(load64(s, i))|notPrintable(load64(s, i+8))|notPrintable(load64(s, i+16))|notPrintable(load64(s, i+24)) == 0 {
+			i += 32
+		}
 		for len(s)-i >= 8 && asciiPrintable(load64(s, i)) {
 			i += 8
 		}
