@@ -28,6 +28,9 @@ type antTraffic struct {
 	// to and including it.
 	accepted map[uint64]bool
 	h        *thread.Hasher
+	// threads has each request's message fingerprints, hashed with h's
+	// wire and table: resolve takes them instead of hashing again.
+	threads *thread.Analysis
 }
 
 // antOrigin is one block of a recorded Anthropic response.
@@ -118,6 +121,7 @@ func newAntTraffic(tr *check.Traffic) *antTraffic {
 		full:     map[uint64]int{},
 		accepted: make(map[uint64]bool, mostMessages(tr)), // an entry per message of the longest
 		h:        thread.HasherFor(tr, engine.WireAnthropic),
+		threads:  thread.Of(tr),
 	}
 	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
@@ -224,8 +228,14 @@ func (a *antTraffic) resolve(at int, ex *engine.Exchange, echoes bool) *antReq {
 		thinking = req.Thinking.Raw
 	}
 	setting := thread.Mix(thread.Mix(thread.Mix(a.h.String(req.Model), a.h.String(string(thinking))), r.system), r.tools)
+	known := a.threads.MessagePrints(at) // the messages after the lead
+	lead := n - len(known)
 	for k := range req.Messages {
-		r.msgHash[k] = a.h.Message(&req.Messages[k])
+		if k >= lead {
+			r.msgHash[k] = known[k-lead]
+		} else {
+			r.msgHash[k] = a.h.Message(&req.Messages[k])
+		}
 		r.prefix[k+1] = thread.Mix(r.prefix[k], r.msgHash[k])
 		r.ctx[k] = thread.Mix(setting, r.prefix[k+1])
 		r.fresh[k] = !a.accepted[r.ctx[k]]

@@ -22,6 +22,17 @@ type Analysis struct {
 	Eph map[int][]EphemeralUnit
 }
 
+// MessagePrints is the fingerprint of each message of request i after its
+// lead (Lead), as Hasher.Message works it out on the request's wire, or nil
+// when request i is not threaded. Its analysis has worked them out already.
+func (a *Analysis) MessagePrints(i int) []uint64 {
+	r := a.Reqs[i]
+	if r == nil {
+		return nil
+	}
+	return r.mfps[:len(r.Msgs):len(r.Msgs)] // a grown request shares the array
+}
+
 // Note is a finding waiting for its check's reporter.
 type Note struct {
 	Sev         check.Severity // "" means the check's own severity

@@ -148,3 +148,37 @@ func TestGrownInPlaceFingerprintsAlike(t *testing.T) {
 	}
 	t.Logf("%d requests grew the fingerprints of the one before", grown)
 }
+
+// TestMessagePrintsAreHasherMessages holds what the Anthropic analysis
+// takes from threading instead of hashing again: each message's
+// fingerprint after the lead is Hasher.Message's on the request's wire,
+// whether the request grew the one before it in place or not, and whether
+// it opens with system messages or not.
+func TestMessagePrintsAreHasherMessages(t *testing.T) {
+	for seed := range uint64(20) {
+		r := rand.New(rand.NewPCG(seed, 12))
+		tr := randomConversations(r)
+		for i := range tr.Exchanges {
+			if r.IntN(4) == 0 {
+				req := tr.Exchanges[i].Request
+				system := engine.Message{Role: engine.RoleSystem, Blocks: []engine.Block{{Type: engine.BlockText, Text: "s"}}}
+				req.Messages = append([]engine.Message{system}, req.Messages...)
+			}
+		}
+		a := Of(tr)
+		h := HasherFor(tr, engine.WireAnthropic)
+		for i := range tr.Exchanges {
+			req := tr.Exchanges[i].Request
+			lead := Lead(req)
+			got := a.MessagePrints(i)
+			if len(got) != len(req.Messages)-lead {
+				t.Fatalf("seed %d: request %d: %d message prints for %d messages after a lead of %d", seed, i, len(got), len(req.Messages), lead)
+			}
+			for k, fp := range got {
+				if want := h.Message(&req.Messages[lead+k]); fp != want {
+					t.Fatalf("seed %d: request %d, message %d: print %#x, Hasher.Message %#x", seed, i, lead+k, fp, want)
+				}
+			}
+		}
+	}
+}
