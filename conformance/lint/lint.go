@@ -81,7 +81,7 @@ func (l *Linter) Prepare(next engine.Exchange) *Pending {
 		// first spares it the walk back through every call.
 		if l.seen.fresh(&next) {
 			from = len(l.history)
-		} else if i := l.extended(printOf(&next, l.lookup())); i >= 0 {
+		} else if i := l.extended(printOf(&next, l.lookup(), l.last())); i >= 0 {
 			from = i
 		}
 	}
@@ -161,7 +161,7 @@ func (l *Linter) Add(ex engine.Exchange) {
 	if l.blocks == nil {
 		l.blocks = thread.NewPrints()
 	}
-	p := printOf(&ex, l.blocks)
+	p := printOf(&ex, l.blocks, l.last())
 	taken := 0
 	if !l.seen.fresh(&ex) {
 		taken = takenIn(l.prints, p)
@@ -169,6 +169,14 @@ func (l *Linter) Add(ex engine.Exchange) {
 	l.seen.add(&ex, taken, l.blocks) // printOf has just fingerprinted its blocks there
 	l.history = append(l.history, ex)
 	l.prints = append(l.prints, p)
+}
+
+// last is the latest call with its print, or the zero printed.
+func (l *Linter) last() printed {
+	if len(l.history) == 0 {
+		return printed{}
+	}
+	return printed{&l.history[len(l.history)-1], &l.prints[len(l.prints)-1]}
 }
 
 // trafficBuffers are the exchange lists Judge builds and drops, reused so

@@ -23,8 +23,11 @@ type print struct {
 
 // printOf fingerprints ex's request, looking its blocks up in known (nil:
 // none). Chained Responses requests (previous_response_id) hold only their
-// new items and are never extended.
-func printOf(ex *engine.Exchange, known *thread.Prints) print {
+// new items and are never extended. The messages ex's request shares, in
+// memory, with before's (the zero printed: none), as a growing
+// conversation decoded through a memo does, keep before's fingerprints:
+// only the messages after them are hashed.
+func printOf(ex *engine.Exchange, known *thread.Prints, before printed) print {
 	req := ex.Request
 	if req == nil || req.PreviousResponseID != "" {
 		return print{}
@@ -52,12 +55,39 @@ func printOf(ex *engine.Exchange, known *thread.Prints) print {
 		s = thread.Mix(s, h.String(k+"\x00"+string(req.Extra[k])))
 	}
 	p := print{ok: true, accepted: ex.Accepted(), wire: ex.Wire, settings: s, prefix: make([]uint64, len(req.Messages))}
+	from := before.shared(ex)
+	if from > 0 {
+		copy(p.prefix, before.print.prefix[:from])
+	}
 	var run uint64
-	for k := range req.Messages {
+	if from > 0 {
+		run = p.prefix[from-1]
+	}
+	for k := from; k < len(req.Messages); k++ {
 		run = thread.Mix(run, h.Message(&req.Messages[k]))
 		p.prefix[k] = run
 	}
 	return p
+}
+
+// printed is a call with its print.
+type printed struct {
+	ex    *engine.Exchange
+	print *print
+}
+
+// shared is how many of ex's request's first messages are, in memory, the
+// messages of the printed call's request, fingerprinted on the same wire:
+// 0 when they are not.
+func (c printed) shared(ex *engine.Exchange) int {
+	if c.ex == nil || !c.print.ok || c.print.wire != ex.Wire || c.ex.Request == nil {
+		return 0
+	}
+	msgs, prev := ex.Request.Messages, c.ex.Request.Messages
+	if len(prev) == 0 || len(prev) > len(msgs) || &msgs[0] != &prev[0] || len(c.print.prefix) != len(prev) {
+		return 0
+	}
+	return len(prev)
 }
 
 // extends reports whether next's request carries p's, accepted, unchanged
