@@ -56,11 +56,9 @@ func printOf(ex *engine.Exchange, known *thread.Prints, before printed) print {
 	}
 	p := print{ok: true, accepted: ex.Accepted(), wire: ex.Wire, settings: s, prefix: make([]uint64, len(req.Messages))}
 	from := before.shared(ex)
-	if from > 0 {
-		copy(p.prefix, before.print.prefix[:from])
-	}
 	var run uint64
 	if from > 0 {
+		copy(p.prefix, before.print.prefix[:from])
 		run = p.prefix[from-1]
 	}
 	for k := from; k < len(req.Messages); k++ {
@@ -83,8 +81,8 @@ func (c printed) shared(ex *engine.Exchange) int {
 	if c.ex == nil || !c.print.ok || c.print.wire != ex.Wire || c.ex.Request == nil {
 		return 0
 	}
-	msgs, prev := ex.Request.Messages, c.ex.Request.Messages
-	if len(prev) == 0 || len(prev) > len(msgs) || &msgs[0] != &prev[0] || len(c.print.prefix) != len(prev) {
+	prev := c.ex.Request.Messages
+	if !thread.StartsWith(ex.Request.Messages, prev) || len(c.print.prefix) != len(prev) {
 		return 0
 	}
 	return len(prev)

@@ -120,7 +120,7 @@ func newRequest(tr *check.Traffic, ex *engine.Exchange, pos int, last *Request) 
 	r.head = head
 	r.Msgs = req.Messages[lead:]
 	from := 0
-	if last != nil && !last.taken && last.Wire == r.Wire && last.head == r.head && startsWith(r.Msgs, last.Msgs) {
+	if last != nil && !last.taken && last.Wire == r.Wire && last.head == r.head && StartsWith(r.Msgs, last.Msgs) {
 		last.taken = true
 		r.grown = last
 		from = len(last.Msgs)
@@ -150,9 +150,10 @@ func newRequest(tr *check.Traffic, ex *engine.Exchange, pos int, last *Request) 
 	return r
 }
 
-// startsWith reports whether msgs starts, in memory, with all of prefix:
-// the same messages, not equal ones.
-func startsWith(msgs, prefix []engine.Message) bool {
+// StartsWith reports whether msgs starts, in memory, with all of prefix:
+// the same messages, not equal ones (an engine.Memo hands a growing
+// conversation's requests one message list, extended).
+func StartsWith(msgs, prefix []engine.Message) bool {
 	return len(prefix) > 0 && len(prefix) <= len(msgs) && &msgs[0] == &prefix[0]
 }
 
