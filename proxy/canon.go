@@ -383,7 +383,9 @@ func parsedTarget(rawURL string) string {
 }
 
 // plainTarget is target for the common URL, scheme://host/path with no
-// query, fragment or escapes, without parsing it: the path is as given.
+// fragment or escapes and a query that is already in its sorted form (as
+// Anthropic's SDK sends "?beta=true"), without parsing it: the path and
+// query are as given.
 func plainTarget(rawURL string) (string, bool) {
 	rest, ok := strings.CutPrefix(rawURL, "https://")
 	if !ok {
@@ -406,12 +408,43 @@ func plainTarget(rawURL string) (string, bool) {
 			return "", false
 		}
 	}
-	path := rest[slash:]
+	path, query, hasQuery := strings.Cut(rest[slash:], "?")
 	for i := 0; i < len(path); i++ {
 		c := path[i]
-		if c <= ' ' || c >= 0x7f || c == '%' || c == '?' || c == '#' || c == '\\' || c == '"' || c == '<' || c == '>' || c == '^' || c == '`' || c == '{' || c == '|' || c == '}' {
+		if c <= ' ' || c >= 0x7f || c == '%' || c == '#' || c == '\\' || c == '"' || c == '<' || c == '>' || c == '^' || c == '`' || c == '{' || c == '|' || c == '}' {
 			return "", false
 		}
 	}
-	return path, true
+	if !hasQuery || query == "" {
+		return path, true
+	}
+	if !sortedQuery(query) {
+		return "", false
+	}
+	return rest[slash:], true
+}
+
+// sortedQuery reports whether query is what url.Values.Encode makes of it:
+// key=value pairs of characters that need no escaping, keys in order.
+func sortedQuery(query string) bool {
+	last := ""
+	for pair := range strings.SplitSeq(query, "&") {
+		key, value, ok := strings.Cut(pair, "=")
+		if !ok || !unreserved(key) || !unreserved(value) || key < last {
+			return false
+		}
+		last = key
+	}
+	return true
+}
+
+// unreserved reports whether s is made only of the characters that
+// url.QueryEscape leaves as they are.
+func unreserved(s string) bool {
+	for _, c := range []byte(s) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '~') {
+			return false
+		}
+	}
+	return true
 }
