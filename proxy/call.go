@@ -24,6 +24,9 @@ type call struct {
 	seq   uint64
 	start time.Time
 	req   *http.Request
+	// readHeaderOnly is set when the caller will not change the response's
+	// header, so a replay can hand it the one it shares.
+	readHeaderOnly bool
 
 	method, host, path string
 	url                string // redacted

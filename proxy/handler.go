@@ -39,7 +39,13 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	out := r.WithContext(r.Context()) // a shallow copy: the header is only read
 	out.URL, out.Host, out.RequestURI = &u, u.Host, ""
-	resp, err := h.rt.RoundTrip(out)
+	var resp *http.Response
+	var err error
+	if r, ok := h.rt.(*Recorder); ok {
+		resp, err = r.roundTrip(out, true) // the header is only copied below
+	} else {
+		resp, err = h.rt.RoundTrip(out)
+	}
 	if err != nil {
 		// Without the proxy the client would have seen its connection fail;
 		// so it does now.

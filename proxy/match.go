@@ -30,10 +30,11 @@ type entry struct {
 	header     http.Header // the recorded header as replay sends it
 }
 
-// servedHeader returns a copy of the header replay sends, worked out once.
+// servedHeader returns the header replay sends, worked out once and
+// shared: a caller that may change it takes a copy.
 func (e *entry) servedHeader() http.Header {
 	e.headerOnce.Do(func() { e.header = served(e.in.Response.Header, e.in.Response.Body) })
-	return e.header.Clone()
+	return e.header
 }
 
 // pieces returns the recorded body cut for replay, cutting it once.

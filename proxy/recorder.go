@@ -106,17 +106,25 @@ func (r *Recorder) Close() error {
 // client should see the connection fail: the upstream could not be reached,
 // or replay recorded exactly that.
 func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	return r.roundTrip(req, false)
+}
+
+// roundTrip is RoundTrip; a caller that only reads the response's header
+// (the Handler, which copies it) may take a replayed one shared between
+// replays of the same interaction instead of a copy of its own.
+func (r *Recorder) roundTrip(req *http.Request, readHeaderOnly bool) (*http.Response, error) {
 	c := &call{
-		r:      r,
-		seq:    r.seq.Add(1),
-		start:  time.Now(),
-		req:    req,
-		method: req.Method,
-		host:   req.URL.Host,
-		path:   req.URL.Path,
-		url:    r.policy.URL(req.URL.String()),
-		index:  -1,
-		tools:  -1,
+		r:              r,
+		readHeaderOnly: readHeaderOnly,
+		seq:            r.seq.Add(1),
+		start:          time.Now(),
+		req:            req,
+		method:         req.Method,
+		host:           req.URL.Host,
+		path:           req.URL.Path,
+		url:            r.policy.URL(req.URL.String()),
+		index:          -1,
+		tools:          -1,
 	}
 	r.inflight.add()
 	body, err := readBody(req)

@@ -81,13 +81,17 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 	if status == "" || !strings.HasPrefix(status, strconv.Itoa(rec.Status)) {
 		status = fmt.Sprintf("%d %s", rec.Status, http.StatusText(rec.Status))
 	}
+	header := e.servedHeader()
+	if !c.readHeaderOnly {
+		header = header.Clone()
+	}
 	return &http.Response{
 		StatusCode:    rec.Status,
 		Status:        status,
 		Proto:         "HTTP/1.1",
 		ProtoMajor:    1,
 		ProtoMinor:    1,
-		Header:        e.servedHeader(),
+		Header:        header,
 		Body:          body,
 		ContentLength: length,
 		Request:       c.req,

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -269,5 +270,39 @@ func TestAutoReplaysWhatItHasAndRecordsTheRest(t *testing.T) {
 	rec.Close()
 	if c := loadStock(t, path); len(c.Interactions) != 2 {
 		t.Fatalf("cassette has %d interactions, want 2", len(c.Interactions))
+	}
+}
+
+// A replayed response's header is the caller's own: a client that changes
+// it changes no later replay, whether it called the Recorder as a transport
+// or through the Handler, which takes the header it shares.
+func TestReplayedHeaderIsTheCallersOwn(t *testing.T) {
+	in := &cassette.Interaction{
+		Request: cassette.Request{Method: "POST", URL: "https://api.anthropic.com/v1/messages", Body: []byte(`{"model":"m"}`)},
+		Response: cassette.Response{Status: 200, Header: http.Header{"Content-Type": {"application/json"}, "Request-Id": {"req_1"}},
+			Body: []byte(`{"id":"msg_1"}`)},
+	}
+	path := filepath.Join(t.TempDir(), "h.yaml")
+	if err := cassette.Save(path, &cassette.Cassette{Interactions: []*cassette.Interaction{in}}); err != nil {
+		t.Fatal(err)
+	}
+	rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: path})
+	back := httptest.NewServer(NewHandler(rp, nil))
+	defer back.Close()
+	direct := &http.Client{Transport: rp}
+	for i := range 3 {
+		for _, via := range []struct {
+			name   string
+			client *http.Client
+			url    string
+		}{{"transport", direct, in.Request.URL}, {"handler", back.Client(), back.URL + "/v1/messages"}} {
+			resp, _ := post(t, via.client, via.url, in.Request.Body)
+			if got := resp.Header.Values("Request-Id"); !slices.Equal(got, []string{"req_1"}) {
+				t.Fatalf("replay %d through the %s: Request-Id = %q, want [req_1]", i, via.name, got)
+			}
+			resp.Header["Request-Id"][0] = "changed"
+			resp.Header.Add("Request-Id", "added")
+			resp.Header.Set("X-Client", "mine")
+		}
 	}
 }

@@ -41,7 +41,7 @@ func dropHopByHop(h http.Header) http.Header {
 		}
 	}
 	for _, k := range hopByHop {
-		h.Del(k)
+		delete(h, k) // the names are canonical already: Del would canonicalize each again
 	}
 	return h
 }
