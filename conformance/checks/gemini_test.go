@@ -63,6 +63,14 @@ func gemResponse(parts ...string) string {
 // the model.
 func gemTrafficOf(t testing.TB, model string, bodies ...string) *check.Traffic {
 	t.Helper()
+	return gemTrafficThrough(t, nil, model, bodies...)
+}
+
+// gemTrafficThrough is gemTrafficOf with the requests decoded through memo,
+// as check and the recorder decode them: a request that repeats the one
+// before shares its messages in memory. A nil memo decodes each alone.
+func gemTrafficThrough(t testing.TB, memo *engine.Memo, model string, bodies ...string) *check.Traffic {
+	t.Helper()
 	tr := &check.Traffic{}
 	for i := 0; i+1 < len(bodies); i += 2 {
 		if !json.Valid([]byte(bodies[i])) {
@@ -70,7 +78,7 @@ func gemTrafficOf(t testing.TB, model string, bodies ...string) *check.Traffic {
 		}
 		ex := providers.Decode(len(tr.Exchanges), providers.Call{
 			Method: "POST", URL: "https://generativelanguage.googleapis.com/v1beta/models/" + model + ":generateContent",
-			RequestBody: []byte(bodies[i]), Status: 200, ResponseBody: []byte(bodies[i+1]),
+			RequestBody: []byte(bodies[i]), Status: 200, ResponseBody: []byte(bodies[i+1]), Memo: memo,
 		})
 		if ex.RequestErr != "" || ex.ResponseErr != "" || ex.Wire != engine.WireGemini {
 			t.Fatalf("exchange %d: %s %s %s", ex.Index, ex.Wire, ex.RequestErr, ex.ResponseErr)
@@ -219,6 +227,18 @@ func TestGemSignatureRules(t *testing.T) {
 				gemRequest(q1, gemModel(gemText("Two files.", text)), q2), gemResponse(gemText("None.", "")),
 			},
 			want: []string{"[1] warning GEM-SIG-003 request.contents[1].parts[0].thoughtSignature"},
+		},
+		{
+			// An older step is tied to the response by the history before
+			// it (the call carries no signature to find it by), also when a
+			// request of another conversation came in between.
+			name: "older step dropped, another conversation in between", model: "gemini-3-pro-preview",
+			bodies: []string{
+				gemRequest(q1), gemResponse(gemCall("ls", a)),
+				gemRequest(q2), gemResponse(gemText("None.", "")),
+				gemRequest(q1, gemModel(gemCall("ls", "")), gemResults("ls"), gemModel(gemText("Two files.", "")), q2), gemResponse(gemText("Done.", "")),
+			},
+			want: []string{"[2] warning GEM-SIG-002 request.contents[1].parts[0]"},
 		},
 		{
 			// A client that rewrote the answer sent something else: its

@@ -145,6 +145,11 @@ type gemIndex struct {
 	// echoes every signature again in every request.
 	decoded map[string]*gemSig
 	h       *thread.Hasher // without payloads: a request's contents whatever its signatures
+	// lastMsgs and lastPrefix are the latest request's contents and
+	// their prefix hashes: a request that extends them in memory (a
+	// growing conversation decoded through a memo) starts with the same.
+	lastMsgs   []engine.Message
+	lastPrefix []uint64
 }
 
 // sig returns the decoded signature of a raw token.
@@ -254,24 +259,45 @@ func (x *gemIndex) request(at int, ex *engine.Exchange) (*gemReq, uint64) {
 	r := &gemReq{ex: ex, req: req, enforcing: gemEnforcing(req.Model), turnStart: -1,
 		runOf: make([]int, len(req.Messages))}
 	prefix := make([]uint64, len(req.Messages)+1)
+	hashed := 0
+	if thread.StartsWith(req.Messages, x.lastMsgs) {
+		hashed = copy(prefix, x.lastPrefix) - 1
+	}
+	x.lastMsgs, x.lastPrefix = req.Messages, prefix
 	for i := range req.Messages {
 		m := &req.Messages[i]
-		prefix[i+1] = thread.Mix(prefix[i], x.h.Message(m))
+		if i >= hashed {
+			prefix[i+1] = thread.Mix(prefix[i], x.h.Message(m))
+		}
 		if m.Role != engine.RoleAssistant && gemOrdinary(m) {
 			r.turnStart = i
 		}
 	}
-	n := 0 // the parts kept below: a long history's user side holds most
+	// Count what is kept below, to allocate each kind once: a long
+	// history holds hundreds of model turns.
+	n, nRuns, nInRuns := 0, 0, 0 // parts (a long history's user side holds most), runs, parts in runs
 	for i := range req.Messages {
 		m := &req.Messages[i]
+		model := m.Role == engine.RoleAssistant
+		if model && (i == 0 || req.Messages[i-1].Role != engine.RoleAssistant) {
+			nRuns++
+		}
 		for j := range m.Blocks {
-			if m.Role == engine.RoleAssistant || m.Blocks[j].Signature != nil {
+			if model || m.Blocks[j].Signature != nil {
 				n++
+			}
+			if model {
+				nInRuns++
 			}
 		}
 	}
-	parts := make([]gemPart, 0, n) // one allocation; pointers into it stay valid
+	// Pointers into these stay valid: they never grow past their size.
+	parts := make([]gemPart, 0, n)
+	runs := make([]gemRun, 0, nRuns)
+	inRuns := make([]*gemPart, 0, nInRuns) // each run's parts, run after run
+	r.runs = make([]*gemRun, 0, nRuns)
 	var run *gemRun
+	runFrom := 0 // where run's parts begin in inRuns
 	for i := range req.Messages {
 		m := &req.Messages[i]
 		r.runOf[i] = -1
@@ -279,8 +305,10 @@ func (x *gemIndex) request(at int, ex *engine.Exchange) (*gemReq, uint64) {
 			run = nil
 		} else {
 			if run == nil {
-				run = &gemRun{first: i, current: i > r.turnStart}
+				runs = append(runs, gemRun{first: i, current: i > r.turnStart})
+				run = &runs[len(runs)-1]
 				r.runs = append(r.runs, run)
+				runFrom = len(inRuns)
 			}
 			run.last = i
 			r.runOf[i] = len(r.runs) - 1
@@ -299,7 +327,8 @@ func (x *gemIndex) request(at int, ex *engine.Exchange) (*gemReq, uint64) {
 			}
 			if run != nil {
 				p.before = len(run.calls)
-				run.parts = append(run.parts, p)
+				inRuns = append(inRuns, p)
+				run.parts = inRuns[runFrom:len(inRuns):len(inRuns)]
 				if b.Type == engine.BlockToolCall {
 					run.calls = append(run.calls, p)
 				}

@@ -1,0 +1,54 @@
+package gemini
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/internal/thread"
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/providers"
+)
+
+// A request that extends the one before in memory (a growing conversation
+// decoded through a memo) takes over its prefix hashes: every request's
+// hashes are still those it would have worked out alone.
+func TestRequestPrefixTakenOver(t *testing.T) {
+	memo := engine.NewMemo()
+	tr := &check.Traffic{}
+	contents := []string{`{"role":"user","parts":[{"text":"walk the tree"}]}`}
+	for turn := range 12 {
+		call := fmt.Sprintf(`{"functionCall":{"name":"step_%d","args":{}}}`, turn)
+		ex := providers.Decode(turn, providers.Call{
+			Method: "POST", URL: "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent",
+			RequestBody: []byte(`{"contents":[` + strings.Join(contents, ",") + `]}`), Status: 200,
+			ResponseBody: []byte(`{"candidates":[{"content":{"role":"model","parts":[` + call + `]},"finishReason":"STOP","index":0}]}`),
+			Memo:         memo,
+		})
+		tr.Exchanges = append(tr.Exchanges, ex)
+		contents = append(contents, `{"role":"model","parts":[`+call+`]}`, fmt.Sprintf(`{"role":"user","parts":[{"functionResponse":{"name":"step_%d","response":{"output":"ok"}}}]}`, turn))
+	}
+	x := &gemIndex{full: map[uint64]int{}, decoded: map[string]*gemSig{}, outputs: make([][]*gemOutput, len(tr.Exchanges)),
+		h: thread.HasherFor(tr, engine.WireGemini).WithoutPayloads()}
+	shared := 0
+	for i := range tr.Exchanges {
+		ex := &tr.Exchanges[i]
+		if thread.StartsWith(ex.Request.Messages, x.lastMsgs) {
+			shared++
+		}
+		_, whole := x.request(i, ex)
+		alone := &gemIndex{full: map[uint64]int{}, decoded: map[string]*gemSig{}, outputs: x.outputs,
+			h: thread.NewHasher(engine.WireGemini).WithoutPayloads()}
+		if _, want := alone.request(i, ex); whole != want {
+			t.Errorf("request %d: whole-contents hash %x, want %x as worked out alone", i, whole, want)
+		}
+		if want := alone.lastPrefix; !slices.Equal(x.lastPrefix, want) {
+			t.Errorf("request %d: prefix hashes %x, want %x", i, x.lastPrefix, want)
+		}
+	}
+	if shared == 0 {
+		t.Fatal("no request extended the one before in memory: the memo no longer shares messages, and this test tests nothing")
+	}
+}
