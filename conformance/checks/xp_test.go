@@ -8,6 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
+	"github.com/llmtck/llmtck/conformance/internal/thread"
+	"github.com/llmtck/llmtck/engine"
 )
 
 func TestXPRawRules(t *testing.T) {
@@ -28,6 +30,17 @@ func TestXPRawRules(t *testing.T) {
 			gemRequest(q, gemModel(gemCall("f", urlSafe)), gemResults("f")), gemResponse(gemCall("g", "")),
 			gemRequest(q, gemModel(gemCall("f", urlSafe)), gemResults("f"), gemModel(gemCall("g", "")), gemResults("g")), gemResponse(gemText("ok", "")),
 		}, []string{"[1] info XP-RAW-001 request.contents[1].parts[0].thoughtSignature"}},
+		{"re-encoded in a history that was echoed clean before", []string{
+			gemRequest(q), gemResponse(gemCall("f", a)),
+			gemRequest(q, gemModel(gemCall("f", a)), gemResults("f")), gemResponse(gemCall("g", "")),
+			gemRequest(q, gemModel(gemCall("f", urlSafe)), gemResults("f"), gemModel(gemCall("g", "")), gemResults("g")), gemResponse(gemText("ok", "")),
+		}, []string{"[2] info XP-RAW-001 request.contents[1].parts[0].thoughtSignature"}},
+		{"re-encoded in the turn a growing history adds", []string{
+			gemRequest(q), gemResponse(gemCall("f", "")),
+			gemRequest(q, gemModel(gemCall("f", "")), gemResults("f")), gemResponse(gemCall("g", "")),
+			gemRequest(q, gemModel(gemCall("f", "")), gemResults("f"), gemModel(gemCall("g", "")), gemResults("g")), gemResponse(gemCall("h", a)),
+			gemRequest(q, gemModel(gemCall("f", "")), gemResults("f"), gemModel(gemCall("g", "")), gemResults("g"), gemModel(gemCall("h", urlSafe)), gemResults("h")), gemResponse(gemText("ok", "")),
+		}, []string{"[3] info XP-RAW-001 request.contents[5].parts[0].thoughtSignature"}},
 		{"escaped characters with no known origin", []string{
 			gemRequest(q, gemModel(`{"functionCall":{"name":"f","args":{}},"thoughtSignature":"c2ln\/YQ=="}`), gemResults("f")), gemResponse(gemText("ok", "")),
 		}, []string{"[0] info XP-RAW-001 request.contents[1].parts[0].thoughtSignature"}},
@@ -37,15 +50,24 @@ func TestXPRawRules(t *testing.T) {
 	}
 	checks, _ := checks.Select([]string{"XP-RAW-001"}, nil)
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var got []string
-			for _, f := range check.Judge(gemTrafficOf(t, "gemini-3-pro-preview", tc.bodies...), checks) {
-				got = append(got, fmt.Sprintf("[%d] %s %s %s", f.Interaction, f.Severity, f.Check, f.Location))
-			}
-			if d := cmp.Diff(tc.want, got); d != "" {
-				t.Errorf("findings (-want +got):\n%s", d)
-			}
-		})
+		// Decoded alone, and through a memo, as check decodes a recording:
+		// a request then shares the messages it repeats with the one before.
+		for _, memo := range []*engine.Memo{nil, engine.NewMemo()} {
+			t.Run(fmt.Sprintf("%s/memo=%t", tc.name, memo != nil), func(t *testing.T) {
+				tr := gemTrafficThrough(t, memo, "gemini-3-pro-preview", tc.bodies...)
+				if last := len(tr.Exchanges) - 1; memo != nil && strings.Contains(tc.name, "growing") &&
+					!thread.StartsWith(tr.Exchanges[last].Request.Messages, tr.Exchanges[last-1].Request.Messages) {
+					t.Fatal("the memo no longer hands the last request the messages of the one before: this case tests nothing")
+				}
+				var got []string
+				for _, f := range check.Judge(tr, checks) {
+					got = append(got, fmt.Sprintf("[%d] %s %s %s", f.Interaction, f.Severity, f.Check, f.Location))
+				}
+				if d := cmp.Diff(tc.want, got); d != "" {
+					t.Errorf("findings (-want +got):\n%s", d)
+				}
+			})
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/llmtck/llmtck/conformance/internal/diff"
 	"github.com/llmtck/llmtck/conformance/internal/origin"
 	"github.com/llmtck/llmtck/conformance/internal/show"
+	"github.com/llmtck/llmtck/conformance/internal/thread"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 )
@@ -47,11 +48,21 @@ func judgeXPRaw001(tr *check.Traffic, r *check.Reporter) {
 	// sends each again in every request, and the verdict does not change
 	// (a token carried by an earlier response stays carried).
 	judged := map[string]bool{}
+	// last is the latest request's messages: a request that extends them
+	// in memory (a growing conversation decoded through a memo) repeats
+	// their payloads, every one judged or reported already.
+	var last []engine.Message
 	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Request != nil {
-			for m := range ex.Request.Messages {
-				xpPayloads(&ex.Request.Messages[m], ex.Wire, func(b *engine.Block, field string, raw json.RawMessage) {
+			msgs := ex.Request.Messages
+			from := 0
+			if thread.StartsWith(msgs, last) {
+				from = len(last)
+			}
+			last = msgs
+			for m := from; m < len(msgs); m++ {
+				xpPayloads(&msgs[m], ex.Wire, func(b *engine.Block, field string, raw json.RawMessage) {
 					loc := "request." + b.Path + "." + field
 					if raw == nil {
 						xpNotString(r, reported, ex.Index, loc, b.Extra[field])
