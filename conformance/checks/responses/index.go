@@ -160,7 +160,8 @@ func rspViewOf(m *engine.Message) rspView {
 	if rspIsMessage(m) {
 		v.Role = string(m.Role)
 	}
-	for _, b := range m.Blocks {
+	for i := range m.Blocks {
+		b := &m.Blocks[i]
 		if b.ID != "" {
 			v.CallID = b.ID
 		}

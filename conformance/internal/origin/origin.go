@@ -237,9 +237,9 @@ func ItemID(m *engine.Message) string {
 		s, _ := rawjson.String(raw)
 		return s
 	}
-	for _, b := range m.Blocks {
-		if b.ItemID != "" {
-			return b.ItemID
+	for i := range m.Blocks { // by index: a Block is large to copy, and this runs on every message of a history
+		if id := m.Blocks[i].ItemID; id != "" {
+			return id
 		}
 	}
 	return ""
