@@ -8,8 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
+	"github.com/llmtck/llmtck/conformance/internal/thread"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
@@ -29,6 +32,14 @@ const antAPI = "https://api.anthropic.com/v1/messages"
 // antTrafficOf decodes the calls as a cassette would be.
 func antTrafficOf(t testing.TB, exs ...antEx) *check.Traffic {
 	t.Helper()
+	return antTrafficThrough(t, nil, exs...)
+}
+
+// antTrafficThrough is antTrafficOf with the requests decoded through memo,
+// as check and the recorder decode them: a request that repeats the one
+// before shares its messages in memory. A nil memo decodes each alone.
+func antTrafficThrough(t testing.TB, memo *engine.Memo, exs ...antEx) *check.Traffic {
+	t.Helper()
 	tr := &check.Traffic{Path: t.Name()}
 	for i, e := range exs {
 		url, status := e.URL, e.Status
@@ -39,7 +50,7 @@ func antTrafficOf(t testing.TB, exs ...antEx) *check.Traffic {
 			status = 200 // no response at all for a live request
 		}
 		ex := providers.Decode(i, providers.Call{Method: "POST", URL: url, RequestHeader: e.Header,
-			RequestBody: []byte(e.Req), Status: status, ResponseBody: []byte(e.Resp)})
+			RequestBody: []byte(e.Req), Status: status, ResponseBody: []byte(e.Resp), Memo: memo})
 		if ex.RequestErr != "" || ex.ResponseErr != "" {
 			t.Fatalf("call %d does not decode: %s %s", i, ex.RequestErr, ex.ResponseErr)
 		}
@@ -488,6 +499,50 @@ func TestAnthropicChecks(t *testing.T) {
 				if !found {
 					t.Errorf("no %s finding at %d containing %q; got:\n%s", w.sev, w.i, w.has, findingLines(got))
 				}
+			}
+		})
+	}
+}
+
+// A message judged in an accepted request is not judged again in a request
+// that repeats it in the same context; one that repeats the request before
+// it in memory (decoded through a memo) takes that over from it, and still
+// judges again what the provider refused, and what it sends in another
+// context.
+func TestAnthropicFreshThroughAMemo(t *testing.T) {
+	empty := `{"role":"assistant","content":[]}` // ANT-MSG-001, an error in the middle of a history
+	history := []string{atUser("q1"), atAssistant(atText("a")), atUser("q2"), empty, atUser("q3")}
+	calls := func(extra4 string) []antEx { // the fourth request's top-level fields ("" for none)
+		return []antEx{
+			{Req: atReq("", history[:1]...), Resp: atResp(atText("a"))},
+			{Req: atReq("", history[:3]...), Resp: atResp(atText("b"))},
+			{Req: atReq("", history...), Resp: atResp(atText("c"))},
+			{Req: atReq(extra4, append(history, atAssistant(atText("c")), atUser("q4"))...), Resp: atResp(atText("d"))},
+		}
+	}
+	refused := calls("")
+	refused[2].Status = 400
+	refused[2].Resp = `{"type":"error","error":{"type":"invalid_request_error","message":"messages.3: all messages must have non-empty content"}}`
+	for _, tc := range []struct {
+		name string
+		exs  []antEx
+		want []int // the interactions reported
+	}{
+		{"accepted: reported where it was introduced", calls(""), []int{2}},
+		{"refused: reported again when repeated", refused, []int{2, 3}},
+		{"another system prompt: judged again", calls(`"system":"be brief"`), []int{2, 3}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := antTrafficThrough(t, engine.NewMemo(), tc.exs...)
+			if !thread.StartsWith(tr.Exchanges[3].Request.Messages, tr.Exchanges[2].Request.Messages) {
+				t.Fatal("the memo no longer hands the last request the messages of the one before: this test tests nothing")
+			}
+			var got []int
+			for _, f := range check.Judge(tr, []*check.Check{checks.Lookup("ANT-MSG-001")}) {
+				got = append(got, f.Interaction)
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("interactions with ANT-MSG-001 findings mismatch (-want +got):\n%s", d)
 			}
 		})
 	}

@@ -31,6 +31,11 @@ type antTraffic struct {
 	// threads has each request's message fingerprints, hashed with h's
 	// wire and table: resolve takes them instead of hashing again.
 	threads *thread.Analysis
+	// last is the latest request resolved, and lastAccepted whether the
+	// provider took it: a request that extends its messages in memory, in
+	// the same context, takes over their hashes and knows them judged.
+	last         *antReq
+	lastAccepted bool
 }
 
 // antOrigin is one block of a recorded Anthropic response.
@@ -77,6 +82,7 @@ type antReq struct {
 	prefix  []uint64 // prefix[k] hashes messages[:k]
 	system  uint64
 	tools   uint64
+	setting uint64 // model, thinking, system and tools: what every message's context starts from
 	// The fields from producer to silent are the request's echoes, tied to
 	// their origins. They are nil for a request of a live judgement
 	// (Traffic.Latest) before the last: the checks read them only for the
@@ -129,6 +135,7 @@ func newAntTraffic(tr *check.Traffic) *antTraffic {
 			// Request i sees only what earlier responses produced.
 			r := a.resolve(i, ex, !tr.Latest || i == len(tr.Exchanges)-1)
 			a.reqs[i] = r
+			a.last, a.lastAccepted = r, ex.Accepted()
 			if ex.Accepted() && antOutput(ex) != nil {
 				a.full[r.prefix[len(r.prefix)-1]] = i
 			}
@@ -227,17 +234,26 @@ func (a *antTraffic) resolve(at int, ex *engine.Exchange, echoes bool) *antReq {
 	if req.Thinking != nil {
 		thinking = req.Thinking.Raw
 	}
-	setting := thread.Mix(thread.Mix(thread.Mix(a.h.String(req.Model), a.h.String(string(thinking))), r.system), r.tools)
+	r.setting = thread.Mix(thread.Mix(thread.Mix(a.h.String(req.Model), a.h.String(string(thinking))), r.system), r.tools)
 	known := a.threads.MessagePrints(at) // the messages after the lead
 	lead := n - len(known)
-	for k := range req.Messages {
+	shared := 0
+	if l := a.last; l != nil && a.lastAccepted && l.setting == r.setting && thread.StartsWith(req.Messages, l.req.Messages) {
+		// Its messages are these, in this context, in an accepted request:
+		// their hashes carry over, and none is fresh.
+		shared = len(l.req.Messages)
+		copy(r.msgHash, l.msgHash)
+		copy(r.prefix, l.prefix)
+		copy(r.ctx, l.ctx)
+	}
+	for k := shared; k < n; k++ {
 		if k >= lead {
 			r.msgHash[k] = known[k-lead]
 		} else {
 			r.msgHash[k] = a.h.Message(&req.Messages[k])
 		}
 		r.prefix[k+1] = thread.Mix(r.prefix[k], r.msgHash[k])
-		r.ctx[k] = thread.Mix(setting, r.prefix[k+1])
+		r.ctx[k] = thread.Mix(r.setting, r.prefix[k+1])
 		r.fresh[k] = !a.accepted[r.ctx[k]]
 	}
 	if !echoes {
