@@ -169,6 +169,9 @@ func (l *Linter) Add(ex engine.Exchange) {
 	l.seen.add(&ex, taken, l.blocks) // printOf has just fingerprinted its blocks there
 	l.history = append(l.history, ex)
 	l.prints = append(l.prints, p)
+	// A judgement whose traffic begins with this call takes its threading
+	// fingerprints from here instead of working out its whole history.
+	l.blocks.Keep(&l.history[len(l.history)-1])
 }
 
 // last is the latest call with its print, or the zero printed.

@@ -33,6 +33,10 @@ type Prints struct {
 	under   *Prints
 	from    *Prints // what a Carry copies its fingerprints from; nil once Settled
 	solo    bool    // one judgement's or one traffic's: one goroutine, no lock
+
+	keptMu   sync.Mutex
+	kept     [keptPrints]*keptPrint // ring of the latest Keep's
+	keptNext int
 }
 
 // printTable holds fingerprints by block, a map per hasher setting
@@ -74,7 +78,13 @@ func (p *Prints) Over(keep bool) *Prints { return &Prints{under: p, solo: true, 
 // as it is asked for it: a linter that forgets part of its history keeps
 // the fingerprints of the rest without hashing those blocks again. Settle
 // it once it has been asked for every block it should keep; p is only read.
-func (p *Prints) Carry() *Prints { return &Prints{keeps: true, from: p} }
+func (p *Prints) Carry() *Prints {
+	c := &Prints{keeps: true, from: p}
+	p.keptMu.Lock()
+	c.kept, c.keptNext = p.kept, p.keptNext // the requests' prints hold whatever is forgotten
+	p.keptMu.Unlock()
+	return c
+}
 
 // Settle ends what Carry began: the fingerprints not asked for are left
 // behind with the Prints carried from.

@@ -103,8 +103,39 @@ func newRequest(tr *check.Traffic, ex *engine.Exchange, pos int, last *Request) 
 	if ex.Response != nil {
 		r.RespID = ex.Response.ID
 	}
+	var lead int
+	r.head, lead = headOf(f, ex.Wire, req)
+	r.Msgs = req.Messages[lead:]
+	from := 0
+	if last != nil && !last.taken && last.Wire == r.Wire && last.head == r.head && StartsWith(r.Msgs, last.Msgs) {
+		last.taken = true
+		r.grown = last
+		from = len(last.Msgs)
+		r.starts, r.mfps, r.Units = last.starts, last.mfps, last.Units
+	} else if kept := f.known.printed(r.Wire, r.head, r.Msgs); kept != nil {
+		// A call the linter added, fingerprinted then: its slices are
+		// clipped, so that what is appended here goes to a copy.
+		from = len(kept.msgs)
+		r.starts, r.mfps, r.Units = clip(kept.starts), clip(kept.mfps), clip(kept.units)
+	} else {
+		r.starts = make([]int, 0, len(r.Msgs))
+		r.mfps = make([]uint64, 0, len(r.Msgs))
+		n := len(r.Msgs)
+		for i := range r.Msgs {
+			n += len(r.Msgs[i].Blocks)
+		}
+		r.Units = make([]Unit, 0, n)
+	}
+	r.starts, r.mfps, r.Units = fingerprint(f, r.Msgs, from, r.starts, r.mfps, r.Units)
+	return r
+}
+
+// headOf is the fingerprint of a request's head (its wire, its system
+// prompt and the system or developer messages that open its history) and
+// the number of those messages.
+func headOf(f *Hasher, w engine.Wire, req *engine.Request) (uint64, int) {
 	f.reset()
-	f.str(string(ex.Wire))
+	f.str(string(w))
 	head := f.sum()
 	for i := range req.System {
 		head = Mix(head, f.Block(&req.System[i]))
@@ -117,38 +148,30 @@ func newRequest(tr *check.Traffic, ex *engine.Exchange, pos int, last *Request) 
 			head = Mix(head, f.Block(&m.Blocks[i]))
 		}
 	}
-	r.head = head
-	r.Msgs = req.Messages[lead:]
-	from := 0
-	if last != nil && !last.taken && last.Wire == r.Wire && last.head == r.head && StartsWith(r.Msgs, last.Msgs) {
-		last.taken = true
-		r.grown = last
-		from = len(last.Msgs)
-		r.starts, r.mfps, r.Units = last.starts, last.mfps, last.Units
-	} else {
-		r.starts = make([]int, 0, len(r.Msgs))
-		r.mfps = make([]uint64, 0, len(r.Msgs))
-		n := len(r.Msgs)
-		for i := range r.Msgs {
-			n += len(r.Msgs[i].Blocks)
-		}
-		r.Units = make([]Unit, 0, n)
-	}
-	for i := from; i < len(r.Msgs); i++ {
-		m := &r.Msgs[i]
-		r.starts = append(r.starts, len(r.Units))
+	return head, lead
+}
+
+// fingerprint appends to starts, mfps and units those of msgs from message
+// from on: each message's start (its own unit) and blocks, and its
+// fingerprint folded from them.
+func fingerprint(f *Hasher, msgs []engine.Message, from int, starts []int, mfps []uint64, units []Unit) ([]int, []uint64, []Unit) {
+	for i := from; i < len(msgs); i++ {
+		m := &msgs[i]
+		starts = append(starts, len(units))
 		fp := f.Start(m)
-		r.Units = append(r.Units, Unit{FP: fp, Msg: int32(i), Block: -1})
+		units = append(units, Unit{FP: fp, Msg: int32(i), Block: -1})
 		mfp := fp
 		for j := range m.Blocks {
 			bfp := f.Block(&m.Blocks[j])
-			r.Units = append(r.Units, Unit{FP: bfp, Msg: int32(i), Block: int32(j)})
+			units = append(units, Unit{FP: bfp, Msg: int32(i), Block: int32(j)})
 			mfp = Mix(mfp, bfp)
 		}
-		r.mfps = append(r.mfps, mfp)
+		mfps = append(mfps, mfp)
 	}
-	return r
+	return starts, mfps, units
 }
+
+func clip[T any](s []T) []T { return s[:len(s):len(s)] }
 
 // StartsWith reports whether msgs starts, in memory, with all of prefix:
 // the same messages, not equal ones (an engine.Memo hands a growing

@@ -1,9 +1,11 @@
 package thread
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/llmtck/llmtck/conformance/check"
@@ -181,4 +183,77 @@ func TestMessagePrintsAreHasherMessages(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestKeptPrintsAlike: a request that a Prints kept the print of (as a
+// linter keeps every call it adds) is fingerprinted by a later judgement
+// from that print, and gets exactly the fingerprints it has when worked out
+// alone, on random conversations decoded through a memo that grow, get
+// edited, lose their tail, branch and interleave; judgements read the
+// prints while later calls are kept.
+func TestKeptPrintsAlike(t *testing.T) {
+	taken := 0
+	for seed := range uint64(100) {
+		r := rand.New(rand.NewPCG(seed, 13))
+		tr := randomConversations(r)
+		memo := engine.NewMemo()
+		for i := range tr.Exchanges {
+			req := tr.Exchanges[i].Request
+			list := memo.List()
+			for k, m := range req.Messages {
+				raw := string(m.Role)
+				for _, b := range m.Blocks {
+					raw += "/" + b.Text
+				}
+				if err := list.Add(k, []byte(raw), func() (engine.Message, error) { return m, nil }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			req.Messages = list.Messages()
+		}
+		kept := NewPrints()
+		var wg sync.WaitGroup
+		errs := make(chan string, len(tr.Exchanges))
+		for i := range tr.Exchanges {
+			ex := &tr.Exchanges[i]
+			if kept.printed(ex.Wire, headOfAlone(ex), ex.Request.Messages) != nil {
+				taken++ // Keep goes on from an earlier call's print
+			}
+			kept.Keep(ex)
+			wg.Add(1)
+			go func() {
+				// A judgement of the next request, beside the next Keep: its
+				// traffic begins with ex, whose print it takes, and the next
+				// request grows that.
+				defer wg.Done()
+				end := min(i+2, len(tr.Exchanges))
+				judged := &check.Traffic{Exchanges: tr.Exchanges[:end], From: i}
+				Share(judged, kept.Over(true))
+				var last *Request
+				for j := i; j < end; j++ {
+					got := newRequest(judged, &tr.Exchanges[j], j, last)
+					want := newRequest(&check.Traffic{Exchanges: tr.Exchanges[:end], From: i}, &tr.Exchanges[j], j, nil)
+					if !slices.Equal(got.Units, want.Units) || !slices.Equal(got.starts, want.starts) || !slices.Equal(got.mfps, want.mfps) {
+						errs <- fmt.Sprintf("seed %d: request %d's fingerprints, judged after %d, differ from its own alone", seed, j, i)
+					}
+					last = got
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for e := range errs {
+			t.Fatal(e)
+		}
+	}
+	if taken == 0 {
+		t.Fatal("no print went on from a kept one: the test proves nothing")
+	}
+	t.Logf("%d requests' prints went on from a kept one", taken)
+}
+
+// headOfAlone is the head fingerprint newRequest works out for ex.
+func headOfAlone(ex *engine.Exchange) uint64 {
+	head, _ := headOf(NewHasher(ex.Wire), ex.Wire, ex.Request)
+	return head
 }

@@ -1,0 +1,77 @@
+package thread
+
+import "github.com/llmtck/llmtck/engine"
+
+// keptPrint is what newRequest works out for a request, kept with a
+// linter's Prints for a call the linter has added (Prints.Keep): a
+// judgement's traffic begins with such a call, and takes its fingerprints
+// instead of working out those of its whole history again. Its slices are
+// never written below their length: a later print that extends them in
+// place (a growing conversation, decoded through an engine.Memo, shares
+// one message list) writes only after it.
+type keptPrint struct {
+	wire   engine.Wire
+	head   uint64
+	msgs   []engine.Message // the history after the lead
+	starts []int
+	mfps   []uint64
+	units  []Unit
+	taken  bool // a later print extends these slices in place; only Keep reads it
+}
+
+// keptPrints is how many requests a Prints keeps the print of: the latest
+// of a few conversations side by side (an agent, its sub-agents, side
+// calls such as titles).
+const keptPrints = 8
+
+// Keep fingerprints ex's request as threading does, and keeps that for
+// judgements to take (see keptPrint). A request that extends, in memory, one
+// kept before is fingerprinted only where it goes beyond it. Call Keep when
+// ex joins the history p fingerprints, one call at a time; judgements may
+// read p meanwhile.
+func (p *Prints) Keep(ex *engine.Exchange) {
+	req := ex.Request
+	if req == nil || ex.Wire == engine.WireUnknown || ex.Wire == "" || req.PreviousResponseID != "" {
+		return
+	}
+	if len(req.Messages) < 2 {
+		return // an eval harness's prompt, or a conversation's first: fingerprinted in no time
+	}
+	f := NewHasherWith(ex.Wire, p)
+	k := &keptPrint{wire: ex.Wire}
+	var lead int
+	k.head, lead = headOf(f, ex.Wire, req)
+	k.msgs = req.Messages[lead:]
+	from := 0
+	if base := p.printed(k.wire, k.head, k.msgs); base != nil {
+		from = len(base.msgs)
+		if base.taken { // its room is another's: copy
+			k.starts, k.mfps, k.units = clip(base.starts), clip(base.mfps), clip(base.units)
+		} else {
+			base.taken = true
+			k.starts, k.mfps, k.units = base.starts, base.mfps, base.units
+		}
+	}
+	k.starts, k.mfps, k.units = fingerprint(f, k.msgs, from, k.starts, k.mfps, k.units)
+	p.keptMu.Lock()
+	p.kept[p.keptNext%keptPrints] = k
+	p.keptNext++
+	p.keptMu.Unlock()
+}
+
+// printed is the kept print, here or in the Prints p sits on, of the
+// longest request under wire and head whose history msgs starts with in
+// memory; nil when there is none.
+func (p *Prints) printed(w engine.Wire, head uint64, msgs []engine.Message) *keptPrint {
+	var best *keptPrint
+	for ; p != nil; p = p.under {
+		p.keptMu.Lock()
+		for _, k := range p.kept {
+			if k != nil && k.wire == w && k.head == head && StartsWith(msgs, k.msgs) && (best == nil || len(k.msgs) > len(best.msgs)) {
+				best = k
+			}
+		}
+		p.keptMu.Unlock()
+	}
+	return best
+}
