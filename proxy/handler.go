@@ -41,8 +41,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	out.URL, out.Host, out.RequestURI = &u, u.Host, ""
 	var resp *http.Response
 	var err error
-	if r, ok := h.rt.(*Recorder); ok {
-		resp, err = r.roundTrip(out, true) // the header is only copied below
+	if rec, ok := h.rt.(*Recorder); ok {
+		resp, err = rec.roundTrip(out, true) // the header is only copied below
 	} else {
 		resp, err = h.rt.RoundTrip(out)
 	}

@@ -106,21 +106,7 @@ func TestGrownInPlaceFingerprintsAlike(t *testing.T) {
 	for seed := range uint64(200) {
 		r := rand.New(rand.NewPCG(seed, 11))
 		tr := randomConversations(r)
-		memo := engine.NewMemo()
-		for i := range tr.Exchanges {
-			req := tr.Exchanges[i].Request
-			list := memo.List()
-			for k, m := range req.Messages {
-				raw := string(m.Role)
-				for _, b := range m.Blocks {
-					raw += "/" + b.Text
-				}
-				if err := list.Add(k, []byte(raw), func() (engine.Message, error) { return m, nil }); err != nil {
-					t.Fatal(err)
-				}
-			}
-			req.Messages = list.Messages()
-		}
+		throughMemo(t, tr)
 		var last *Request
 		var reqs []*Request
 		for i := range tr.Exchanges {
@@ -196,21 +182,7 @@ func TestKeptPrintsAlike(t *testing.T) {
 	for seed := range uint64(100) {
 		r := rand.New(rand.NewPCG(seed, 13))
 		tr := randomConversations(r)
-		memo := engine.NewMemo()
-		for i := range tr.Exchanges {
-			req := tr.Exchanges[i].Request
-			list := memo.List()
-			for k, m := range req.Messages {
-				raw := string(m.Role)
-				for _, b := range m.Blocks {
-					raw += "/" + b.Text
-				}
-				if err := list.Add(k, []byte(raw), func() (engine.Message, error) { return m, nil }); err != nil {
-					t.Fatal(err)
-				}
-			}
-			req.Messages = list.Messages()
-		}
+		throughMemo(t, tr)
 		kept := NewPrints()
 		var wg sync.WaitGroup
 		errs := make(chan string, len(tr.Exchanges))
@@ -256,4 +228,26 @@ func TestKeptPrintsAlike(t *testing.T) {
 func headOfAlone(ex *engine.Exchange) uint64 {
 	head, _ := headOf(NewHasher(ex.Wire), ex.Wire, ex.Request)
 	return head
+}
+
+// throughMemo hands tr's requests their messages as an engine.Memo hands
+// a cassette's: a request that repeats the one before shares its messages
+// in memory.
+func throughMemo(t *testing.T, tr *check.Traffic) {
+	t.Helper()
+	memo := engine.NewMemo()
+	for i := range tr.Exchanges {
+		req := tr.Exchanges[i].Request
+		list := memo.List()
+		for k, m := range req.Messages {
+			raw := string(m.Role)
+			for _, b := range m.Blocks {
+				raw += "/" + b.Text
+			}
+			if err := list.Add(k, []byte(raw), func() (engine.Message, error) { return m, nil }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		req.Messages = list.Messages()
+	}
 }
