@@ -93,12 +93,27 @@ func judgeRspOutputsMatched(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-// rspPrefix is the id prefix the API expects per item kind.
-var rspPrefix = map[string]string{"reasoning": "rs_", "function_call": "fc_", "message": "msg_"}
+// rspPrefix is the id prefix the API expects of an item kind, or "".
+// (A switch, not a map: it is asked for every item of every request.)
+func rspPrefix(kind string) string {
+	switch kind {
+	case "reasoning":
+		return "rs_"
+	case "function_call":
+		return "fc_"
+	case "message":
+		return "msg_"
+	}
+	return ""
+}
 
-// rspRoles are the roles an input message may have.
-var rspRoles = map[engine.Role]bool{
-	engine.RoleUser: true, engine.RoleAssistant: true, engine.RoleSystem: true, engine.RoleDeveloper: true,
+// rspRole reports whether an input message may have role r.
+func rspRole(r engine.Role) bool {
+	switch r {
+	case engine.RoleUser, engine.RoleAssistant, engine.RoleSystem, engine.RoleDeveloper:
+		return true
+	}
+	return false
 }
 
 // judgeRspIDsAndRoles (OAI-TOOL-012): item ids keep their prefixes and no
@@ -114,12 +129,12 @@ func judgeRspIDsAndRoles(tr *check.Traffic, r *check.Reporter) {
 				case m.Role == engine.RoleTool:
 					r.Add(ex.Index, "request."+m.Path+".role", "%s is a message with role \"tool\"; Responses input takes a function_call_output item with the call's call_id instead",
 						m.Path)
-				case m.Role != "" && !rspRoles[m.Role]:
+				case m.Role != "" && !rspRole(m.Role):
 					r.Add(ex.Index, "request."+m.Path+".role", "%s has role %q; input messages take user, assistant, system or developer",
 						m.Path, m.Role)
 				}
 			}
-			id, want := origin.ItemID(m), rspPrefix[kind]
+			id, want := origin.ItemID(m), rspPrefix(kind)
 			if id != "" && want != "" && !strings.HasPrefix(id, want) {
 				r.Add(ex.Index, "request."+m.Path+".id", "%s at %s has id %q; %s ids begin with %q (keep the id the server sent, or leave it out)",
 					kind, m.Path, id, kind, want)
