@@ -319,50 +319,18 @@ func postInParallel(b *testing.B, workers, calls int, client *http.Client, url s
 // and how it grows with the conversation.
 func BenchmarkRecordGrowingConversation(b *testing.B) {
 	const turns = 600
-	answer := strings.Repeat("answer ", 40)
-	question := func(i int) string { return "question " + strconv.Itoa(i) + " " + strings.Repeat("words ", 40) }
-	answers := map[string][]byte{
-		"/v1/messages":         []byte(`{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[{"type":"text","text":"` + answer + `"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`),
-		"/v1/chat/completions": []byte(`{"id":"chatcmpl-1","object":"chat.completion","model":"gpt-x","choices":[{"index":0,"message":{"role":"assistant","content":"` + answer + `"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`),
-	}
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(answers[r.URL.Path])
-	}))
+	up := growingUpstream()
 	defer up.Close()
 	u, _ := url.Parse(up.URL)
-	// Request n is request n-1, its answer and one more question: the
-	// history only grows, as an agent's does.
-	grow := func(n int, user, assistant func(i int) string) string {
-		var msgs []string
-		for i := range n + 1 {
-			if i > 0 {
-				msgs = append(msgs, assistant(i))
-			}
-			msgs = append(msgs, user(i))
-		}
-		return strings.Join(msgs, ",")
-	}
-	messages := func(n int) []byte {
-		return []byte(`{"model":"claude-x","max_tokens":10,"messages":[` + grow(n,
-			func(i int) string { return `{"role":"user","content":"` + question(i) + `"}` },
-			func(int) string { return `{"role":"assistant","content":[{"type":"text","text":"` + answer + `"}]}` }) + `]}`)
-	}
-	chat := func(n int) []byte {
-		return []byte(`{"model":"gpt-x","messages":[` + grow(n,
-			func(i int) string { return `{"role":"user","content":"` + question(i) + `"}` },
-			func(int) string { return `{"role":"assistant","content":"` + answer + `"}` }) + `]}`)
-	}
 	for _, c := range []struct {
 		name string
 		lint bool
 		path string
 		body func(n int) []byte
 	}{
-		{"shipped", true, "/v1/messages", messages},
-		{"shipped-chat", true, "/v1/chat/completions", chat},
-		{"lint-off", false, "/v1/messages", messages},
+		{"shipped", true, "/v1/messages", growingMessages},
+		{"shipped-chat", true, "/v1/chat/completions", growingChat},
+		{"lint-off", false, "/v1/messages", growingMessages},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var ratio, directRatio, proxyRatio, held, first, last, overFirst, overLast float64
@@ -416,6 +384,54 @@ func BenchmarkRecordGrowingConversation(b *testing.B) {
 			b.ReportMetric(held/float64(b.N), "MB-heap-held")
 		})
 	}
+}
+
+// The growing conversation of BenchmarkRecordGrowingConversation: request
+// n is request n-1, its answer and one more question. The history only
+// grows, as an agent's does.
+var (
+	growingAnswer   = strings.Repeat("answer ", 40)
+	growingQuestion = func(i int) string { return "question " + strconv.Itoa(i) + " " + strings.Repeat("words ", 40) }
+)
+
+func growingHistory(n int, user, assistant func(i int) string) string {
+	var msgs []string
+	for i := range n + 1 {
+		if i > 0 {
+			msgs = append(msgs, assistant(i))
+		}
+		msgs = append(msgs, user(i))
+	}
+	return strings.Join(msgs, ",")
+}
+
+// growingMessages is request n of the conversation on Anthropic Messages.
+func growingMessages(n int) []byte {
+	return []byte(`{"model":"claude-x","max_tokens":10,"messages":[` + growingHistory(n,
+		func(i int) string { return `{"role":"user","content":"` + growingQuestion(i) + `"}` },
+		func(int) string {
+			return `{"role":"assistant","content":[{"type":"text","text":"` + growingAnswer + `"}]}`
+		}) + `]}`)
+}
+
+// growingChat is request n of the conversation on Chat Completions.
+func growingChat(n int) []byte {
+	return []byte(`{"model":"gpt-x","messages":[` + growingHistory(n,
+		func(i int) string { return `{"role":"user","content":"` + growingQuestion(i) + `"}` },
+		func(int) string { return `{"role":"assistant","content":"` + growingAnswer + `"}` }) + `]}`)
+}
+
+// growingUpstream answers the conversation on either wire.
+func growingUpstream() *httptest.Server {
+	answers := map[string][]byte{
+		"/v1/messages":         []byte(`{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[{"type":"text","text":"` + growingAnswer + `"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`),
+		"/v1/chat/completions": []byte(`{"id":"chatcmpl-1","object":"chat.completion","model":"gpt-x","choices":[{"index":0,"message":{"role":"assistant","content":"` + growingAnswer + `"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`),
+	}
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(answers[r.URL.Path])
+	}))
 }
 
 // growth is the p50 of the last tenth of took over that of the first.
@@ -563,13 +579,28 @@ func BenchmarkMatch(b *testing.B) {
 // TestBenchChild is the forward proxy that BenchmarkLargeStreamMemory runs
 // in a child process to measure its memory alone; it does nothing in a
 // normal test run.
+//
+// With LLMTCK_BENCH_UPSTREAM set, it is instead the recorder as the CLI's
+// record command builds it (base URL, linter and log on) in front of that
+// upstream, for BenchmarkGrowingConversationMemory.
 func TestBenchChild(t *testing.T) {
 	dir := os.Getenv("LLMTCK_BENCH_DIR")
 	if dir == "" {
-		t.Skip("only run as the child of BenchmarkLargeStreamMemory")
+		t.Skip("only run as the child of BenchmarkLargeStreamMemory or BenchmarkGrowingConversationMemory")
 	}
-	rec := mustRecorder(t, Options{Mode: ModeRecord, Dir: dir})
-	fwd := httptest.NewServer(NewForward(rec, ForwardOptions{Hosts: []string{"127.0.0.1"}}))
+	var rec *Recorder
+	var fwd *httptest.Server
+	if up := os.Getenv("LLMTCK_BENCH_UPSTREAM"); up != "" {
+		u, err := url.Parse(up)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec = mustRecorder(t, Options{Mode: ModeRecord, Cassette: filepath.Join(dir, "grow.yaml"), Lint: true, Log: io.Discard})
+		fwd = httptest.NewServer(NewHandler(rec, u))
+	} else {
+		rec = mustRecorder(t, Options{Mode: ModeRecord, Dir: dir})
+		fwd = httptest.NewServer(NewForward(rec, ForwardOptions{Hosts: []string{"127.0.0.1"}}))
+	}
 	fmt.Printf("listening on %s\n", fwd.URL)
 	io.Copy(io.Discard, os.Stdin) // until the parent closes stdin
 	rec.Close()
@@ -598,20 +629,7 @@ func BenchmarkLargeStreamMemory(b *testing.B) {
 	defer up.Close()
 	for range b.N {
 		dir := b.TempDir()
-		cmd := exec.Command(os.Args[0], "-test.run=^TestBenchChild$")
-		cmd.Env = append(os.Environ(), "LLMTCK_BENCH_DIR="+dir)
-		stdin, _ := cmd.StdinPipe()
-		out, _ := cmd.StdoutPipe()
-		cmd.Stderr = os.Stderr
-		if err := cmd.Start(); err != nil {
-			b.Fatal(err)
-		}
-		rd := bufio.NewReader(out)
-		line, _ := rd.ReadString('\n')
-		pu, err := url.Parse(strings.TrimSpace(strings.TrimPrefix(line, "listening on ")))
-		if err != nil {
-			b.Fatal(line)
-		}
+		pu, peak := benchChild(b, "LLMTCK_BENCH_DIR="+dir)
 		client := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(pu)}}
 		resp, err := client.Get(up.URL + "/v1/messages")
 		if err != nil {
@@ -622,23 +640,82 @@ func BenchmarkLargeStreamMemory(b *testing.B) {
 		if err != nil || n < total {
 			b.Fatalf("read %d bytes: %v", n, err)
 		}
-		stdin.Close()
-		rest, _ := io.ReadAll(rd)
-		cmd.Wait()
-		var kb int
-		for _, l := range strings.Split(string(rest), "\n") {
-			if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
-				kb, _ = strconv.Atoi(f[1])
-			}
-		}
-		if kb == 0 {
-			b.Fatalf("no peak memory from the child: %q", rest)
-		}
+		kb := peak()
 		st, err := os.Stat(CassetteFor(dir, pu.Host))
 		if err != nil {
 			st, err = os.Stat(CassetteFor(dir, strings.TrimPrefix(up.URL, "http://")))
 		}
 		if err != nil || st.Size() < total {
+			b.Fatalf("the cassette was not written: %v", err)
+		}
+		b.ReportMetric(float64(kb)/1024, "MB-peak-rss")
+		b.ReportMetric(float64(st.Size())/(1<<20), "MB-cassette")
+	}
+}
+
+// benchChild starts TestBenchChild in a child process with env added to its
+// environment, and returns the address it listens on and a function that
+// stops it and returns its peak resident memory in KB.
+func benchChild(b *testing.B, env ...string) (*url.URL, func() int) {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestBenchChild$")
+	cmd.Env = append(os.Environ(), env...)
+	stdin, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	rd := bufio.NewReader(out)
+	line, _ := rd.ReadString('\n')
+	u, err := url.Parse(strings.TrimSpace(strings.TrimPrefix(line, "listening on ")))
+	if err != nil || u.Host == "" {
+		cmd.Process.Kill()
+		b.Fatalf("the child did not say where it listens: %q", line)
+	}
+	return u, func() int {
+		stdin.Close()
+		rest, _ := io.ReadAll(rd)
+		cmd.Wait()
+		for _, l := range strings.Split(string(rest), "\n") {
+			if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
+				if kb, _ := strconv.Atoi(f[1]); kb > 0 {
+					return kb
+				}
+			}
+		}
+		b.Fatalf("no peak memory from the child: %q", rest)
+		return 0
+	}
+}
+
+// BenchmarkGrowingConversationMemory records the 600-turn conversation of
+// BenchmarkRecordGrowingConversation through the recorder as the CLI builds
+// it (linter and log on), running in a child process, and reports the
+// child's peak resident memory: the recorder's alone, which the heap
+// figure of that benchmark, taken in a process that also holds the client
+// and the upstream, can only approach.
+func BenchmarkGrowingConversationMemory(b *testing.B) {
+	const turns = 600
+	up := growingUpstream()
+	defer up.Close()
+	for range b.N {
+		dir := b.TempDir()
+		rec, peak := benchChild(b, "LLMTCK_BENCH_DIR="+dir, "LLMTCK_BENCH_UPSTREAM="+up.URL)
+		client := &http.Client{}
+		for i := range turns {
+			resp, err := client.Post(rec.String()+"/v1/messages", "application/json", bytes.NewReader(growingMessages(i)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				b.Fatalf("turn %d: %s", i, resp.Status)
+			}
+		}
+		kb := peak()
+		st, err := os.Stat(filepath.Join(dir, "grow.yaml"))
+		if err != nil {
 			b.Fatalf("the cassette was not written: %v", err)
 		}
 		b.ReportMetric(float64(kb)/1024, "MB-peak-rss")
