@@ -389,10 +389,11 @@ func BenchmarkRecordGrowingConversation(b *testing.B) {
 // The growing conversation of BenchmarkRecordGrowingConversation: request
 // n is request n-1, its answer and one more question. The history only
 // grows, as an agent's does.
-var (
-	growingAnswer   = strings.Repeat("answer ", 40)
-	growingQuestion = func(i int) string { return "question " + strconv.Itoa(i) + " " + strings.Repeat("words ", 40) }
-)
+var growingAnswer = strings.Repeat("answer ", 40)
+
+func growingQuestion(i int) string {
+	return "question " + strconv.Itoa(i) + " " + strings.Repeat("words ", 40)
+}
 
 func growingHistory(n int, user, assistant func(i int) string) string {
 	var msgs []string
