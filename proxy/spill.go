@@ -75,7 +75,7 @@ func writeBlock(w io.Writer, body *bodyBuffer) error {
 	}
 	if body.file != nil {
 		// Large pieces: w's own ReadFrom would copy through its small buffer.
-		piece := make([]byte, 256<<10)
+		piece := make([]byte, spillPiece)
 		if _, err := io.CopyBuffer(struct{ io.Writer }{w}, io.NewSectionReader(body.file, 0, written), piece); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package cassette
 import (
 	"bytes"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -118,6 +119,24 @@ func BenchmarkAppendInteraction(b *testing.B) {
 	in := proxyCall()
 	var buf []byte
 	b.ReportAllocs()
+	for range b.N {
+		buf = AppendInteraction(buf[:0], in)
+	}
+}
+
+// BenchmarkAppendGrowingRequest encodes an interaction whose request is
+// turn 600 of a growing conversation (about 350 KB of JSON): what a
+// recorder writes for every call of a long agent session.
+func BenchmarkAppendGrowingRequest(b *testing.B) {
+	var msgs []string
+	for i := range 600 {
+		msgs = append(msgs, `{"role":"user","content":"question `+strconv.Itoa(i)+` `+strings.Repeat("words ", 40)+`"}`,
+			`{"role":"assistant","content":[{"type":"text","text":"`+strings.Repeat("answer ", 40)+`"}]}`)
+	}
+	in := proxyCall()
+	in.Request.Body = []byte(`{"model":"claude-x","max_tokens":10,"messages":[` + strings.Join(msgs, ",") + `]}`)
+	b.SetBytes(int64(len(in.Request.Body)))
+	var buf []byte
 	for range b.N {
 		buf = AppendInteraction(buf[:0], in)
 	}

@@ -78,7 +78,7 @@ func TestNestedSignature(t *testing.T) {
 	if b.Signature != nil {
 		t.Errorf("a nested signature must not count as the part's: %s", b.Signature)
 	}
-	if sig, ok := gemini.NestedSignature(b); !ok || string(sig) != `"c2ln"` {
+	if sig, ok := gemini.NestedSignature(&b); !ok || string(sig) != `"c2ln"` {
 		t.Errorf("NestedSignature = %s, %t", sig, ok)
 	}
 
@@ -88,7 +88,7 @@ func TestNestedSignature(t *testing.T) {
 	if string(b.Signature) != `"c2ln"` || b.Extra != nil {
 		t.Errorf("sibling signature: %+v", b)
 	}
-	if _, ok := gemini.NestedSignature(b); ok {
+	if _, ok := gemini.NestedSignature(&b); ok {
 		t.Error("no nested signature expected")
 	}
 }

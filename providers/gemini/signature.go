@@ -35,7 +35,7 @@ func SignatureBytes(raw json.RawMessage) ([]byte, error) {
 // level, where the API expects it (GEM-SIG-001). The decoder leaves such a
 // signature where it was — in the raw object kept in Extra — so it is
 // neither counted as the part's Signature nor moved by an encode.
-func NestedSignature(b engine.Block) (json.RawMessage, bool) {
+func NestedSignature(b *engine.Block) (json.RawMessage, bool) {
 	if b.Type != engine.BlockToolCall && b.Type != engine.BlockToolResult {
 		return nil, false
 	}

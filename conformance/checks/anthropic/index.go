@@ -31,11 +31,10 @@ type antTraffic struct {
 	// threads has each request's message fingerprints, hashed with h's
 	// wire and table: resolve takes them instead of hashing again.
 	threads *thread.Analysis
-	// last is the latest request resolved, and lastAccepted whether the
-	// provider took it: a request that extends its messages in memory, in
-	// the same context, takes over their hashes and knows them judged.
-	last         *antReq
-	lastAccepted bool
+	// last is the latest request resolved: a request that extends its
+	// messages in memory, in the same context, once the provider took it,
+	// takes over their hashes and knows them judged.
+	last *antReq
 }
 
 // antOrigin is one block of a recorded Anthropic response.
@@ -135,7 +134,7 @@ func newAntTraffic(tr *check.Traffic) *antTraffic {
 			// Request i sees only what earlier responses produced.
 			r := a.resolve(i, ex, !tr.Latest || i == len(tr.Exchanges)-1)
 			a.reqs[i] = r
-			a.last, a.lastAccepted = r, ex.Accepted()
+			a.last = r
 			if ex.Accepted() && antOutput(ex) != nil {
 				a.full[r.prefix[len(r.prefix)-1]] = i
 			}
@@ -238,7 +237,7 @@ func (a *antTraffic) resolve(at int, ex *engine.Exchange, echoes bool) *antReq {
 	known := a.threads.MessagePrints(at) // the messages after the lead
 	lead := n - len(known)
 	shared := 0
-	if l := a.last; l != nil && a.lastAccepted && l.setting == r.setting && thread.StartsWith(req.Messages, l.req.Messages) {
+	if l := a.last; l != nil && l.ex.Accepted() && l.setting == r.setting && thread.StartsWith(req.Messages, l.req.Messages) {
 		// Its messages are these, in this context, in an accepted request:
 		// their hashes carry over, and none is fresh.
 		shared = len(l.req.Messages)

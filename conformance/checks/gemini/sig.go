@@ -3,7 +3,6 @@ package gemini
 import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/diff"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers/gemini"
 )
 
@@ -17,10 +16,7 @@ func judgeGemSig001(tr *check.Traffic, r *check.Reporter) {
 		for i := range q.req.Messages {
 			for j := range q.req.Messages[i].Blocks {
 				b := &q.req.Messages[i].Blocks[j]
-				if b.Type != engine.BlockToolCall && b.Type != engine.BlockToolResult {
-					continue // only these nest one; asking first spares a copy of every block of a long history
-				}
-				if _, ok := gemini.NestedSignature(*b); ok {
+				if _, ok := gemini.NestedSignature(b); ok {
 					r.Add(q.ex.Index, "request."+b.Path+"."+b.WireType+".thoughtSignature",
 						"thoughtSignature is nested inside the %s object (%s); the API reads it only on the part, beside %s", b.WireType, b.Name, b.WireType)
 				}

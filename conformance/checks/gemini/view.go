@@ -69,7 +69,7 @@ func gemStep(c int, run *gemRun) string {
 
 // gemNested adds a note when the call has its signature nested inside.
 func gemNested(b *engine.Block) string {
-	if _, ok := gemini.NestedSignature(*b); ok {
+	if _, ok := gemini.NestedSignature(b); ok {
 		return " (the one nested inside " + b.WireType + " does not count: GEM-SIG-001)"
 	}
 	return ""
