@@ -46,8 +46,8 @@ func judgeAntEph001(tr *check.Traffic, r *check.Reporter) {
 	a := thread.Of(tr)
 	origins := origin.Of(tr)
 	reported := map[string]bool{}
-	for i, hr := range a.Reqs {
-		if hr == nil || hr.Wire != engine.WireAnthropic || hr.Thread.Ephemeral == nil {
+	for i, hr := range a.Requests() {
+		if hr.Wire != engine.WireAnthropic || hr.Thread.Ephemeral == nil {
 			continue
 		}
 		var present map[uint64]bool
@@ -63,7 +63,7 @@ func judgeAntEph001(tr *check.Traffic, r *check.Reporter) {
 				key := antPayload(b)
 				o, ok := origins.First(engine.WireAnthropic, origin.Payload, key, i)
 				j := o.Exchange
-				if key == "" || !ok || reported[key] || a.Reqs[j] == nil || a.Reqs[j].Thread != hr.Thread {
+				if key == "" || !ok || reported[key] || a.Req(j) == nil || a.Req(j).Thread != hr.Thread {
 					continue
 				}
 				if present == nil {
@@ -72,7 +72,7 @@ func judgeAntEph001(tr *check.Traffic, r *check.Reporter) {
 						present[u.FP] = true
 					}
 				}
-				gone := goneEphemeral(a.Reqs[j], present)
+				gone := goneEphemeral(a.Req(j), present)
 				if len(gone) == 0 {
 					continue
 				}
@@ -110,8 +110,8 @@ func goneEphemeral(req *thread.Request, present map[uint64]bool) []string {
 // judgeAntEph002 checks where each request's ephemeral content sat.
 func judgeAntEph002(tr *check.Traffic, r *check.Reporter) {
 	a := thread.Of(tr)
-	for i, hr := range a.Reqs {
-		if hr == nil || hr.Wire != engine.WireAnthropic {
+	for i, hr := range a.Requests() {
+		if hr.Wire != engine.WireAnthropic {
 			continue
 		}
 		done := map[int32]bool{}

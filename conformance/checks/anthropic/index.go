@@ -16,8 +16,10 @@ import (
 // each exchange once and looks origins up in maps, so the checks stay linear
 // in the size of the traffic.
 type antTraffic struct {
-	tr   *check.Traffic
-	reqs []*antReq // by exchange index; nil where there is no Anthropic request
+	tr *check.Traffic
+	// reqs holds the request of exchange tr.From+k at k, nil where there
+	// is no Anthropic request: the judged exchanges only (see req).
+	reqs []*antReq
 
 	// origins ties an echo to the first Anthropic response that produced
 	// its payload, thinking text or tool_use id.
@@ -121,7 +123,7 @@ func antAnalyze(tr *check.Traffic) *antTraffic { return check.Analysis(tr, "anth
 func newAntTraffic(tr *check.Traffic) *antTraffic {
 	a := &antTraffic{
 		tr:       tr,
-		reqs:     make([]*antReq, len(tr.Exchanges)),
+		reqs:     make([]*antReq, len(tr.Exchanges)-tr.From),
 		origins:  origin.Of(tr),
 		full:     map[uint64]int{},
 		accepted: make(map[uint64]bool, mostMessages(tr)), // an entry per message of the longest
@@ -133,7 +135,7 @@ func newAntTraffic(tr *check.Traffic) *antTraffic {
 		if ex.Wire == engine.WireAnthropic && ex.Request != nil {
 			// Request i sees only what earlier responses produced.
 			r := a.resolve(i, ex, !tr.Latest || i == len(tr.Exchanges)-1)
-			a.reqs[i] = r
+			a.reqs[i-tr.From] = r
 			a.last = r
 			if ex.Accepted() && antOutput(ex) != nil {
 				a.full[r.prefix[len(r.prefix)-1]] = i
@@ -401,7 +403,7 @@ func (a *antTraffic) each(f func(i int, r *antReq)) {
 		// A live judgement wants the last request's findings only: the
 		// ones before it (a growing conversation's previous call, as
 		// long as it) were judged when each was the last.
-		from = max(from, len(a.reqs)-1)
+		from = max(from, len(a.tr.Exchanges)-1)
 	}
 	a.walk(from, f)
 }
@@ -413,9 +415,19 @@ func (a *antTraffic) each(f func(i int, r *antReq)) {
 func (a *antTraffic) eachAll(f func(i int, r *antReq)) { a.walk(a.tr.From, f) }
 
 func (a *antTraffic) walk(start int, f func(i int, r *antReq)) {
-	for i := start; i < len(a.reqs); i++ {
-		if r := a.reqs[i]; r != nil {
+	for i := start; i < len(a.tr.Exchanges); i++ {
+		if r := a.req(i); r != nil {
 			f(i, r)
 		}
 	}
+}
+
+// req is the Anthropic request of exchange i, or nil when there is none or
+// it comes before the exchanges judged.
+func (a *antTraffic) req(i int) *antReq {
+	k := i - a.tr.From
+	if k < 0 || k >= len(a.reqs) {
+		return nil
+	}
+	return a.reqs[k]
 }

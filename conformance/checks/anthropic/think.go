@@ -458,10 +458,11 @@ func judgeAntThink007(tr *check.Traffic, r *check.Reporter) {
 			return
 		}
 		m := q.origin[n-2]
-		if m < 0 || a.reqs[m] == nil {
+		p := a.req(m)
+		if p == nil {
 			return
 		}
-		want, got := antThinkingOf(a.reqs[m].req), antThinkingOf(q.req)
+		want, got := antThinkingOf(p.req), antThinkingOf(q.req)
 		if want == got {
 			return
 		}
@@ -497,10 +498,14 @@ func judgeAntThink009(tr *check.Traffic, r *check.Reporter) {
 		later := 0
 		for x := range q.echoes {
 			e := &q.echoes[x]
-			if e.match != antBySig || a.reqs[e.origin.ex] == nil || !q.fresh[e.msg] {
+			if e.match != antBySig || !q.fresh[e.msg] {
 				continue
 			}
-			w, d := antPrefixDiff(a.reqs[e.origin.ex], q, e.msg)
+			p := a.req(e.origin.ex)
+			if p == nil {
+				continue
+			}
+			w, d := antPrefixDiff(p, q, e.msg)
 			if w == "" {
 				continue
 			}
@@ -642,7 +647,7 @@ func (a *antTraffic) judgePlacement(r *check.Reporter, i int, q *antReq, echoes 
 // echoes it: after the prefill when its request continued an assistant
 // message (pause_turn), at 0 otherwise.
 func (a *antTraffic) continuedOffset(ex int) int {
-	p := a.reqs[ex]
+	p := a.req(ex)
 	if p == nil || len(p.req.Messages) == 0 {
 		return 0
 	}

@@ -28,13 +28,13 @@ var ephemeralChecks = []*check.Check{
 func judgeOaiEph001(tr *check.Traffic, r *check.Reporter) {
 	a := thread.Of(tr)
 	chainedTo := map[string]bool{}
-	for _, hr := range a.Reqs {
-		if hr != nil && hr.Chained {
+	for _, hr := range a.Requests() {
+		if hr.Chained {
 			chainedTo[hr.Req.PreviousResponseID] = true
 		}
 	}
-	for i, hr := range a.Reqs {
-		if hr == nil || hr.Wire != engine.WireResponses || len(a.Eph[i]) == 0 {
+	for i, hr := range a.Requests() {
+		if hr.Wire != engine.WireResponses || len(a.Eph[i]) == 0 {
 			continue
 		}
 		first := ""

@@ -2,6 +2,7 @@ package thread
 
 import (
 	"fmt"
+	"iter"
 	"strings"
 
 	"github.com/llmtck/llmtck/conformance/check"
@@ -15,8 +16,11 @@ import (
 type Analysis struct {
 	tr      *check.Traffic
 	threads []*histThread
-	Reqs    []*Request // by exchange position; nil when not threaded
-	Notes   map[string][]Note
+	// reqs holds the request of exchange tr.From+k at k: the judged ones
+	// only, so a judgement of the latest call over a long history does
+	// not pay for a slot per earlier call.
+	reqs  []*Request
+	Notes map[string][]Note
 	// eph lists, by exchange position, the request's content that its
 	// successor in the thread no longer carries.
 	Eph map[int][]EphemeralUnit
@@ -26,11 +30,33 @@ type Analysis struct {
 // lead (Lead), as Hasher.Message works it out on the request's wire, or nil
 // when request i is not threaded. Its analysis has worked them out already.
 func (a *Analysis) MessagePrints(i int) []uint64 {
-	r := a.Reqs[i]
+	r := a.Req(i)
 	if r == nil {
 		return nil
 	}
 	return r.mfps[:len(r.Msgs):len(r.Msgs)] // a grown request shares the array
+}
+
+// Req is the request of exchange i, or nil when it is not threaded or
+// comes before the exchanges judged (Traffic.From).
+func (a *Analysis) Req(i int) *Request {
+	k := i - a.tr.From
+	if k < 0 || k >= len(a.reqs) {
+		return nil
+	}
+	return a.reqs[k]
+}
+
+// Requests yields each threaded request with its exchange position, in
+// exchange order.
+func (a *Analysis) Requests() iter.Seq2[int, *Request] {
+	return func(yield func(int, *Request) bool) {
+		for k, r := range a.reqs {
+			if r != nil && !yield(a.tr.From+k, r) {
+				return
+			}
+		}
+	}
 }
 
 // Note is a finding waiting for its check's reporter.
@@ -51,7 +77,7 @@ type EphemeralUnit struct {
 }
 
 func analyseHistory(tr *check.Traffic) *Analysis {
-	a := &Analysis{tr: tr, Reqs: make([]*Request, len(tr.Exchanges)),
+	a := &Analysis{tr: tr, reqs: make([]*Request, len(tr.Exchanges)-tr.From),
 		Notes: map[string][]Note{}, Eph: map[int][]EphemeralUnit{}}
 	t := newThreader()
 	var last *Request
@@ -61,7 +87,7 @@ func analyseHistory(tr *check.Traffic) *Analysis {
 			continue
 		}
 		r := newRequest(tr, ex, i, last)
-		a.Reqs[i] = r
+		a.reqs[i-tr.From] = r
 		t.add(r)
 		last = r
 	}
