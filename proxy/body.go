@@ -28,18 +28,20 @@ const holdBack = 16 << 10
 // The file holds the body as the lines of the literal block the cassette
 // encoder writes for it (each line that is not empty indented by six
 // spaces), whatever the body turns out to be. So an event stream, the body
-// that spills most often, goes into the cassette as a copy of the file,
-// with no second pass over it while the client waits for the end; any
-// other body is read back through blockLines, which takes the indentation
-// off.
+// that spills most often, goes into the cassette as it is: in place, under
+// a lease, or as a copy of the file; any other body is read back through
+// blockLines, which takes the indentation off.
 type bodyBuffer struct {
 	mem     []byte
-	file    *os.File // nil until spilled; already removed from its folder
-	spilt   int64    // bytes of the body in file
-	written int64    // bytes in file: the spilt ones as block lines
-	atLine  bool     // the spilt bytes end on a line break (or there are none)
-	scan    *redact.Scanner
-	err     error // the first spill failure; the body is then not recorded
+	file    spillFile // nil until spilled: a file already removed from its folder, or a lease
+	spilt   int64     // bytes of the body in file
+	written int64     // bytes in file: the spilt ones as block lines
+	atLine  bool      // the spilt bytes end on a line break (or there are none)
+	// borrow, when set, asks for the cassette's end to spill into (see
+	// lease); it returns nil when the end is not to be had.
+	borrow func(first byte) *lease
+	scan   *redact.Scanner
+	err    error // the first spill failure; the body is then not recorded
 
 	lines []byte // the block lines of one piece on their way to the file
 
@@ -97,6 +99,11 @@ func (b *bodyBuffer) Write(p []byte) (int, error) {
 
 // spill moves the first n bytes of mem to the file, as block lines.
 func (b *bodyBuffer) spill(n int) {
+	if b.file == nil && b.borrow != nil {
+		if l := b.borrow(b.first); l != nil {
+			b.file = l
+		}
+	}
 	if b.file == nil {
 		f, err := os.CreateTemp("", "llmtck-body-*")
 		if err != nil {
@@ -127,6 +134,13 @@ func (b *bodyBuffer) spill(n int) {
 		return
 	}
 	b.mem = b.mem[:copy(b.mem, b.mem[n:])]
+}
+
+// spillFile is where a body's block lines go once it spills.
+type spillFile interface {
+	io.Writer
+	io.ReaderAt
+	io.Closer
 }
 
 // spilledCap is the memory a spilled body keeps: it spills past 1 MB, so

@@ -63,7 +63,7 @@ func (c *call) finished(body *bodyBuffer, clock *eventClock, cause string) {
 		c.addNote("truncated: " + cause)
 	}
 	in := &cassette.Interaction{
-		Request: cassette.Request{Method: c.method, URL: c.url, Header: c.reqHeader, Body: c.reqBody},
+		Request: c.recorded(),
 		Response: cassette.Response{
 			Status: c.status, StatusText: c.statusText, Header: header,
 			Body: body.Bytes(), Duration: dur,
@@ -91,6 +91,27 @@ func (c *call) finished(body *bodyBuffer, clock *eventClock, cause string) {
 		}
 	}
 	c.end(verbFor(c.book), dur)
+}
+
+// recorded is the request as the cassette holds it.
+func (c *call) recorded() cassette.Request {
+	return cassette.Request{Method: c.method, URL: c.url, Header: c.reqHeader, Body: c.reqBody}
+}
+
+// borrow asks the cassette for its end, to write the response body of an
+// event stream into as it arrives (see lease). A request holding a
+// credential gets none: it would be written before record refuses it.
+func (c *call) borrow(first byte) *lease {
+	req := c.recorded()
+	if redact.ScanAll("request.url", []byte(req.URL)) != nil || redact.ScanHeader("request.headers", req.Header) != nil ||
+		redact.ScanBody("request.body", req.Body) != nil {
+		return nil
+	}
+	head, _, err := spilledFrame(&cassette.Interaction{Request: req})
+	if err != nil {
+		return nil
+	}
+	return c.book.sink.borrow(head, first)
 }
 
 func streamOf(ex *engine.Exchange) *engine.Stream {

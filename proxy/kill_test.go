@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/llmtck/llmtck/internal/cassette"
 )
 
 // TestKillChild is the recorder that TestKilledRecorderLeavesALoadableCassette
@@ -21,11 +24,37 @@ func TestKillChild(t *testing.T) {
 	if path == "" {
 		t.Skip("only run as the child of TestKilledRecorderLeavesALoadableCassette")
 	}
+	if os.Getenv("LLMTCK_KILL_SPILL") != "" {
+		smallSpill(t)
+	}
 	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path})
 	u, _ := url.Parse(upstream)
 	front := httptest.NewServer(NewHandler(rec, u))
 	fmt.Printf("listening on %s\n", front.URL)
 	select {} // until killed
+}
+
+// startKillChild starts TestKillChild recording into path from upstream,
+// and returns it with the address it listens on. extra is added to its
+// environment.
+func startKillChild(t *testing.T, path, upstream string, extra ...string) (*exec.Cmd, string) {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestKillChild$")
+	// The killed child cannot clean its temporary files; give it ours.
+	cmd.Env = append(append(os.Environ(), "LLMTCK_KILL_CASSETTE="+path, "LLMTCK_KILL_UPSTREAM="+upstream, "TMPDIR="+t.TempDir()), extra...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "listening on http://") {
+		t.Fatalf("child said %q, %v", line, err)
+	}
+	return cmd, strings.TrimSpace(strings.TrimPrefix(line, "listening on "))
 }
 
 // A recorder killed with SIGKILL in the middle of a stream leaves a cassette
@@ -47,23 +76,7 @@ func TestKilledRecorderLeavesALoadableCassette(t *testing.T) {
 	defer close(hang) // before up.Close, which waits for the hanging handler
 
 	path := filepath.Join(t.TempDir(), "killed.yaml")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestKillChild$")
-	// The killed child cannot clean its temporary files; give it ours.
-	cmd.Env = append(os.Environ(), "LLMTCK_KILL_CASSETTE="+path, "LLMTCK_KILL_UPSTREAM="+up.URL, "TMPDIR="+t.TempDir())
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || !strings.HasPrefix(line, "listening on http://") {
-		t.Fatalf("child said %q, %v", line, err)
-	}
-	addr := strings.TrimSpace(strings.TrimPrefix(line, "listening on "))
+	cmd, addr := startKillChild(t, path, up.URL)
 
 	const finished = 5
 	for i := range finished {
@@ -97,5 +110,60 @@ func TestKilledRecorderLeavesALoadableCassette(t *testing.T) {
 		if want := fmt.Sprintf(`{"n":%d}`, i); in.Request.Body != want || !strings.Contains(in.Response.Body, "message_stop") {
 			t.Errorf("interaction %d: request %s, response %q", i, in.Request.Body, in.Response.Body)
 		}
+	}
+}
+
+// A recorder killed while it writes a long stream into the cassette in
+// place leaves a cassette stock go-vcr loads with every finished
+// interaction: the unfinished one is behind cassette.Busy, outside the YAML
+// document. A recorder that opens it again moves those bytes aside, not
+// dropping them, and records on.
+func TestKilledMidStreamInPlace(t *testing.T) {
+	hang := make(chan struct{})
+	up := gatedStream(events(200<<10), nil, hang)
+	defer up.Close()
+	defer close(hang)
+	path := filepath.Join(t.TempDir(), "killed.yaml")
+	cmd, addr := startKillChild(t, path, up.URL, "LLMTCK_KILL_SPILL=1")
+	const finished = 3
+	for i := range finished {
+		resp, err := http.Post(addr+"/v1/json", "application/json", strings.NewReader(fmt.Sprintf(`{"n":%d}`, i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.ReadAll(resp.Body)
+		resp.Body.Close()
+	}
+	resp, err := http.Post(addr+"/v1/messages", "application/json", strings.NewReader(`{"stream":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	go io.Copy(io.Discard, resp.Body)
+	waitFor(t, func() bool { return marked(path) })
+	if err := cmd.Process.Signal(os.Kill); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+
+	if c := loadStock(t, path); len(c.Interactions) != finished {
+		t.Fatalf("go-vcr reads %d interactions after kill -9, want the %d finished ones", len(c.Interactions), finished)
+	}
+	raw, _ := os.ReadFile(path)
+	log := &syncBuffer{}
+	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path, Log: log})
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if c := assertCanonical(t, path); len(c.Interactions) != finished {
+		t.Fatalf("%d interactions once reopened, want %d", len(c.Interactions), finished)
+	}
+	torn, _ := filepath.Glob(path + ".torn-*")
+	if len(torn) != 1 {
+		t.Fatalf("torn files %v, want one; log:\n%s", torn, log.String())
+	}
+	moved, _ := os.ReadFile(torn[0])
+	if kept, _ := os.ReadFile(path); !bytes.HasPrefix(moved, []byte(cassette.Busy)) || !bytes.Equal(append(kept, moved...), raw) {
+		t.Errorf("the bytes moved aside are not the unfinished interaction from its mark on")
 	}
 }

@@ -35,8 +35,9 @@ type Recorder struct {
 	closed bool
 }
 
-// closeWait bounds how long Close waits for calls in flight.
-const closeWait = 10 * time.Second
+// closeWait bounds how long Close waits for calls in flight. A variable so
+// tests can close a recorder under a call.
+var closeWait = 10 * time.Second
 
 // NewRecorder returns a Recorder. With Options.Cassette it opens the
 // cassette at once, so a bad file is reported before the first call.

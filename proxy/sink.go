@@ -37,6 +37,9 @@ type sink struct {
 	size   int64      // bytes in the file
 	items  []item     // this session's interactions, in file order
 	broken error      // set when a failed write could not be undone
+	lease  *lease     // the stream written in place at the end, if any
+	// patcher writes over a lease's mark: f appends wherever it writes.
+	patcher *os.File
 
 	qmu     sync.Mutex // guards open and closed
 	open    *batch     // the batch new interactions join; nil when none waits
@@ -257,6 +260,7 @@ func (s *sink) write(b *batch) {
 		b.err = s.broken
 		return
 	}
+	s.revoke()
 	off := s.size
 	n, err := s.f.Write(b.buf)
 	if err != nil {
@@ -280,8 +284,20 @@ func (s *sink) write(b *batch) {
 // appendSpilled writes an interaction whose response body is in a
 // temporary file, streaming the body into the cassette.
 func (s *sink) appendSpilled(seq uint64, in *cassette.Interaction, body *bodyBuffer) (int, error) {
+	if l, ok := body.file.(*lease); ok {
+		return s.appendLeased(seq, in, body, l)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.broken != nil {
+		return 0, s.broken
+	}
+	return s.appendSpilledLocked(seq, in, body)
+}
+
+// appendSpilledLocked is appendSpilled for a caller that holds s.mu.
+func (s *sink) appendSpilledLocked(seq uint64, in *cassette.Interaction, body *bodyBuffer) (int, error) {
+	s.revoke()
 	if s.broken != nil {
 		return 0, s.broken
 	}
@@ -358,6 +374,12 @@ func (s *sink) close() error {
 	s.closed = true
 	s.qmu.Unlock()
 	s.pending.Wait()
+	s.mu.Lock()
+	s.dropLease() // a stream still under way is not recorded
+	if s.patcher != nil {
+		s.patcher.Close()
+	}
+	s.mu.Unlock()
 	close(s.kick)
 	syncErr := <-s.done
 	defer s.f.Close()

@@ -19,23 +19,13 @@ import (
 // string when it is other UTF-8, else as !!binary base64 — all forms stock
 // go-vcr reads back byte for byte.
 func encodeSpilled(w io.Writer, in *cassette.Interaction, body *bodyBuffer) error {
-	var id [8]byte
-	rand.Read(id[:])
-	marker := "llmtck-spilled-body-" + hex.EncodeToString(id[:])
-	cp := *in
-	cp.Response.Body = []byte(marker)
-	var frame bytes.Buffer
-	if err := cassette.EncodeInteraction(&frame, &cp); err != nil {
+	head, rest, err := spilledFrame(in)
+	if err != nil {
 		return err
 	}
-	before, after, ok := bytes.Cut(frame.Bytes(), []byte("\n    body: "+marker+"\n"))
-	if !ok {
-		return errors.New("internal error: the cassette encoder did not write the body placeholder as expected")
-	}
-	if _, err := w.Write(append(before, "\n    body: "...)); err != nil {
+	if _, err := w.Write(head); err != nil {
 		return err
 	}
-	var err error
 	switch {
 	case body.BlockSafe():
 		err = writeBlock(w, body)
@@ -47,8 +37,26 @@ func encodeSpilled(w io.Writer, in *cassette.Interaction, body *bodyBuffer) erro
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append([]byte("\n"), after...))
+	_, err = w.Write(rest)
 	return err
+}
+
+// spilledFrame encodes in around its response body: head is everything
+// before the body's value ("- request:" … "    body: "), rest what follows
+// it (from the line break that ends it).
+func spilledFrame(in *cassette.Interaction) (head, rest []byte, err error) {
+	var id [8]byte
+	rand.Read(id[:])
+	marker := "llmtck-spilled-body-" + hex.EncodeToString(id[:])
+	cp := *in
+	cp.Response.Body = []byte(marker)
+	frame := cassette.AppendInteraction(nil, &cp)
+	const key = "\n    body: "
+	before, after, ok := bytes.Cut(frame, []byte(key+marker+"\n"))
+	if !ok {
+		return nil, nil, errors.New("internal error: the cassette encoder did not write the body placeholder as expected")
+	}
+	return frame[:len(before)+len(key)], frame[len(frame)-len(after)-1:], nil
 }
 
 // writeBlock writes a block-safe body as the literal block the cassette

@@ -31,6 +31,9 @@ type tee struct {
 func newTee(src io.ReadCloser, declared int64, c *call) *tee {
 	body := newBodyBuffer("response.body", declared)
 	body.noSpill = c.book == nil // passthrough keeps a small body for the log line only
+	if c.book != nil && c.stream && !c.frames {
+		body.borrow = c.borrow
+	}
 	clock := newEventClock(c.headersAt)
 	if c.frames {
 		clock.frames = &frameCounter{}

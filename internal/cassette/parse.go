@@ -87,6 +87,11 @@ func Parse(name string, data []byte) (*Cassette, error) {
 	if ins, eph, ok := parseFast(data); ok {
 		return finishFast(name, ins, eph)
 	}
+	// Before the general reader, which would read the document before the
+	// mark and say nothing of the bytes after it.
+	if c := salvageBusy(name, data); c != nil {
+		return c, nil
+	}
 	f, doc, err := detect(name, data)
 	if err == nil {
 		var c *Cassette

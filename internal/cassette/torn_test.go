@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 // tornCassette is three interactions in llmtck's layout, the last with a
@@ -54,5 +56,38 @@ func TestTornTailIsSalvaged(t *testing.T) {
 	// Another tool's file that does not load is not guessed at.
 	if _, err := Parse("other.yaml", []byte("version: 1\ninteractions:\n- request: [\n")); err == nil {
 		t.Error("a broken file that is not a torn llmtck cassette loaded")
+	}
+}
+
+// A cassette whose last interaction is still marked Busy (a recorder killed
+// while it streamed the body in place) reads, cut anywhere after the mark,
+// as the interactions before it, with the rest counted as torn; go-vcr's
+// YAML reader stops at the mark too. With the item's start written back
+// over the mark, it reads whole.
+func TestBusyTailIsTorn(t *testing.T) {
+	data, last := tornCassette(t)
+	busy := append(append(bytes.Clone(data[:last]), Busy...), data[last+len("- request:\n"):]...)
+	for _, cut := range []int{last + len(Busy), last + len(Busy) + 1, last + 100, last + (len(data)-last)/2, len(data)} {
+		c, err := Parse("busy.yaml", busy[:cut])
+		if err != nil {
+			t.Fatalf("cut at %d of %d: %v", cut, len(busy), err)
+		}
+		if len(c.Interactions) != 2 || c.Torn != int64(cut-last) {
+			t.Errorf("cut at %d: %d interactions, torn %d; want 2 and %d", cut, len(c.Interactions), c.Torn, cut-last)
+		}
+	}
+	var doc struct {
+		Interactions []map[string]any `yaml:"interactions"`
+	}
+	if err := yaml.Unmarshal(busy[:last+(len(data)-last)/2], &doc); err != nil || len(doc.Interactions) != 2 {
+		t.Errorf("yaml.v3 read %d interactions (%v), want the 2 before the mark", len(doc.Interactions), err)
+	}
+	if c, err := Parse("whole.yaml", data); err != nil || c.Torn != 0 || len(c.Interactions) != 3 {
+		t.Errorf("with the mark written over: %v", err)
+	}
+	// Only the header before the mark: no interactions, all of it torn.
+	head := []byte(header + Busy + "    body: '{}'\n")
+	if c, err := Parse("first.yaml", head); err != nil || len(c.Interactions) != 0 || c.Torn != int64(len(Busy)+15) {
+		t.Errorf("a first interaction marked busy: %+v, %v", c, err)
 	}
 }
