@@ -232,3 +232,56 @@ func TestStreamInPlaceLeftOut(t *testing.T) {
 		})
 	}
 }
+
+// Two streams that spill at once: the first writes in place, the second
+// into a temporary file, and whichever ends first, both end up in the
+// cassette as the encoder writes them.
+func TestTwoStreamsInPlace(t *testing.T) {
+	smallSpill(t)
+	for _, firstEnds := range []bool{true, false} {
+		t.Run(fmt.Sprintf("first-ends-first=%v", firstEnds), func(t *testing.T) {
+			bodies := [][]byte{events(200 << 10), append([]byte("  "), events(300<<10)...)}
+			gates := []chan struct{}{make(chan struct{}), make(chan struct{})}
+			ups := []*httptest.Server{}
+			for i, b := range bodies {
+				up := gatedStream(b[:len(b)/2], b[len(b)/2:], gates[i])
+				defer up.Close()
+				ups = append(ups, up)
+			}
+			path := filepath.Join(t.TempDir(), "two.yaml")
+			rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path})
+			var got []<-chan []byte
+			for _, up := range ups {
+				u, _ := url.Parse(up.URL)
+				front := httptest.NewServer(NewHandler(rec, u))
+				defer front.Close()
+				got = append(got, startStream(front))
+				if len(got) == 1 {
+					waitFor(t, func() bool { return marked(path) })
+				}
+			}
+			order := []int{0, 1}
+			if !firstEnds {
+				order = []int{1, 0}
+			}
+			for _, i := range order {
+				close(gates[i])
+				if b := <-got[i]; !bytes.Equal(b, bodies[i]) {
+					t.Fatalf("stream %d: the client got %d bytes, the upstream sent %d", i, len(b), len(bodies[i]))
+				}
+			}
+			if err := rec.Close(); err != nil {
+				t.Fatal(err)
+			}
+			c := assertCanonical(t, path)
+			if len(c.Interactions) != 2 {
+				t.Fatalf("%d interactions, want 2", len(c.Interactions))
+			}
+			for i, in := range c.Interactions {
+				if !bytes.Equal(in.Response.Body, bodies[i]) {
+					t.Errorf("stream %d did not round-trip", i)
+				}
+			}
+		})
+	}
+}

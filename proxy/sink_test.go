@@ -66,10 +66,7 @@ func TestLargeBodiesSpillAndStillRoundTrip(t *testing.T) {
 				t.Error("the spilled event streams are not literal blocks")
 			}
 			stock := loadStock(t, path)
-			ours, err := cassette.Load(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			ours := assertCanonical(t, path)
 			if len(stock.Interactions) != 2 {
 				t.Fatalf("%d interactions", len(stock.Interactions))
 			}
