@@ -66,3 +66,23 @@ func TestPrintableFindsEveryByte(t *testing.T) {
 		t.Error("printable refuses plain text")
 	}
 }
+
+// TestBlockTextFindsEveryByte is TestPrintableFindsEveryByte for the text
+// of a literal block, whose line breaks are plain: one byte a block may not
+// hold, planted at every place of text with line breaks all through it, is
+// found; the line breaks alone are not.
+func TestBlockTextFindsEveryByte(t *testing.T) {
+	plain := []byte(strings.Repeat("data: {}\n\n", 9)) // 90 bytes
+	for _, c := range []byte{0x00, 0x09 + 0x80, 0x0d, 0x1f, 0x7f, 0x0b} {
+		for at := range plain {
+			s := append([]byte(nil), plain...)
+			s[at] = c
+			if BlockText(s) {
+				t.Errorf("BlockText passes %#02x at byte %d of %d", c, at, len(s))
+			}
+		}
+	}
+	if !BlockText(plain) || !BlockText([]byte(strings.Repeat("\n", 70))) {
+		t.Error("BlockText refuses plain lines")
+	}
+}
