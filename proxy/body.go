@@ -228,7 +228,8 @@ func (b *bodyBuffer) trailingNewlines() (int, error) {
 	return n, nil
 }
 
-// Spilled reports whether the body lives in the temporary file.
+// Spilled reports whether the body has left memory: for a temporary file,
+// or for the cassette under a lease.
 func (b *bodyBuffer) Spilled() bool { return b.file != nil }
 
 // Len is the body's size.

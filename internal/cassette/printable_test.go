@@ -3,6 +3,7 @@ package cassette
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzASCIIPrintable holds the eight-bytes-at-once test to the byte by
@@ -85,4 +86,20 @@ func TestBlockTextFindsEveryByte(t *testing.T) {
 	if !BlockText(plain) || !BlockText([]byte(strings.Repeat("\n", 70))) {
 		t.Error("BlockText refuses plain lines")
 	}
+}
+
+// FuzzPrintableIsUTF8 holds what the recorder's body tracking relies on
+// when it looks for UTF-8 only once BlockText has failed: printable text,
+// in a block or not, is UTF-8.
+func FuzzPrintableIsUTF8(f *testing.F) {
+	for _, s := range []string{"", "plain", "é☃\n", "\xff", "\xed\xa0\x80", "\xef\xbf\xbd", "\xc0\xaf", "a\xe2\x82"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, block := range []bool{false, true} {
+			if printable(s, block) && !utf8.ValidString(s) {
+				t.Fatalf("printable(%q, %v) but it is not UTF-8", s, block)
+			}
+		}
+	})
 }
