@@ -61,6 +61,15 @@ func (s *sink) borrow(head []byte, first byte) *lease {
 	if closed {
 		return nil
 	}
+	if s.patcher == nil {
+		// Opened now, so a stream is never written in place that could
+		// not be unmarked.
+		f, err := os.OpenFile(s.path, os.O_WRONLY, 0)
+		if err != nil {
+			return nil
+		}
+		s.patcher = f
+	}
 	l := &lease{s: s, start: s.size}
 	l.head = append(append([]byte(cassette.Busy), head[len(itemStart):]...), guessedIndicator(first)...)
 	if _, err := s.f.Write(l.head); err != nil {
@@ -238,15 +247,8 @@ func (s *sink) appendLeased(seq uint64, in *cassette.Interaction, body *bodyBuff
 	return s.loaded + len(s.items) - 1, nil
 }
 
-// patch writes text at off in the cassette, through a second descriptor: the
-// sink's own appends wherever it writes.
+// patch writes text at off in the cassette, through the descriptor borrow
+// opened: the sink's own appends wherever it writes.
 func (s *sink) patch(off int64, text string) (int, error) {
-	if s.patcher == nil {
-		f, err := os.OpenFile(s.path, os.O_WRONLY, 0)
-		if err != nil {
-			return 0, err
-		}
-		s.patcher = f
-	}
 	return s.patcher.WriteAt([]byte(text), off)
 }
