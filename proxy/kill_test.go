@@ -17,12 +17,12 @@ import (
 	"github.com/llmtck/llmtck/internal/cassette"
 )
 
-// TestKillChild is the recorder that TestKilledRecorderLeavesALoadableCassette
-// runs in a child process and kills; it does nothing in a normal test run.
+// TestKillChild is the recorder that the kill tests run in a child process
+// and kill; it does nothing in a normal test run.
 func TestKillChild(t *testing.T) {
 	path, upstream := os.Getenv("LLMTCK_KILL_CASSETTE"), os.Getenv("LLMTCK_KILL_UPSTREAM")
 	if path == "" {
-		t.Skip("only run as the child of TestKilledRecorderLeavesALoadableCassette")
+		t.Skip("only run as the child of a kill test")
 	}
 	if os.Getenv("LLMTCK_KILL_SPILL") != "" {
 		smallSpill(t)

@@ -27,6 +27,10 @@ var errClosed = errors.New("the recorder is closed")
 // Calls that finish while the file is being written to are written
 // together, in one write(2), by the first of them (group commit): under
 // load the file takes a few large writes instead of many small ones.
+//
+// An event stream too large for memory may be written into the end of the
+// file as it arrives, behind a mark that keeps it out of the YAML document
+// until it is whole (see lease); any other append takes the end back first.
 type sink struct {
 	path   string
 	f      *os.File
@@ -281,8 +285,8 @@ func (s *sink) write(b *batch) {
 	s.kickSyncer()
 }
 
-// appendSpilled writes an interaction whose response body is in a
-// temporary file, streaming the body into the cassette.
+// appendSpilled writes an interaction whose response body has spilt:
+// streamed in from a temporary file, or finished in place (see lease).
 func (s *sink) appendSpilled(seq uint64, in *cassette.Interaction, body *bodyBuffer) (int, error) {
 	if l, ok := body.file.(*lease); ok {
 		return s.appendLeased(seq, in, body, l)

@@ -20,9 +20,7 @@ import (
 // whether it is an event stream (a literal block), other text
 // (double-quoted YAML) or not UTF-8 (!!binary).
 func TestLargeBodiesSpillAndStillRoundTrip(t *testing.T) {
-	oldSpill, oldAside := spillAt, keepAside
-	spillAt, keepAside = 64<<10, 32<<10 // a keeper keeps the rest of each body
-	defer func() { spillAt, keepAside = oldSpill, oldAside }()
+	smallSpill(t) // and a keeper keeps the rest of each body
 
 	var text bytes.Buffer
 	for i := 0; text.Len() < 300<<10; i++ {
