@@ -15,10 +15,11 @@ import (
 	"github.com/llmtck/llmtck/internal/corpus"
 )
 
-// A body too large for memory is kept in an unlinked temporary file and
-// streamed into the cassette; stock go-vcr reads it back byte for byte,
-// whether it is an event stream (a literal block), other text
-// (double-quoted YAML) or not UTF-8 (!!binary).
+// A body too large for memory leaves it (written in place, then moved to
+// an unlinked temporary file when it turns out to be no literal block) and
+// ends up in the cassette as the encoder writes it; stock go-vcr reads it
+// back byte for byte, whether it is an event stream (a literal block),
+// other text (double-quoted YAML) or not UTF-8 (!!binary).
 func TestLargeBodiesSpillAndStillRoundTrip(t *testing.T) {
 	smallSpill(t) // and a keeper keeps the rest of each body
 
