@@ -48,11 +48,13 @@ type bodyBuffer struct {
 	noSpill bool // past spillAt, drop the body instead of spilling it
 	dropped bool
 
-	valid   bool   // every complete rune so far is UTF-8
-	partial []byte // an incomplete rune at the end of the last write
-
 	// What decides whether the body can be a literal block (see BlockSafe).
-	block   bool // every complete rune so far may stand in a literal block
+	// block and valid are worked out as the body goes to the file, in the
+	// pass that writes its lines, and for the bytes left in memory once it
+	// has ended (settle): a body that never spills is never looked at.
+	valid   bool // the bytes looked at are UTF-8
+	block   bool // the bytes looked at may stand in a literal block
+	settled bool
 	first   byte // the body's first byte, once there is one
 	started bool
 	newline bool // a line break has been seen
@@ -71,7 +73,7 @@ func newBodyBuffer(field string, size int64) *bodyBuffer {
 // stream to the client carries on and only the recording is given up.
 func (b *bodyBuffer) Write(p []byte) (int, error) {
 	b.scan.Write(p)
-	b.track(p)
+	b.note(p)
 	if b.err != nil || b.dropped || b.scan.Leak() != nil {
 		return len(p), nil // not recorded anyway: keep nothing more
 	}
@@ -97,8 +99,10 @@ func (b *bodyBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// spill moves the first n bytes of mem to the file, as block lines.
+// spill moves the first n bytes of mem to the file, as block lines, or a
+// few fewer: it cuts no rune, so each piece can be looked at alone.
 func (b *bodyBuffer) spill(n int) {
+	n = runeStart(b.mem, n)
 	if b.file == nil && b.borrow != nil {
 		if l := b.borrow(b.first); l != nil {
 			b.file = l
@@ -118,14 +122,30 @@ func (b *bodyBuffer) spill(n int) {
 	if b.lines == nil {
 		b.lines = make([]byte, 0, spillPiece+spillPiece/4)
 	}
-	for at := 0; at < n; at += spillPiece {
+	for at := 0; at < n; {
+		end := n
+		if at+spillPiece < n {
+			end = runeStart(b.mem, at+spillPiece)
+		}
+		piece := b.mem[at:end]
 		var lines []byte
-		lines, b.atLine = cassette.AppendBlockLines(b.lines[:0], b.mem[at:min(n, at+spillPiece)], spilledIndent, b.atLine)
+		if b.block {
+			var ok bool
+			lines, b.atLine, ok = cassette.AppendBlockLinesText(b.lines[:0], piece, spilledIndent, b.atLine)
+			// Text a block can hold is UTF-8: the pieces before were.
+			if !ok {
+				b.block, b.valid = false, utf8.Valid(piece)
+			}
+		} else {
+			lines, b.atLine = cassette.AppendBlockLines(b.lines[:0], piece, spilledIndent, b.atLine)
+			b.valid = b.valid && utf8.Valid(piece)
+		}
 		if _, err := b.file.Write(lines); err != nil {
 			b.err = err
 			return
 		}
 		b.written += int64(len(lines))
+		at = end
 	}
 	b.spilt += int64(n)
 	if cap(b.mem) > spilledCap {
@@ -154,10 +174,10 @@ const spillPiece = 256 << 10
 // cassette ("    body:"); its block lines are indented two more.
 const spilledIndent = 4
 
-// track follows whether the body is UTF-8 and whether it can be a literal
-// block, carrying a rune split between writes over to the next one.
-func (b *bodyBuffer) track(p []byte) {
-	if !b.valid || len(p) == 0 {
+// note keeps what BlockSafe asks of the body that one look at each write
+// tells: its first byte, and whether a line break and text have come.
+func (b *bodyBuffer) note(p []byte) {
+	if len(p) == 0 {
 		return
 	}
 	if !b.started {
@@ -169,42 +189,48 @@ func (b *bodyBuffer) track(p []byte) {
 	if !b.text {
 		b.text = len(bytes.TrimLeft(p, " \t\n")) > 0
 	}
-	if len(b.partial) > 0 {
-		p = append(b.partial, p...)
-		b.partial = nil
-	}
-	// Hold back a rune cut off by the end of p.
-	cut := len(p)
-	for i := len(p) - 1; i >= 0 && i >= len(p)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(p[i]) {
-			if !utf8.FullRune(p[i:]) {
-				cut = i
-			}
-			break
+}
+
+// runeStart moves i in p back to the start of the rune it falls in, so a
+// cut there splits no rune. Bytes that are no rune are cut anywhere.
+func runeStart(p []byte, i int) int {
+	for k := i; k < len(p) && k > i-utf8.UTFMax && k >= 0; k-- {
+		if utf8.RuneStart(p[k]) {
+			return k
 		}
 	}
-	// Text a block can hold is UTF-8, so the second look is needed only
-	// once the first has failed.
-	if b.block && !cassette.BlockText(p[:cut]) {
-		b.block = false
-	}
-	if !b.block && !utf8.Valid(p[:cut]) {
-		b.valid = false
+	return i
+}
+
+// settle looks at the bytes still in memory once the body has ended; the
+// spilt ones were looked at on their way to the file.
+func (b *bodyBuffer) settle() {
+	if b.settled {
 		return
 	}
-	if cut < len(p) {
-		b.partial = append([]byte(nil), p[cut:]...)
+	b.settled = true
+	if b.block {
+		b.block = cassette.BlockText(b.mem)
+	}
+	if !b.block && b.valid {
+		b.valid = utf8.Valid(b.mem)
 	}
 }
 
-// UTF8 reports whether the whole body is valid UTF-8.
-func (b *bodyBuffer) UTF8() bool { return b.valid && len(b.partial) == 0 }
+// UTF8 reports whether the whole body is valid UTF-8. It is asked once the
+// body has ended.
+func (b *bodyBuffer) UTF8() bool {
+	b.settle()
+	return b.valid
+}
 
 // BlockSafe reports whether the whole body can be written as a literal
 // block, as the cassette encoder writes such a body in memory: several
-// lines of text a block can hold, some with more than white space.
+// lines of text a block can hold, some with more than white space. It is
+// asked once the body has ended.
 func (b *bodyBuffer) BlockSafe() bool {
-	return b.UTF8() && b.block && b.newline && b.text
+	b.settle()
+	return b.block && b.newline && b.text
 }
 
 // trailingNewlines counts the line breaks that end the body.

@@ -69,6 +69,13 @@ func FuzzSpilledBodyEncodesAsInMemory(f *testing.F) {
 	// All of it spilt, the last line break too.
 	f.Add([]byte("000\n"), uint16(4), uint8(6))
 	f.Add([]byte("a\n\n\n"), uint16(4), uint8(1))
+	// Cut inside a rune; a fault on either side of the cut; a rune cut off
+	// at the end of the body.
+	f.Add([]byte("é☃\n\n"), uint16(1), uint8(1))
+	f.Add([]byte("ab☃\n\n"), uint16(3), uint8(2))
+	f.Add([]byte("a\x01\nb\n"), uint16(3), uint8(1))
+	f.Add([]byte("a\nb\x01\n"), uint16(2), uint8(1))
+	f.Add([]byte("data: x\n\xe2\x82"), uint16(3), uint8(3))
 	f.Fuzz(func(t *testing.T, data []byte, cut uint16, step uint8) {
 		body := newBodyBuffer("response.body", 0)
 		defer body.Close()
@@ -137,12 +144,16 @@ func spilledDocument(t *testing.T, body *bodyBuffer, data []byte) []byte {
 	if err := encodeSpilled(&got, in, body); err != nil {
 		t.Fatal(err)
 	}
+	inMemory := *in
+	inMemory.Response.Body = data
+	var want bytes.Buffer
+	if err := cassette.EncodeInteraction(&want, &inMemory); err != nil {
+		t.Fatal(err)
+	}
+	if block := bytes.Contains(want.Bytes(), []byte("\n  response:\n    body: |")); block != body.BlockSafe() {
+		t.Fatalf("the encoder writes %q as a literal block: %v; the spilled body says %v", clip(data), block, body.BlockSafe())
+	}
 	if body.BlockSafe() {
-		in.Response.Body = data
-		var want bytes.Buffer
-		if err := cassette.EncodeInteraction(&want, in); err != nil {
-			t.Fatal(err)
-		}
 		if !bytes.Equal(got.Bytes(), want.Bytes()) {
 			t.Fatalf("spilled:\n%s\nin memory:\n%s", clip(got.Bytes()), clip(want.Bytes()))
 		}

@@ -1,6 +1,7 @@
 package cassette
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -100,6 +101,25 @@ func FuzzPrintableIsUTF8(f *testing.F) {
 			if printable(s, block) && !utf8.ValidString(s) {
 				t.Fatalf("printable(%q, %v) but it is not UTF-8", s, block)
 			}
+		}
+	})
+}
+
+// FuzzAppendBlockLinesText holds the one-pass writer to the two it stands
+// for: the same lines as AppendBlockLines, and the same answer as BlockText,
+// whatever the text (a rune cut off at its end included).
+func FuzzAppendBlockLinesText(f *testing.F) {
+	for _, s := range []string{"", "data: {}\n\n", "\tx\n", "a\r\nb", "é ☃\n\xe2\x82", "\x7f\n", "\n\n", strings.Repeat("abcdefgh", 9) + "\x01", "\u2028\n", "x\xff"} {
+		f.Add([]byte(s), true)
+	}
+	f.Fuzz(func(t *testing.T, text []byte, lineStart bool) {
+		got, gotAt, ok := AppendBlockLinesText(nil, text, 4, lineStart)
+		want, wantAt := AppendBlockLines(nil, text, 4, lineStart)
+		if !bytes.Equal(got, want) || gotAt != wantAt {
+			t.Fatalf("lines %q, %v; AppendBlockLines %q, %v", got, gotAt, want, wantAt)
+		}
+		if ok != BlockText(text) {
+			t.Fatalf("%q: ok %v, BlockText %v", text, ok, BlockText(text))
 		}
 	})
 }

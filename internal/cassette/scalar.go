@@ -86,11 +86,27 @@ func BlockIndicator(first byte, trailing int) string {
 // the last piece ended on a line break (true for the first piece), and the
 // result says it for this one.
 func AppendBlockLines(dst, text []byte, indent int, lineStart bool) ([]byte, bool) {
+	dst, lineStart, _ = appendBlockLines(dst, text, indent, lineStart, false)
+	return dst, lineStart
+}
+
+// AppendBlockLinesText is AppendBlockLines that also reports whether text
+// may stand in a literal block (BlockText), each line looked at as it is
+// copied. A piece must not end inside a rune.
+func AppendBlockLinesText(dst, text []byte, indent int, lineStart bool) (out []byte, atLine, ok bool) {
+	return appendBlockLines(dst, text, indent, lineStart, true)
+}
+
+func appendBlockLines(dst, text []byte, indent int, lineStart, check bool) ([]byte, bool, bool) {
+	ok := true
 	for len(text) > 0 {
 		line := text
 		i := bytes.IndexByte(text, '\n')
 		if i >= 0 {
 			line = text[:i]
+		}
+		if check && ok {
+			ok = blockLine(line)
 		}
 		if len(line) > 0 {
 			if lineStart {
@@ -106,7 +122,32 @@ func AppendBlockLines(dst, text []byte, indent int, lineStart bool) ([]byte, boo
 		lineStart = true
 		text = text[i+1:]
 	}
-	return dst, lineStart
+	return dst, lineStart, ok
+}
+
+// blockLine is BlockText for a line, which holds no line break: with none
+// to let through, the word-at-a-time test is the quoted scalars' cheaper
+// one, and only a tab needs a second look.
+func blockLine(line []byte) bool {
+	for i := 0; i < len(line); i++ {
+		i = skipPlain(line, i, false)
+		if i == len(line) {
+			break
+		}
+		c := line[i]
+		if c >= 0x20 && c < 0x7f || c == '\t' {
+			continue
+		}
+		if c < 0x80 {
+			return false
+		}
+		r, n := utf8.DecodeRune(line[i:])
+		if r == utf8.RuneError && n == 1 || !PrintableRune(r) {
+			return false
+		}
+		i += n - 1
+	}
+	return true
 }
 
 // appendBlockEnd appends what ends a literal block whose text ended in
