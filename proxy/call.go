@@ -103,8 +103,7 @@ func (c *call) recorded() cassette.Request {
 // credential gets none: it would be written before record refuses it.
 func (c *call) borrow(first byte) *lease {
 	req := c.recorded()
-	if redact.ScanAll("request.url", []byte(req.URL)) != nil || redact.ScanHeader("request.headers", req.Header) != nil ||
-		redact.ScanBody("request.body", req.Body) != nil {
+	if c.book.requestLeak(&req) != nil {
 		return nil
 	}
 	head, _, err := spilledFrame(&cassette.Interaction{Request: req})
@@ -178,32 +177,41 @@ func (c *call) record(in *cassette.Interaction, body *bodyBuffer) {
 }
 
 // leakIn scans everything of in that would be written for credentials. The
-// response body was scanned as it streamed by. A request body that repeats
-// the last one found clean is scanned from where it departs from it, so a
-// growing conversation is scanned in time linear in its new content.
+// response body was scanned as it streamed by.
 func (b *book) leakIn(in *cassette.Interaction, body *bodyBuffer) *redact.Leak {
-	if l := redact.ScanAll("request.url", []byte(in.Request.URL)); l != nil {
+	if l := b.requestLeak(&in.Request); l != nil {
 		return l
 	}
-	if l := redact.ScanHeader("request.headers", in.Request.Header); l != nil {
-		return l
-	}
-	b.cleanMu.Lock()
-	from := redact.Resume(b.clean, in.Request.Body)
-	b.cleanMu.Unlock()
-	if l := redact.ScanBody("request.body", in.Request.Body[from:]); l != nil {
-		l.Offset += int64(from)
-		return l
-	}
-	b.cleanMu.Lock()
-	b.clean = in.Request.Body
-	b.cleanMu.Unlock()
 	if l := redact.ScanHeader("response.headers", in.Response.Header); l != nil {
 		return l
 	}
 	if body != nil {
 		return body.scan.Leak()
 	}
+	return nil
+}
+
+// requestLeak scans what of req would be written for credentials. A body
+// that repeats the last one found clean is scanned from where it departs
+// from it, so a growing conversation is scanned in time linear in its new
+// content (and a request scanned before its stream spilled, again at once).
+func (b *book) requestLeak(req *cassette.Request) *redact.Leak {
+	if l := redact.ScanAll("request.url", []byte(req.URL)); l != nil {
+		return l
+	}
+	if l := redact.ScanHeader("request.headers", req.Header); l != nil {
+		return l
+	}
+	b.cleanMu.Lock()
+	from := redact.Resume(b.clean, req.Body)
+	b.cleanMu.Unlock()
+	if l := redact.ScanBody("request.body", req.Body[from:]); l != nil {
+		l.Offset += int64(from)
+		return l
+	}
+	b.cleanMu.Lock()
+	b.clean = req.Body
+	b.cleanMu.Unlock()
 	return nil
 }
 
