@@ -744,23 +744,38 @@ func BenchmarkRecordLargeStream(b *testing.B) {
 	routes := append(benchRoutes(b, up), goproxyToFile(b, up))
 	elapsed := make([]time.Duration, len(routes))
 	body := streamingRequest
+	short := 0
 	b.ResetTimer()
 	for range b.N {
 		for i, rt := range routes {
-			start := time.Now()
-			resp, err := rt.client.Post(rt.url+"/v1/messages", "application/json", bytes.NewReader(body))
-			if err != nil {
-				b.Fatal(err)
+			for {
+				start := time.Now()
+				resp, err := rt.client.Post(rt.url+"/v1/messages", "application/json", bytes.NewReader(body))
+				if err != nil {
+					b.Fatal(err)
+				}
+				n, err := io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				took := time.Since(start)
+				if err == nil && n < total && strings.HasPrefix(rt.name, "goproxy") {
+					// goproxy forwards under the incoming request's context,
+					// which net/http cancels now and then mid-body on this
+					// loopback (about one 50 MB stream in 300; not with
+					// context.WithoutCancel), and it then ends the body early
+					// and cleanly. Time the reference on a whole stream.
+					short++
+					continue
+				}
+				if err != nil || n < total {
+					b.Fatalf("%s: read %d bytes: %v", rt.name, n, err)
+				}
+				elapsed[i] += took
+				break
 			}
-			n, err := io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if err != nil || n < total {
-				b.Fatalf("%s: read %d bytes: %v", rt.name, n, err)
-			}
-			elapsed[i] += time.Since(start)
 		}
 	}
 	b.StopTimer()
+	b.ReportMetric(float64(short), "goproxy-short-bodies-retried")
 	rate := func(i int) float64 { return float64(b.N) * total / (1 << 20) / elapsed[i].Seconds() }
 	for i, rt := range routes {
 		b.ReportMetric(rate(i), "MB/s-"+rt.name)

@@ -16,14 +16,10 @@ import (
 // an unlinked temporary file, so a long stream does not grow the proxy.
 var spillAt = 4 << 20
 
-// holdBack is how many of the newest bytes stay in memory before they may
-// go to the spill file: the secret scanner must have seen a token whole
-// before any of it touches disk, and no token is longer than this.
-const holdBack = 16 << 10
-
 // bodyBuffer keeps a recorded body, in memory while it is small and in an
 // unlinked temporary file once it is large. It scans every byte for secrets
-// before the byte can reach the file.
+// before the byte can reach the file: the bytes the scanner has not judged
+// yet (redact.Scanner.Pending) stay in memory.
 //
 // The file holds the body as the lines of the literal block the cassette
 // encoder writes for it (each line that is not empty indented by six
@@ -32,10 +28,10 @@ const holdBack = 16 << 10
 // a lease, or as a copy of the file; any other body is read back through
 // blockLines, which takes the indentation off.
 type bodyBuffer struct {
-	mem     []byte
+	mem     []byte    // the bytes not spilt yet
 	file    spillFile // nil until spilled: a file already removed from its folder, or a lease
-	spilt   int64     // bytes of the body in file
-	written int64     // bytes in file: the spilt ones as block lines
+	spilt   int64     // bytes of the body made into block lines: those in file, then those in lines
+	written int64     // bytes in file: block lines
 	atLine  bool      // the spilt bytes end on a line break (or there are none)
 	// borrow, when set, asks for the cassette's end to spill into (see
 	// lease); it returns nil when the end is not to be had.
@@ -43,7 +39,7 @@ type bodyBuffer struct {
 	scan   *redact.Scanner
 	err    error // the first spill failure; the body is then not recorded
 
-	lines []byte // the block lines of one piece on their way to the file
+	lines []byte // block lines on their way to the file, written once they make a spillPiece
 
 	noSpill bool // past spillAt, drop the body instead of spilling it
 	dropped bool
@@ -77,6 +73,10 @@ func (b *bodyBuffer) Write(p []byte) (int, error) {
 	if b.err != nil || b.dropped || b.scan.Leak() != nil {
 		return len(p), nil // not recorded anyway: keep nothing more
 	}
+	if b.file != nil {
+		b.writeThrough(p)
+		return len(p), nil
+	}
 	if b.noSpill && len(b.mem)+len(p) > spillAt {
 		b.dropped, b.mem = true, nil
 		return len(p), nil
@@ -89,14 +89,38 @@ func (b *bodyBuffer) Write(p []byte) (int, error) {
 		b.mem = slices.Grow(b.mem, max(len(p), room-len(b.mem)))
 	}
 	b.mem = append(b.mem, p...)
-	limit := spillAt
-	if b.file != nil {
-		limit = 1 << 20 // already on disk: keep memory small from now on
-	}
-	if len(b.mem) > limit {
-		b.spill(len(b.mem) - holdBack)
+	if len(b.mem) > spillAt {
+		b.spill(len(b.mem) - b.scan.Pending())
 	}
 	return len(p), nil
+}
+
+// writeThrough keeps p once the body has spilt: all of it but the bytes
+// the scanner is still judging goes on as block lines straight from p,
+// without a stop in mem, which holds just those bytes from write to write.
+func (b *bodyBuffer) writeThrough(p []byte) {
+	keep := b.scan.Pending()
+	if len(b.mem) > 0 {
+		// mem may end inside a rune whose rest starts p: make it whole
+		// in mem, so each piece is looked at alone.
+		k := 0
+		for k < len(p) && k < utf8.UTFMax-1 && !utf8.RuneStart(p[k]) {
+			k++
+		}
+		if len(p)-keep < k {
+			b.mem = append(b.mem, p...) // all of p is still being judged
+			return
+		}
+		b.mem = append(b.mem, p[:k]...)
+		b.toLines(b.mem)
+		b.mem, p = b.mem[:0], p[k:]
+	}
+	cut := runeStart(p, max(0, len(p)-keep))
+	b.toLines(p[:cut])
+	b.mem = append(b.mem, p[cut:]...)
+	if len(b.lines) >= spillPiece {
+		b.flushLines()
+	}
 }
 
 // spill moves the first n bytes of mem to the file, as block lines, or a
@@ -119,41 +143,57 @@ func (b *bodyBuffer) spill(n int) {
 	}
 	// A piece at a time, so the lines cost a small buffer, not a second
 	// copy of the body.
-	if b.lines == nil {
-		b.lines = make([]byte, 0, spillPiece+spillPiece/4)
-	}
-	for at := 0; at < n; {
+	for at := 0; at < n && b.err == nil; {
 		end := n
 		if at+spillPiece < n {
 			end = runeStart(b.mem, at+spillPiece)
 		}
-		piece := b.mem[at:end]
-		var lines []byte
-		if b.block {
-			var ok bool
-			lines, b.atLine, ok = cassette.AppendBlockLinesText(b.lines[:0], piece, spilledIndent, b.atLine)
-			// Text a block can hold is UTF-8: the pieces before were.
-			if !ok {
-				b.block, b.valid = false, utf8.Valid(piece)
-			}
-		} else {
-			lines, b.atLine = cassette.AppendBlockLines(b.lines[:0], piece, spilledIndent, b.atLine)
-			b.valid = b.valid && utf8.Valid(piece)
-		}
-		if _, err := b.file.Write(lines); err != nil {
-			b.err = err
-			return
-		}
-		b.written += int64(len(lines))
+		b.toLines(b.mem[at:end])
+		b.flushLines()
 		at = end
 	}
-	b.spilt += int64(n)
+	if b.err != nil {
+		return
+	}
 	if cap(b.mem) > spilledCap {
 		// Keep the rest in a small array: the large one can be freed.
 		b.mem = append(make([]byte, 0, spilledCap), b.mem[n:]...)
 		return
 	}
 	b.mem = b.mem[:copy(b.mem, b.mem[n:])]
+}
+
+// toLines adds piece, which ends on a rune's end, to the block lines on
+// their way to the file, and looks at it for BlockSafe and UTF8 as it goes.
+func (b *bodyBuffer) toLines(piece []byte) {
+	if b.lines == nil {
+		b.lines = make([]byte, 0, spillPiece+spillPiece/2)
+	}
+	if b.block {
+		var ok bool
+		b.lines, b.atLine, ok = cassette.AppendBlockLinesText(b.lines, piece, spilledIndent, b.atLine)
+		// Text a block can hold is UTF-8: the pieces before were.
+		if !ok {
+			b.block, b.valid = false, utf8.Valid(piece)
+		}
+	} else {
+		b.lines, b.atLine = cassette.AppendBlockLines(b.lines, piece, spilledIndent, b.atLine)
+		b.valid = b.valid && utf8.Valid(piece)
+	}
+	b.spilt += int64(len(piece))
+}
+
+// flushLines writes the block lines made so far to the file.
+func (b *bodyBuffer) flushLines() {
+	if len(b.lines) == 0 || b.err != nil {
+		return
+	}
+	n, err := b.file.Write(b.lines)
+	b.written += int64(n)
+	if err != nil {
+		b.err = err
+	}
+	b.lines = b.lines[:0]
 }
 
 // spillFile is where a body's block lines go once it spills.
@@ -163,9 +203,9 @@ type spillFile interface {
 	io.Closer
 }
 
-// spilledCap is the memory a spilled body keeps: it spills past 1 MB, so
-// the newest bytes and one more read fit.
-const spilledCap = 2 << 20
+// spilledCap is the memory a spilled body keeps for the bytes the scanner
+// is judging (a run of token bytes: at most 16 KB) and a write.
+const spilledCap = 64 << 10
 
 // spillPiece is how much of the body goes to the file in one write.
 const spillPiece = 256 << 10
@@ -192,8 +232,20 @@ func (b *bodyBuffer) note(p []byte) {
 }
 
 // runeStart moves i in p back to the start of the rune it falls in, so a
-// cut there splits no rune. Bytes that are no rune are cut anywhere.
+// cut there splits no rune; at the end of p, to the start of a rune p does
+// not finish yet. Bytes that are no rune are cut anywhere.
 func runeStart(p []byte, i int) int {
+	if i == len(p) {
+		for k := i - 1; k >= 0 && k > i-utf8.UTFMax; k-- {
+			if utf8.RuneStart(p[k]) {
+				if !utf8.FullRune(p[k:]) {
+					return k
+				}
+				break
+			}
+		}
+		return i
+	}
 	for k := i; k < len(p) && k > i-utf8.UTFMax && k >= 0; k-- {
 		if utf8.RuneStart(p[k]) {
 			return k
@@ -202,13 +254,15 @@ func runeStart(p []byte, i int) int {
 	return i
 }
 
-// settle looks at the bytes still in memory once the body has ended; the
-// spilt ones were looked at on their way to the file.
+// settle writes out the block lines still on their way once the body has
+// ended (a failure is kept in b.err), and looks at the bytes still in
+// memory; the spilt ones were looked at on their way to the file.
 func (b *bodyBuffer) settle() {
 	if b.settled {
 		return
 	}
 	b.settled = true
+	b.flushLines()
 	if b.block {
 		b.block = cassette.BlockText(b.mem)
 	}
@@ -233,8 +287,12 @@ func (b *bodyBuffer) BlockSafe() bool {
 	return b.block && b.newline && b.text
 }
 
-// trailingNewlines counts the line breaks that end the body.
+// trailingNewlines counts the line breaks that end the body. It is asked
+// once the body has ended.
 func (b *bodyBuffer) trailingNewlines() (int, error) {
+	if b.settle(); b.err != nil {
+		return 0, b.err
+	}
 	n := len(b.mem) - len(bytes.TrimRight(b.mem, "\n"))
 	if n < len(b.mem) || b.file == nil {
 		return n, nil
@@ -272,7 +330,7 @@ func (b *bodyBuffer) Bytes() []byte {
 	return b.mem
 }
 
-// Reader reads the whole body from the start.
+// Reader reads the whole body from the start, once it has ended (settle).
 func (b *bodyBuffer) Reader() io.Reader {
 	if b.file == nil {
 		return bytes.NewReader(b.mem)

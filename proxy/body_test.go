@@ -1,6 +1,8 @@
 package proxy
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -21,4 +23,45 @@ func FuzzBodyUTF8(f *testing.F) {
 			t.Fatalf("%q in pieces of %d: UTF8() = %v, utf8.Valid = %v", body, step, got, want)
 		}
 	})
+}
+
+// TestSpilledBodyHoldsBackWhatTheScanJudges writes a stream that spills,
+// then a credential split across two writes: nothing of the credential may
+// leave memory (for the file, or the block lines on their way to it)
+// before the scanner has seen it whole, and memory holds no more than the
+// bytes the scanner is still judging.
+func TestSpilledBodyHoldsBackWhatTheScanJudges(t *testing.T) {
+	defer func(n int) { spillAt = n }(spillAt)
+	spillAt = 64 << 10
+	b := newBodyBuffer("response.body", -1)
+	defer b.Close()
+	event := []byte("data: {\"text\":\"" + strings.Repeat("word ", 200) + "\"}\n\n")
+	for b.Len() < 4*int64(spillAt) {
+		b.Write(event)
+		if !b.Spilled() {
+			continue
+		}
+		if got, want := len(b.mem), b.scan.Pending(); got > want {
+			t.Fatalf("a spilled body holds %d bytes in memory; the scanner judges %d", got, want)
+		}
+	}
+	key := "sk-ant-api03-" + strings.Repeat("aB3", 30)
+	b.Write([]byte("data: {\"text\":\"" + key[:20]))
+	left := func() []byte {
+		out := make([]byte, b.written)
+		if _, err := b.file.ReadAt(out, 0); err != nil {
+			t.Fatal(err)
+		}
+		return append(out, b.lines...)
+	}
+	if bytes.Contains(left(), []byte(key[:8])) {
+		t.Fatal("the start of a credential left memory before the scanner saw its end")
+	}
+	b.Write([]byte(key[20:] + "\"}\n\n"))
+	if b.scan.Leak() == nil {
+		t.Fatal("the scanner missed the credential")
+	}
+	if bytes.Contains(left(), []byte(key[:8])) {
+		t.Fatal("a credential left memory")
+	}
 }

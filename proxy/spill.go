@@ -23,13 +23,17 @@ func encodeSpilled(w io.Writer, in *cassette.Interaction, body *bodyBuffer) erro
 	if err != nil {
 		return err
 	}
+	block, text := body.BlockSafe(), body.UTF8()
+	if body.err != nil {
+		return body.err // the end of its spill failed
+	}
 	if _, err := w.Write(head); err != nil {
 		return err
 	}
 	switch {
-	case body.BlockSafe():
+	case block:
 		err = writeBlock(w, body)
-	case body.UTF8():
+	case text:
 		err = writeDoubleQuoted(w, body.Reader())
 	default:
 		err = writeBinary(w, body.Reader())

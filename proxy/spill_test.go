@@ -58,32 +58,47 @@ func FuzzWriteDoubleQuoted(f *testing.F) {
 }
 
 // FuzzSpilledBodyEncodesAsInMemory holds a spilled body's interaction,
-// wherever the spill file ends and the bytes still in memory begin, to the
-// one the cassette encoder writes with the body in memory: byte for byte
-// when the body is a literal block (an event stream), and read back as the
-// same body by the fast reader and by stock YAML in every form.
+// wherever the spill file ends and the bytes still in memory begin, and
+// whatever is written after the spill (which goes on as block lines
+// straight from each write), to the one the cassette encoder writes with
+// the body in memory: byte for byte when the body is a literal block (an
+// event stream), and read back as the same body by the fast reader and by
+// stock YAML in every form. after is how many bytes are written before the
+// spill, cut how many of those spill.
 func FuzzSpilledBodyEncodesAsInMemory(f *testing.F) {
 	for _, s := range []string{"event: x\ndata: {\"a\":1}\n\n", " lead\n\n\n", "\n\nx", "one line", "é\n☃\n\n", "a\r\nb\n", "\xff\n", "\n\n\n", "tab\there\n"} {
-		f.Add([]byte(s), uint16(2), uint8(3))
+		f.Add([]byte(s), uint16(2), uint8(3), uint16(len(s)))
+		f.Add([]byte(s), uint16(2), uint8(3), uint16(2))
 	}
 	// All of it spilt, the last line break too.
-	f.Add([]byte("000\n"), uint16(4), uint8(6))
-	f.Add([]byte("a\n\n\n"), uint16(4), uint8(1))
+	f.Add([]byte("000\n"), uint16(4), uint8(6), uint16(4))
+	f.Add([]byte("a\n\n\n"), uint16(4), uint8(1), uint16(4))
 	// Cut inside a rune; a fault on either side of the cut; a rune cut off
 	// at the end of the body.
-	f.Add([]byte("é☃\n\n"), uint16(1), uint8(1))
-	f.Add([]byte("ab☃\n\n"), uint16(3), uint8(2))
-	f.Add([]byte("a\x01\nb\n"), uint16(3), uint8(1))
-	f.Add([]byte("a\nb\x01\n"), uint16(2), uint8(1))
-	f.Add([]byte("data: x\n\xe2\x82"), uint16(3), uint8(3))
-	f.Fuzz(func(t *testing.T, data []byte, cut uint16, step uint8) {
+	f.Add([]byte("é☃\n\n"), uint16(1), uint8(1), uint16(7))
+	f.Add([]byte("ab☃\n\n"), uint16(3), uint8(2), uint16(7))
+	f.Add([]byte("a\x01\nb\n"), uint16(3), uint8(1), uint16(5))
+	f.Add([]byte("a\nb\x01\n"), uint16(2), uint8(1), uint16(5))
+	f.Add([]byte("data: x\n\xe2\x82"), uint16(3), uint8(3), uint16(10))
+	// Written after the spill: a rune cut between writes, the bytes the
+	// credential scan still judges, a fault in a later write.
+	f.Add([]byte("é☃é☃\nxé\n\n"), uint16(1), uint8(1), uint16(1))
+	f.Add([]byte("ab\n☃☃☃\n\n"), uint16(2), uint8(2), uint16(3))
+	f.Add([]byte("data: sk-ant-abc def\n\n"), uint16(3), uint8(5), uint16(4))
+	f.Add([]byte("data: x\n\ndata: \x01\n\n"), uint16(8), uint8(4), uint16(9))
+	f.Fuzz(func(t *testing.T, data []byte, cut uint16, step uint8, after uint16) {
 		body := newBodyBuffer("response.body", 0)
 		defer body.Close()
 		n := int(step%16) + 1
-		for i := 0; i < len(data); i += n {
-			body.Write(data[i:min(len(data), i+n)])
+		write := func(p []byte) {
+			for i := 0; i < len(p); i += n {
+				body.Write(p[i:min(len(p), i+n)])
+			}
 		}
-		body.spill(int(cut) % (len(data) + 1))
+		at := int(after) % (len(data) + 1)
+		write(data[:at])
+		body.spill(int(cut) % (at + 1))
+		write(data[at:])
 		doc := spilledDocument(t, body, data)
 		var stock struct {
 			Interactions []struct {
@@ -112,6 +127,8 @@ func TestLargeSpilledBodies(t *testing.T) {
 		"ends in line breaks": []byte(strings.Repeat("data: x\n", 700000) + strings.Repeat("\n", 5)),
 		"long lines, a CR":    []byte(strings.Repeat(line(200000)+"\n\n"+line(10)+"\r\n", 30)),
 		"not UTF-8":           []byte(strings.Repeat("data: \xff\xfe"+line(70000)+"\n", 80)),
+		// Runes of every width, cut between writes.
+		"runes": []byte(strings.Repeat("data: é☃𝄞"+strings.Repeat("☃", 301)+"\n\n", 9000)),
 	}
 	for name, data := range bodies {
 		t.Run(name, func(t *testing.T) {

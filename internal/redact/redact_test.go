@@ -184,3 +184,21 @@ func TestGatewayQueryCredentials(t *testing.T) {
 		t.Errorf("URL: %s", got)
 	}
 }
+
+// TestScannerCopiesOnlyTheJunction: a piece that does not continue a run
+// of token bytes is scanned where it is; only the tail and the piece's
+// first run are copied to be scanned together.
+func TestScannerCopiesOnlyTheJunction(t *testing.T) {
+	s := NewScanner("response.body")
+	piece := []byte(strings.Repeat("data: some words\n\n", 2000))
+	for range 50 {
+		s.Write(piece)
+	}
+	if cap(s.buf) > 1<<10 {
+		t.Fatalf("the scanner's buffer grew to %d bytes for pieces of %d", cap(s.buf), len(piece))
+	}
+	s.Write([]byte("data: " + googleKey + "\n\n"))
+	if l := s.Leak(); l == nil || l.Offset != int64(50*len(piece)+6) {
+		t.Fatalf("leak = %+v, want a Google key at byte %d", l, 50*len(piece)+6)
+	}
+}

@@ -327,17 +327,45 @@ func (s *Scanner) Write(p []byte) (int, error) {
 	if s.leak != nil || len(p) == 0 {
 		return len(p), nil
 	}
-	buf := p
-	if len(s.tail) > 0 {
-		s.buf = append(append(s.buf[:0], s.tail...), p...)
-		buf = s.buf
+	if len(s.tail) == 0 {
+		s.scanFrom(p, 0, s.seen)
+		return len(p), nil
 	}
-	if s.leak = scan(s.field, buf, s.from, s.seen); s.leak != nil {
+	// Only a token that starts in the tail, or in p's first run of token
+	// bytes, needs the tail: it lies in the tail, that run and the byte
+	// that ends the run. Scan that junction, then p past it, rather than
+	// copy all of p after the tail.
+	lead := 0
+	for lead < len(p) && runByte(p[lead]) {
+		lead++
+	}
+	if lead == len(p) {
+		// p is all one run with the tail: keep scanning them as one.
+		s.buf = append(append(s.buf[:0], s.tail...), p...)
+		s.scanFrom(s.buf, s.from, s.seen)
+		return len(p), nil
+	}
+	s.buf = append(append(s.buf[:0], s.tail...), p[:lead+1]...)
+	if s.leak = scan(s.field, s.buf, s.from, s.seen); s.leak != nil {
 		s.tail = nil
 		return len(p), nil
 	}
+	// Every byte before p[lead+1] is a token byte or p[lead], which is
+	// not: what startsToken looks back at from further on is in p.
+	s.scanFrom(p, lead+1, s.seen+int64(len(s.tail)))
+	return len(p), nil
+}
+
+// scanFrom scans buf, whose first byte is at offset base in the value, for
+// tokens that start at from or later, and keeps its trailing run as the
+// tail.
+func (s *Scanner) scanFrom(buf []byte, from int, base int64) {
+	if s.leak = scan(s.field, buf, from, base); s.leak != nil {
+		s.tail = nil
+		return
+	}
 	i := len(buf)
-	for i > 0 && (tokenByte(buf[i-1]) || buf[i-1] == '.') {
+	for i > 0 && runByte(buf[i-1]) {
 		i--
 	}
 	keep := 0
@@ -346,11 +374,22 @@ func (s *Scanner) Write(p []byte) (int, error) {
 		keep, s.from = len(buf)-1, 1
 	case i > 0:
 		keep, s.from = i-1, 1
+	default:
+		s.from = from
 	}
-	s.seen += int64(keep)
+	s.seen = base + int64(keep)
 	s.tail = append(s.tail[:0], buf[keep:]...) // its own array: buf is p or s.buf
-	return len(p), nil
 }
+
+// runByte reports whether c can continue a run a token is found in: a
+// token byte, or the dot between a JSON Web Token's parts.
+func runByte(c byte) bool { return tokenByte(c) || c == '.' }
+
+// Pending is how many of the newest bytes written the Scanner has not
+// judged yet: a token may still be growing in them, so they must not go
+// anywhere a credential may not before more is written or the value ends.
+// It is at most maxToken and the byte before the run.
+func (s *Scanner) Pending() int { return len(s.tail) }
 
 // Leak returns the first credential found so far, or nil.
 func (s *Scanner) Leak() *Leak { return s.leak }
