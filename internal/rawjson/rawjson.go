@@ -377,6 +377,14 @@ func String(raw json.RawMessage) (s string, ok bool) {
 	if inner := raw[1 : len(raw)-1]; raw[len(raw)-1] == '"' && plain(inner) {
 		return string(inner), true
 	}
+	return unquote(raw)
+}
+
+// unquote is String for a string with escapes. It is a function of its
+// own so that the string it decodes into is allocated only here: String's
+// own result would go to the heap on every call once its address is taken.
+func unquote(raw json.RawMessage) (string, bool) {
+	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return "", false
 	}
