@@ -38,6 +38,9 @@ func TestDetect(t *testing.T) {
 		{"http://localhost:11434/api/chat", engine.WireUnknown, engine.DialectOllama},
 		{"http://vllm.internal:8000/v1/chat/completions", engine.WireOpenAI, engine.DialectCompatible},
 		{"http://127.0.0.1:8080/v1/messages", engine.WireAnthropic, engine.DialectUnknown},
+		{"http://[::1]:8080/v1/messages", engine.WireAnthropic, engine.DialectUnknown},
+		{"http://[::ffff:127.0.0.1]:8080/v1/messages", engine.WireAnthropic, engine.DialectUnknown},
+		{"http://10.0.0.7:8000/v1/chat/completions", engine.WireOpenAI, engine.DialectCompatible},
 	} {
 		if got := providers.Detect(tc.url, nil, nil); got != tc.wire {
 			t.Errorf("Detect(%s) = %q, want %q", tc.url, got, tc.wire)
