@@ -312,7 +312,7 @@ func ScanHeader(prefix string, h http.Header) *Leak {
 // bytes (up to maxToken) and the byte before it.
 type Scanner struct {
 	field string
-	buf   []byte // the tail and the next piece, reused from piece to piece
+	buf   []byte // the tail and what of the next piece continues its run, reused from piece to piece
 	tail  []byte // unfinished trailing run, with the byte before it when from is 1
 	from  int    // index in tail where a token may start
 	seen  int64  // offset of tail[0] in the whole value
