@@ -20,3 +20,22 @@ func FuzzNoControlWord(f *testing.F) {
 		}
 	})
 }
+
+// FuzzNoControl holds the test of a whole string (32 bytes a turn, then 8,
+// then one) to the byte by byte one, wherever in it a control byte falls.
+func FuzzNoControl(f *testing.F) {
+	for _, s := range []string{"", "plain text", "a\x1fb", "0123456789abcdef0123456789abcdef\n", "0123456789abcdef0123456789abcdef0123456789\t", "\x00", "0123456789abcdef01234567\x0189abcdef0123"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		want := true
+		for _, c := range b {
+			if c < 0x20 {
+				want = false
+			}
+		}
+		if got := noControl(b); got != want {
+			t.Fatalf("noControl(%q) = %v, want %v", b, got, want)
+		}
+	})
+}

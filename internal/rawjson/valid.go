@@ -161,11 +161,22 @@ const (
 )
 
 // noControlWord reports whether none of the eight bytes in w is below 0x20.
-func noControlWord(w uint64) bool { return (w-ones*0x20)&^w&highs == 0 }
+func noControlWord(w uint64) bool { return controlBits(w) == 0 }
 
-// noControl reports whether b holds no byte below 0x20.
+// controlBits is not zero when a byte of w is below 0x20.
+func controlBits(w uint64) uint64 { return (w - ones*0x20) &^ w & highs }
+
+// noControl reports whether b holds no byte below 0x20: 32 bytes a turn
+// while it can, since strings are most of what a body holds.
 func noControl(b []byte) bool {
 	i := 0
+	for ; len(b)-i >= 32; i += 32 {
+		p := b[i : i+32 : i+32]
+		if controlBits(binary.LittleEndian.Uint64(p))|controlBits(binary.LittleEndian.Uint64(p[8:]))|
+			controlBits(binary.LittleEndian.Uint64(p[16:]))|controlBits(binary.LittleEndian.Uint64(p[24:])) != 0 {
+			return false
+		}
+	}
 	for ; len(b)-i >= 8; i += 8 {
 		if !noControlWord(binary.LittleEndian.Uint64(b[i:])) {
 			return false
