@@ -19,6 +19,9 @@ func FuzzBodyUTF8(f *testing.F) {
 		for i := 0; i < len(body); i += step {
 			b.Write(body[i:min(len(body), i+step)])
 		}
+		if b.scan.Leak() != nil {
+			return // a body holding a credential is not kept past it
+		}
 		if got, want := b.UTF8(), utf8.Valid(body); got != want {
 			t.Fatalf("%q in pieces of %d: UTF8() = %v, utf8.Valid = %v", body, step, got, want)
 		}
