@@ -116,6 +116,22 @@ func AddResponse(ex *engine.Exchange, c Call) {
 	setDialect(ex)
 }
 
+// DeferResponse is AddResponse in two steps, for a linter that decodes a
+// response only when a later request needs it: it sets ex's status,
+// duration and response header now, and returns what adds the rest. For a
+// call whose wire only the response can tell it does nothing and returns
+// nil: decode it with AddResponse.
+func DeferResponse(ex *engine.Exchange, c Call) func(*engine.Exchange) {
+	if ex.Wire == engine.WireUnknown || ex.Wire == "" {
+		return nil
+	}
+	ex.Status, ex.Duration, ex.ResponseHeader = c.Status, c.Duration, nonNil(c.ResponseHeader)
+	// The wire is known: the response is decoded alone, and the request,
+	// a growing conversation's larger part, need not be kept till then.
+	c.RequestHeader, c.RequestBody, c.Memo = nil, nil, nil
+	return func(ex *engine.Exchange) { AddResponse(ex, c) }
+}
+
 func decodeResponse(ex *engine.Exchange, codec Codec, body []byte) {
 	resp, err := codec.DecodeResponse(ex.Status, ex.ResponseHeader, body)
 	if err != nil {

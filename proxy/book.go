@@ -121,12 +121,17 @@ func (b *book) judge(ex engine.Exchange) lint.Verdict {
 // are the ones the checks compare it with.
 const maxHistory = 256
 
-// remember adds an answered call to the linter's history.
-func (b *book) remember(ex engine.Exchange) {
+// remember adds an answered call to the linter's history; later, when set,
+// decodes its response the first time a judgement needs it.
+func (b *book) remember(ex engine.Exchange, later func(*engine.Exchange)) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.lint.Len() == maxHistory {
 		b.lint.Forget(maxHistory / 2)
 	}
-	b.lint.Add(ex)
+	if later != nil {
+		b.lint.AddDeferred(ex, later)
+	} else {
+		b.lint.Add(ex)
+	}
 }

@@ -69,7 +69,7 @@ func (c *call) finished(body *bodyBuffer, clock *eventClock, cause string) {
 			Body: body.Bytes(), Duration: dur,
 		},
 	}
-	ex := c.decode(in)
+	ex, later := c.decode(in)
 	if c.stream {
 		// Each event's offset, then the end of the body's, so replay can
 		// tell the wait before the headers from the time after the last event.
@@ -84,11 +84,8 @@ func (c *call) finished(body *bodyBuffer, clock *eventClock, cause string) {
 	if c.book != nil {
 		c.record(in, body)
 	}
-	if ex != nil {
-		c.tools = countTools(ex.Response)
-		if c.book != nil && c.book.lint != nil {
-			c.book.remember(*ex)
-		}
+	if ex != nil && c.book != nil && c.book.lint != nil {
+		c.book.remember(*ex, later)
 	}
 	c.end(verbFor(c.book), dur)
 }
@@ -219,9 +216,14 @@ func (b *book) requestLeak(req *cassette.Request) *redact.Leak {
 // stream check: the response is added to the request decoded on arrival, or
 // decoded alone when the request was not linted. It is nil when nothing
 // needs it, or when the body was too large to keep in memory.
-func (c *call) decode(in *cassette.Interaction) *engine.Exchange {
+// decode decodes what the call's end needs of its response: a stream, to
+// tell one cut short; the tool calls, for the log line; the whole call, for
+// the linter. It sets c.tools. A JSON answer the log can count without
+// decoding is left for the linter to decode when a later request continues
+// its conversation (later; most are never: an eval harness's).
+func (c *call) decode(in *cassette.Interaction) (ex *engine.Exchange, later func(*engine.Exchange)) {
 	if in.Response.Body == nil || !c.stream && c.r.log.w == nil && c.ex == nil {
-		return nil
+		return nil, nil
 	}
 	call := providers.Call{
 		Method: in.Request.Method, URL: in.Request.URL,
@@ -232,16 +234,25 @@ func (c *call) decode(in *cassette.Interaction) *engine.Exchange {
 	if c.book != nil { // a passthrough call has none
 		call.Memo = c.book.memo
 	}
-	if c.ex == nil {
+	if !c.stream && providers.NoToolCalls(call.Status, call.ResponseHeader, call.ResponseBody) {
+		c.tools = 0
+		if c.ex == nil {
+			return nil, nil // only the log wanted it
+		}
+		if later := providers.DeferResponse(c.ex, call); later != nil {
+			return c.ex, later
+		}
+	}
+	ex = c.ex
+	if ex == nil {
 		// Nothing here reads the request: decode the response alone (a
 		// growing conversation's request is the larger by far), unless
 		// only the response can tell the wire.
-		ex := engine.Exchange{Method: call.Method, URL: call.URL, Wire: c.wire}
-		providers.AddResponse(&ex, call)
-		return &ex
+		ex = &engine.Exchange{Method: call.Method, URL: call.URL, Wire: c.wire}
 	}
-	providers.AddResponse(c.ex, call)
-	return c.ex
+	providers.AddResponse(ex, call)
+	c.tools = countTools(ex.Response)
+	return ex, nil
 }
 
 func countTools(resp *engine.Response) int {

@@ -33,11 +33,17 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 		c.tools = e.toolCalls()
 	}
 	if c.ex != nil { // linted: the request was decoded on arrival
-		providers.AddResponse(c.ex, providers.Call{
+		call := providers.Call{
 			Method: c.method, URL: c.url, RequestHeader: c.reqHeader, RequestBody: c.reqBody,
 			Status: rec.Status, ResponseHeader: rec.Header, ResponseBody: rec.Body, Duration: rec.Duration,
-		})
-		c.book.remember(*c.ex)
+		}
+		// The linter decodes the recorded answer when a later request
+		// continues its conversation.
+		later := providers.DeferResponse(c.ex, call)
+		if later == nil {
+			providers.AddResponse(c.ex, call)
+		}
+		c.book.remember(*c.ex, later)
 	}
 
 	chunks, at, end := e.pieces(c.stream)

@@ -8,6 +8,7 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/lint"
+	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/providers"
@@ -76,7 +77,7 @@ func subset(a, b []string) bool {
 // gives every request the findings a linter judging against the whole
 // history gives, messages included. (The corpus has few long conversations;
 // reference's TestIncrementalLintOnScenarios plays many, broken ones too.)
-func TestIncrementalJudgementMatchesFull(t *testing.T) { matchIncrementalToFull(t, false) }
+func TestIncrementalJudgementMatchesFull(t *testing.T) { matchIncrementalToFull(t, false, false) }
 
 // The same across cassettes: one linter sees every corpus recording one
 // after the other, as a proxy in front of several harnesses does, so a
@@ -85,16 +86,25 @@ func TestIncrementalJudgementMatchesFull(t *testing.T) { matchIncrementalToFull(
 // call once per id, not once per call: the redacted ids of different
 // recordings collide.)
 func TestIncrementalJudgementMatchesFullAcrossCassettes(t *testing.T) {
-	matchIncrementalToFull(t, true)
+	matchIncrementalToFull(t, true, false)
+}
+
+// The same with every answer added undecoded, as the recording proxy adds
+// a JSON answer (lint.Linter.AddDeferred): decoded only when a judgement
+// reaches back to it, the verdicts are the ones eager decoding gives.
+func TestDeferredResponsesJudgeAsDecodedOnes(t *testing.T) {
+	t.Run("per-cassette", func(t *testing.T) { matchIncrementalToFull(t, false, true) })
+	t.Run("across-cassettes", func(t *testing.T) { matchIncrementalToFull(t, true, true) })
 }
 
 // matchIncrementalToFull judges every corpus request with the linter's
 // shortcuts and against the whole history, with a linter per cassette or
-// one for all of them, and compares the verdicts.
-func matchIncrementalToFull(t *testing.T, acrossCassettes bool) {
+// one for all of them, and compares the verdicts. With deferred, the
+// linter with the shortcuts is given each answer undecoded.
+func matchIncrementalToFull(t *testing.T, acrossCassettes, deferred bool) {
 	fast, full := lint.New(nil), lint.New(nil)
 	full.Full = true
-	compared, shortened := 0, 0
+	compared, shortened, added, decodes := 0, 0, 0, 0
 	for _, path := range append(corpus.Files(t), corpus.SetFiles(t, corpus.Wave2)...) {
 		c, err := cassette.Load(path)
 		if err != nil {
@@ -112,7 +122,19 @@ func matchIncrementalToFull(t *testing.T, acrossCassettes bool) {
 			if v.Shortened {
 				shortened++
 			}
-			fast.Add(ex)
+			if deferred && ex.Wire != engine.WireUnknown {
+				in := c.Interactions[i]
+				undecoded := ex
+				undecoded.Response, undecoded.ResponseErr = nil, ""
+				fast.AddDeferred(undecoded, func(ex *engine.Exchange) {
+					decodes++
+					providers.AddResponse(ex, providers.Call{Method: in.Request.Method, URL: in.Request.URL,
+						Status: in.Response.Status, ResponseHeader: in.Response.Header, ResponseBody: in.Response.Body, Duration: in.Response.Duration})
+				})
+				added++
+			} else {
+				fast.Add(ex)
+			}
 			full.Add(ex)
 			compared++
 		}
@@ -120,7 +142,10 @@ func matchIncrementalToFull(t *testing.T, acrossCassettes bool) {
 	if shortened == 0 {
 		t.Error("no request was judged against a shortened history: the test proves nothing")
 	}
-	t.Logf("%d requests compared, %d judged against a shortened history", compared, shortened)
+	if deferred && (decodes == 0 || decodes >= added) {
+		t.Errorf("%d of %d deferred answers were decoded: the test proves nothing unless some are and some are not", decodes, added)
+	}
+	t.Logf("%d requests compared, %d judged against a shortened history, %d of %d deferred answers decoded", compared, shortened, decodes, added)
 }
 
 func verdictLines(v lint.Verdict) []string {

@@ -65,8 +65,9 @@ func BenchmarkJudge(b *testing.B) {
 
 // The whole of what the recording proxy's linter spends on one call of an
 // eval harness (a new one-turn conversation each time): decoding the
-// request with the cassette's memo, judging it, decoding the answer and
-// remembering the call, with a full history of 256 calls.
+// request with the cassette's memo, judging it and remembering the call,
+// with a full history of 256 calls. The answer is added undecoded, as the
+// proxy adds a JSON answer, and no later request needs it decoded.
 func BenchmarkEvalCall(b *testing.B) {
 	answer := []byte(`{"id":"msg_1","type":"message","content":[{"type":"text","text":"` + strings.Repeat("x", 2048) + `"}]}`)
 	prompt := func(n int) []byte {

@@ -71,8 +71,9 @@ func (w growingWire) lintCall(l *Linter, memo *engine.Memo, req []byte, add bool
 }
 
 // lintCall is one call as the recording proxy lints it: the request decoded
-// on arrival and judged, the answer decoded, and the call remembered when
-// add is set (with the proxy's bound on the history).
+// on arrival and judged, and the call remembered when add is set (with the
+// proxy's bound on the history), its answer to be decoded when a later
+// judgement needs it. With add unset, the answer is decoded at once.
 func lintCall(l *Linter, memo *engine.Memo, req, answer []byte, add bool) {
 	lintCallTo("https://api.anthropic.com/v1/messages", callHeader, l, memo, req, answer, add)
 }
@@ -80,15 +81,16 @@ func lintCall(l *Linter, memo *engine.Memo, req, answer []byte, add bool) {
 func lintCallTo(url string, header http.Header, l *Linter, memo *engine.Memo, req, answer []byte, add bool) {
 	ex := providers.Decode(0, providers.Call{Method: "POST", URL: url, RequestHeader: header, RequestBody: req, Memo: memo})
 	l.Prepare(ex).Verdict()
-	providers.AddResponse(&ex, providers.Call{Method: "POST", URL: url, RequestHeader: header, RequestBody: req,
-		Status: 200, ResponseHeader: answerHeader, ResponseBody: answer})
+	call := providers.Call{Method: "POST", URL: url, Status: 200, ResponseHeader: answerHeader, ResponseBody: answer}
 	if !add {
+		providers.AddResponse(&ex, call)
 		return
 	}
 	if l.Len() == 256 {
 		l.Forget(128)
 	}
-	l.Add(ex)
+	ex.Status = call.Status
+	l.AddDeferred(ex, func(ex *engine.Exchange) { providers.AddResponse(ex, call) })
 }
 
 var (

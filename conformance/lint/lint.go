@@ -27,6 +27,9 @@ type Linter struct {
 	checks  []*check.Check
 	history []engine.Exchange
 	prints  []print // of history, in step
+	// later holds, in step with history, the calls added with their
+	// responses still to decode (AddDeferred); nil for the others.
+	later []*deferred
 	seen    seen    // the history's blocks
 	// blocks are the fingerprints of the history's blocks, by address: a
 	// request that repeats the history through an engine.Memo shares its
@@ -93,6 +96,11 @@ func (l *Linter) Prepare(next engine.Exchange) *Pending {
 		exs = make([]engine.Exchange, 0, len(l.history)+1+len(l.history)/4)
 	}
 	exs = append(append(exs[:from], l.history[from:]...), next)
+	for i := from; i < len(l.history); i++ {
+		if d := l.later[i]; d != nil {
+			exs[i] = d.decoded(l, i)
+		}
+	}
 	*buf = exs
 	p := &Pending{buf: buf, from: from, next: next.Index, wire: next.Wire, shortened: from > 0,
 		ephemeral: l.Ephemeral[:len(l.Ephemeral):len(l.Ephemeral)], checks: l.checks}
@@ -155,7 +163,9 @@ func (p *Pending) Verdict() Verdict {
 // Index is set to its place in the conversation. The linter keeps ex's
 // request and response as they are, and their blocks' fingerprints by
 // address: they must not change once added.
-func (l *Linter) Add(ex engine.Exchange) {
+func (l *Linter) Add(ex engine.Exchange) { l.add(ex, nil) }
+
+func (l *Linter) add(ex engine.Exchange, later *deferred) {
 	ex.Index = len(l.history)
 	ex.RequestBody, ex.ResponseBody = nil, nil // later requests are judged against the decoded call
 	if l.blocks == nil {
@@ -169,6 +179,7 @@ func (l *Linter) Add(ex engine.Exchange) {
 	l.seen.add(&ex, taken, l.blocks) // printOf has just fingerprinted its blocks there
 	l.history = append(l.history, ex)
 	l.prints = append(l.prints, p)
+	l.later = append(l.later, later)
 	// A judgement whose traffic begins with this call takes its threading
 	// fingerprints from here instead of working out its whole history.
 	l.blocks.Keep(&l.history[len(l.history)-1])
@@ -223,6 +234,7 @@ func (l *Linter) Forget(keep int) {
 	}
 	l.history = append(l.history[:0:0], l.history[len(l.history)-keep:]...)
 	l.prints = append(l.prints[:0:0], l.prints[len(l.prints)-keep:]...)
+	l.later = append(l.later[:0:0], l.later[len(l.later)-keep:]...)
 	l.seen = seen{}
 	// A judgement under way keeps the old fingerprints; the new ones are
 	// the kept calls', carried over, not worked out again.
@@ -252,5 +264,14 @@ func carryBlocks(ex *engine.Exchange, known *thread.Prints) {
 	}
 }
 
-// History is a copy of the calls judged so far, in order.
-func (l *Linter) History() []engine.Exchange { return append([]engine.Exchange(nil), l.history...) }
+// History is a copy of the calls judged so far, in order, their
+// responses decoded.
+func (l *Linter) History() []engine.Exchange {
+	h := append([]engine.Exchange(nil), l.history...)
+	for i, d := range l.later {
+		if d != nil {
+			h[i] = d.decoded(l, i)
+		}
+	}
+	return h
+}

@@ -1,0 +1,40 @@
+package lint
+
+import (
+	"sync"
+
+	"github.com/llmtck/llmtck/engine"
+)
+
+// AddDeferred is Add for a call whose response is not decoded yet:
+// decodeResponse decodes it into the exchange it is given, the first time
+// a judgement needs the call, and never when none does (a new
+// conversation's request is judged alone: an eval harness's calls are
+// never decoded twice over). ex must carry what the history's
+// fingerprints read, which is its request and its Status; decodeResponse
+// must add the response and nothing that changes them. It may run on any
+// goroutine that judges, once.
+func (l *Linter) AddDeferred(ex engine.Exchange, decodeResponse func(*engine.Exchange)) {
+	l.add(ex, &deferred{decode: decodeResponse})
+}
+
+// deferred is a call in the history whose response is decoded on demand.
+type deferred struct {
+	once   sync.Once
+	decode func(*engine.Exchange)
+	ex     engine.Exchange // the call, its response decoded
+}
+
+// decoded is the call, its response decoded, at index in the history.
+// l.history[index] is the call as added: it is read by judgements under
+// way and stays as it is.
+func (d *deferred) decoded(l *Linter, index int) engine.Exchange {
+	d.once.Do(func() {
+		d.ex = l.history[index]
+		d.decode(&d.ex)
+		d.decode = nil
+	})
+	ex := d.ex
+	ex.Index = index
+	return ex
+}

@@ -1,0 +1,37 @@
+package providers
+
+import (
+	"bytes"
+	"net/http"
+	"strings"
+)
+
+// toolCallWords are the words every wire names a tool call with in a
+// response: Anthropic's tool_use blocks, Chat Completions' tool_calls (and
+// the function_call before them), Responses' function_call items, Gemini's
+// functionCall (or function_call) parts and Bedrock's toolUse blocks.
+var toolCallWords = [][]byte{[]byte("tool_use"), []byte("tool_calls"), []byte("function_call"), []byte("functionCall"), []byte("toolUse")}
+
+// NoToolCalls reports whether a response certainly holds no tool call, on
+// any wire, without decoding it: a successful, uncompressed JSON object in
+// which no word a wire names a tool call with appears, nor a \u escape that
+// could spell one. False means only that the body must be decoded to tell.
+// A log that counts tool calls spares most answers a decode this way.
+func NoToolCalls(status int, header http.Header, body []byte) bool {
+	if status < 200 || status > 299 || !strings.Contains(header.Get("Content-Type"), "json") {
+		return false
+	}
+	if enc := header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
+		return false
+	}
+	body = bytes.TrimLeft(body, " \t\r\n")
+	if len(body) == 0 || body[0] != '{' || bytes.Contains(body, []byte(`\u`)) {
+		return false
+	}
+	for _, w := range toolCallWords {
+		if bytes.Contains(body, w) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,113 @@
+package providers_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/internal/corpus"
+	"github.com/llmtck/llmtck/providers"
+)
+
+func toolCallsIn(resp *engine.Response) int {
+	n := 0
+	if resp == nil {
+		return 0
+	}
+	for _, m := range resp.Output {
+		for _, b := range m.Blocks {
+			if b.Type == engine.BlockToolCall {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+var jsonHeader = http.Header{"Content-Type": {"application/json"}}
+
+// NoToolCalls must never claim "none" for a response that decodes to a
+// tool call on any wire, and must spare the real answers that hold none.
+func TestNoToolCallsOnTheCorpus(t *testing.T) {
+	spared, withTools := 0, 0
+	for _, set := range []string{corpus.Dev, corpus.Wave2} {
+		for _, path := range corpus.SetFiles(t, set) {
+			c, err := cassette.Load(path)
+			if err != nil {
+				continue // other formats' quirks are the corpus tests' business
+			}
+			for i, ex := range providers.DecodeCassette(c, "") {
+				in := c.Interactions[i]
+				none := providers.NoToolCalls(in.Response.Status, in.Response.Header, in.Response.Body)
+				n := toolCallsIn(ex.Response)
+				if none && n > 0 {
+					t.Errorf("%s interaction %d: NoToolCalls says none, the %s decoder finds %d", corpus.Name(t, path), i, ex.Wire, n)
+				}
+				if none {
+					spared++
+				}
+				if n > 0 {
+					withTools++
+				}
+			}
+		}
+	}
+	t.Logf("%d answers spared a decode, %d with tool calls", spared, withTools)
+	// The test proves nothing unless both kinds are there.
+	if spared < 20 || withTools < 10 {
+		t.Fatalf("the corpus gave %d answers spared a decode and %d with tool calls; expected at least 20 and 10", spared, withTools)
+	}
+}
+
+func TestNoToolCalls(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		status int
+		header http.Header
+		body   string
+		want   bool
+	}{
+		{"text answer", 200, jsonHeader, `{"content":[{"type":"text","text":"hi"}]}`, true},
+		{"with charset", 200, http.Header{"Content-Type": {"application/json; charset=UTF-8"}}, ` {"candidates":[]}`, true},
+		{"anthropic tool", 200, jsonHeader, `{"content":[{"type":"tool_use","id":"t","name":"n","input":{}}]}`, false},
+		{"chat tool", 200, jsonHeader, `{"choices":[{"message":{"tool_calls":[]}}]}`, false},
+		{"responses call", 200, jsonHeader, `{"output":[{"type":"function_call"}]}`, false},
+		{"gemini call", 200, jsonHeader, `{"candidates":[{"content":{"parts":[{"functionCall":{}}]}}]}`, false},
+		{"bedrock tool", 200, jsonHeader, `{"output":{"message":{"content":[{"toolUse":{}}]}}}`, false},
+		{"escaped word", 200, jsonHeader, `{"content":[{"type":"tool\u005fuse"}]}`, false},
+		{"error status", 400, jsonHeader, `{"error":{}}`, false},
+		{"not json", 200, http.Header{"Content-Type": {"text/html"}}, `<html>`, false},
+		{"not an object", 200, jsonHeader, `[]`, false},
+		{"compressed", 200, http.Header{"Content-Type": {"application/json"}, "Content-Encoding": {"gzip"}}, `{}`, false},
+	} {
+		if got := providers.NoToolCalls(tc.status, tc.header, []byte(tc.body)); got != tc.want {
+			t.Errorf("%s: NoToolCalls = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// FuzzNoToolCalls holds NoToolCalls to every wire's decoder: a body it
+// spares must decode to no tool call.
+func FuzzNoToolCalls(f *testing.F) {
+	for _, s := range []string{
+		`{"content":[{"type":"text","text":"hi"}]}`,
+		`{"choices":[{"message":{"role":"assistant","content":"hi"}}]}`,
+		`{"output":[{"type":"message","content":[{"type":"output_text","text":"hi"}]}]}`,
+		`{"candidates":[{"content":{"parts":[{"text":"hi"}]}}]}`,
+		`{"output":{"message":{"role":"assistant","content":[{"text":"hi"}]}}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if !providers.NoToolCalls(200, jsonHeader, body) {
+			return
+		}
+		for _, w := range providers.Wires() {
+			resp, err := providers.For(w).DecodeResponse(200, jsonHeader, body)
+			if err == nil && toolCallsIn(resp) > 0 {
+				t.Fatalf("%s decodes %d tool calls from a body NoToolCalls spares: %q", w, toolCallsIn(resp), body)
+			}
+		}
+	})
+}
