@@ -30,7 +30,7 @@ type Linter struct {
 	// later holds, in step with history, the calls added with their
 	// responses still to decode (AddDeferred); nil for the others.
 	later []*deferred
-	seen    seen    // the history's blocks
+	seen  seen // the history's blocks
 	// blocks are the fingerprints of the history's blocks, by address: a
 	// request that repeats the history through an engine.Memo shares its
 	// blocks, and is hashed in time linear in what it adds.
