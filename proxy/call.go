@@ -212,15 +212,14 @@ func (b *book) requestLeak(req *cassette.Request) *redact.Leak {
 	return nil
 }
 
-// decode decodes the call for the log line, the linter's history and the
-// stream check: the response is added to the request decoded on arrival, or
-// decoded alone when the request was not linted. It is nil when nothing
-// needs it, or when the body was too large to keep in memory.
 // decode decodes what the call's end needs of its response: a stream, to
 // tell one cut short; the tool calls, for the log line; the whole call, for
-// the linter. It sets c.tools. A JSON answer the log can count without
-// decoding is left for the linter to decode when a later request continues
-// its conversation (later; most are never: an eval harness's).
+// the linter. The response is added to the request decoded on arrival, or
+// decoded alone when the request was not linted. It sets c.tools. ex is
+// nil when nothing needs it, or when the body was too large to keep in
+// memory. A JSON answer the log can count without decoding is left for the
+// linter to decode when a later request continues its conversation (later;
+// most are never: an eval harness's).
 func (c *call) decode(in *cassette.Interaction) (ex *engine.Exchange, later func(*engine.Exchange)) {
 	if in.Response.Body == nil || !c.stream && c.r.log.w == nil && c.ex == nil {
 		return nil, nil

@@ -58,17 +58,28 @@ func (p Policy) Header(h http.Header) http.Header {
 	if h == nil {
 		return nil
 	}
+	// One array holds every value, as http.Header.Clone does.
+	n := 0
+	for _, vs := range h {
+		n += len(vs)
+	}
+	values := make([]string, n)
 	out := make(http.Header, len(h))
 	for k, vs := range h {
-		if p.redactsHeader(k) {
-			masked := make([]string, len(vs))
-			for i := range masked {
-				masked[i] = Mask
-			}
-			out[k] = masked
+		if vs == nil {
+			out[k] = nil
 			continue
 		}
-		out[k] = append([]string(nil), vs...)
+		v := values[:len(vs):len(vs)]
+		values = values[len(vs):]
+		if p.redactsHeader(k) {
+			for i := range v {
+				v[i] = Mask
+			}
+		} else {
+			copy(v, vs)
+		}
+		out[k] = v
 	}
 	return out
 }

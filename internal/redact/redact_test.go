@@ -123,6 +123,13 @@ func TestScanHeaderNamesTheHeader(t *testing.T) {
 	if l == nil || l.Field != "request.headers.X-Debug-Token" {
 		t.Fatalf("ScanHeader = %v, want a leak in request.headers.X-Debug-Token", l)
 	}
+	// Of several, the first by name, whatever order the map gives.
+	for range 20 {
+		h := http.Header{"X-Zz": {openaiKey}, "X-Mm": {openaiKey}, "X-Aa": {"copy " + openaiKey}, "Accept": {"*/*"}}
+		if l := ScanHeader("h", h); l == nil || l.Field != "h.X-Aa" || l.Offset != 5 {
+			t.Fatalf("ScanHeader = %v, want the leak at offset 5 of h.X-Aa", l)
+		}
+	}
 }
 
 func TestScannerFindsTokensSplitAcrossWrites(t *testing.T) {
