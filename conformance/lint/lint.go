@@ -232,9 +232,11 @@ func (l *Linter) Forget(keep int) {
 	if len(l.history) <= keep {
 		return
 	}
-	l.history = append(l.history[:0:0], l.history[len(l.history)-keep:]...)
-	l.prints = append(l.prints[:0:0], l.prints[len(l.prints)-keep:]...)
-	l.later = append(l.later[:0:0], l.later[len(l.later)-keep:]...)
+	// In place: judgements copy the calls they need, and the arrays,
+	// kept at their size, take the next calls without growing again.
+	l.history = forgetAllBut(l.history, keep)
+	l.prints = forgetAllBut(l.prints, keep)
+	l.later = forgetAllBut(l.later, keep)
 	l.seen = seen{}
 	// A judgement under way keeps the old fingerprints; the new ones are
 	// the kept calls', carried over, not worked out again.
@@ -248,6 +250,14 @@ func (l *Linter) Forget(keep int) {
 		l.seen.add(&l.history[i], takenIn(l.prints[:i], l.prints[i]), l.blocks)
 	}
 	l.blocks.Settle()
+}
+
+// forgetAllBut moves the last keep elements of s to its start and clears
+// the rest, so that nothing they referenced is held.
+func forgetAllBut[T any](s []T, keep int) []T {
+	n := copy(s, s[len(s)-keep:])
+	clear(s[n:])
+	return s[:n]
 }
 
 // carryBlocks asks known for the fingerprint of every block printOf

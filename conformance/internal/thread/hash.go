@@ -40,7 +40,6 @@ type Hasher struct {
 var seed = maphash.MakeSeed()
 
 // CacheControl is the key providers leave out of prefix comparisons.
-// CacheControl is the key providers leave out of prefix comparisons.
 const CacheControl = "cache_control"
 
 // NewHasher returns a hasher for wire w's history.
