@@ -25,16 +25,16 @@ type deferred struct {
 	ex     engine.Exchange // the call, its response decoded
 }
 
-// decoded is the call, its response decoded, at index in the history.
-// l.history[index] is the call as added: it is read by judgements under
-// way and stays as it is.
-func (d *deferred) decoded(l *Linter, index int) engine.Exchange {
+// decoded is ex, a copy of the call as it was added, with its response
+// decoded. The first copy given is the one decoded; the others differ from
+// it in their Index at most (Forget renumbers the calls), which is kept.
+func (d *deferred) decoded(ex engine.Exchange) engine.Exchange {
 	d.once.Do(func() {
-		d.ex = l.history[index]
+		d.ex = ex
 		d.decode(&d.ex)
 		d.decode = nil
 	})
-	ex := d.ex
-	ex.Index = index
-	return ex
+	out := d.ex
+	out.Index = ex.Index
+	return out
 }

@@ -112,3 +112,38 @@ func TestForgetKeepsDeferredAnswers(t *testing.T) {
 		}
 	}
 }
+
+// A judgement prepared before a Forget decodes, when it is carried out
+// after, the answers of the calls it was prepared against: Forget moves
+// the history's arrays, not the judgement's.
+func TestJudgementPreparedBeforeForgetDecodesItsOwnCalls(t *testing.T) {
+	const url = "https://api.anthropic.com/v1/messages"
+	l := New(nil)
+	l.Full = true // judged against every call
+	var decoded []int
+	add := func(n int) {
+		ex := providers.Decode(0, providers.Call{Method: "POST", URL: url, RequestHeader: callHeader,
+			RequestBody: []byte(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"q` + strconv.Itoa(n) + `"}]}`)})
+		ex.Status = 200
+		l.AddDeferred(ex, func(ex *engine.Exchange) {
+			decoded = append(decoded, n)
+			providers.AddResponse(ex, providers.Call{Method: "POST", URL: url, Status: 200, ResponseHeader: answerHeader,
+				ResponseBody: []byte(`{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"a"}]}`)})
+		})
+	}
+	for n := range 8 {
+		add(n)
+	}
+	l.Forget(4) // calls 4 to 7, in arrays with room for more
+	decoded = nil
+	p := l.Prepare(providers.Decode(0, providers.Call{Method: "POST", URL: url, RequestHeader: callHeader,
+		RequestBody: []byte(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"next"}]}`)}))
+	for n := 8; n < 12; n++ {
+		add(n)
+	}
+	l.Forget(4)
+	p.Verdict()
+	if want := []int{4, 5, 6, 7}; !cmp.Equal(decoded, want) {
+		t.Fatalf("the judgement decoded the answers of calls %v, want %v", decoded, want)
+	}
+}

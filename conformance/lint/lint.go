@@ -96,14 +96,17 @@ func (l *Linter) Prepare(next engine.Exchange) *Pending {
 		exs = make([]engine.Exchange, 0, len(l.history)+1+len(l.history)/4)
 	}
 	exs = append(append(exs[:from], l.history[from:]...), next)
-	for i := from; i < len(l.history); i++ {
-		if d := l.later[i]; d != nil {
-			exs[i] = d.decoded(l, i)
-		}
-	}
 	*buf = exs
 	p := &Pending{buf: buf, from: from, next: next.Index, wire: next.Wire, shortened: from > 0,
 		ephemeral: l.Ephemeral[:len(l.Ephemeral):len(l.Ephemeral)], checks: l.checks}
+	for i := from; i < len(l.history); i++ {
+		if l.later[i] != nil {
+			// Their responses are decoded by Verdict, outside the
+			// caller's lock; a copy, since Forget moves l.later's.
+			p.later = slices.Clone(l.later[from:])
+			break
+		}
+	}
 	if !l.Full && l.blocks != nil && from < len(l.history) {
 		// The judgement learns over the history's fingerprints, and what
 		// it learns of next goes with it: next may still change. (A full
@@ -132,6 +135,7 @@ type Pending struct {
 	ephemeral []string
 	checks    []*check.Check
 	blocks    *thread.Prints // nil: the judgement keeps its own
+	later     []*deferred    // of the calls judged against, in step from from; nil when none is
 }
 
 // Verdict judges the prepared request. Call it once.
@@ -142,6 +146,11 @@ func (p *Pending) Verdict() Verdict {
 		*p.buf = exs[:0]
 		trafficBuffers.Put(p.buf)
 	}()
+	for k, d := range p.later {
+		if d != nil {
+			exs[p.from+k] = d.decoded(exs[p.from+k])
+		}
+	}
 	v := Verdict{Shortened: p.shortened}
 	tr := &check.Traffic{Exchanges: exs, Ephemeral: p.ephemeral, From: p.from, Latest: true}
 	if p.blocks != nil {
@@ -280,7 +289,7 @@ func (l *Linter) History() []engine.Exchange {
 	h := append([]engine.Exchange(nil), l.history...)
 	for i, d := range l.later {
 		if d != nil {
-			h[i] = d.decoded(l, i)
+			h[i] = d.decoded(h[i])
 		}
 	}
 	return h
