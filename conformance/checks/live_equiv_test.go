@@ -122,15 +122,15 @@ func matchIncrementalToFull(t *testing.T, acrossCassettes, deferred bool) {
 			if v.Shortened {
 				shortened++
 			}
-			if deferred && ex.Wire != engine.WireUnknown {
-				in := c.Interactions[i]
-				undecoded := ex
-				undecoded.Response, undecoded.ResponseErr = nil, ""
-				fast.AddDeferred(undecoded, func(ex *engine.Exchange) {
-					decodes++
-					providers.AddResponse(ex, providers.Call{Method: in.Request.Method, URL: in.Request.URL,
-						Status: in.Response.Status, ResponseHeader: in.Response.Header, ResponseBody: in.Response.Body, Duration: in.Response.Duration})
-				})
+			// As the proxy does: the request decoded, the response left to
+			// providers.DeferResponse.
+			undecoded := ex
+			undecoded.Response, undecoded.ResponseErr, undecoded.Status = nil, "", 0
+			in := c.Interactions[i]
+			later := providers.DeferResponse(&undecoded, providers.Call{Method: in.Request.Method, URL: in.Request.URL,
+				Status: in.Response.Status, ResponseHeader: in.Response.Header, ResponseBody: in.Response.Body, Duration: in.Response.Duration})
+			if deferred && later != nil {
+				fast.AddDeferred(undecoded, func(ex *engine.Exchange) { decodes++; later(ex) })
 				added++
 			} else {
 				fast.Add(ex)
