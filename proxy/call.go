@@ -217,9 +217,9 @@ func (b *book) requestLeak(req *cassette.Request) *redact.Leak {
 // the linter. The response is added to the request decoded on arrival, or
 // decoded alone when the request was not linted. It sets c.tools. ex is
 // nil when nothing needs it, or when the body was too large to keep in
-// memory. A JSON answer the log can count without decoding is left for the
-// linter to decode when a later request continues its conversation (later;
-// most are never: an eval harness's).
+// memory. A JSON answer the log does not count, or can count without
+// decoding, is left for the linter to decode when a later request
+// continues its conversation (later; most are never: an eval harness's).
 func (c *call) decode(in *cassette.Interaction) (ex *engine.Exchange, later func(*engine.Exchange)) {
 	if in.Response.Body == nil || !c.stream && c.r.log.w == nil && c.ex == nil {
 		return nil, nil
@@ -233,13 +233,19 @@ func (c *call) decode(in *cassette.Interaction) (ex *engine.Exchange, later func
 	if c.book != nil { // a passthrough call has none
 		call.Memo = c.book.memo
 	}
-	if !c.stream && providers.NoToolCalls(call.Status, call.ResponseHeader, call.ResponseBody) {
-		c.tools = 0
-		if c.ex == nil {
+	if !c.stream {
+		// An answer the log need not count, or can count without decoding.
+		counted := c.r.log.w == nil
+		if !counted && providers.NoToolCalls(call.Status, call.ResponseHeader, call.ResponseBody) {
+			c.tools, counted = 0, true
+		}
+		if counted && c.ex == nil {
 			return nil, nil // only the log wanted it
 		}
-		if later := providers.DeferResponse(c.ex, call); later != nil {
-			return c.ex, later
+		if counted {
+			if later := providers.DeferResponse(c.ex, call); later != nil {
+				return c.ex, later
+			}
 		}
 	}
 	ex = c.ex
