@@ -239,10 +239,10 @@ func (c *call) decode(in *cassette.Interaction) (ex *engine.Exchange, later func
 		if !counted && providers.NoToolCalls(call.Status, call.ResponseHeader, call.ResponseBody) {
 			c.tools, counted = 0, true
 		}
-		if counted && c.ex == nil {
-			return nil, nil // only the log wanted it
-		}
 		if counted {
+			if c.ex == nil {
+				return nil, nil // only the log wanted it
+			}
 			if later := providers.DeferResponse(c.ex, call); later != nil {
 				return c.ex, later
 			}

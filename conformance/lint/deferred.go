@@ -7,13 +7,13 @@ import (
 )
 
 // AddDeferred is Add for a call whose response is not decoded yet:
-// decodeResponse decodes it into the exchange it is given, the first time
-// a judgement needs the call, and never when none does (a new
-// conversation's request is judged alone: an eval harness's calls are
-// never decoded twice over). ex must carry what the history's
-// fingerprints read, which is its request and its Status; decodeResponse
-// must add the response and nothing that changes them. It may run on any
-// goroutine that judges, once.
+// decodeResponse decodes it into the exchange it is given the first time a
+// judgement needs the call, and never when none does. (A new
+// conversation's request is judged alone, so an eval harness's answers are
+// never decoded.) ex must carry what the history's fingerprints read, its
+// request and its Status; decodeResponse must add the response and change
+// neither. It runs once, in the Verdict of the first judgement that needs
+// it, outside any lock the caller holds around Prepare.
 func (l *Linter) AddDeferred(ex engine.Exchange, decodeResponse func(*engine.Exchange)) {
 	l.add(ex, &deferred{decode: decodeResponse})
 }
