@@ -12,8 +12,9 @@ import (
 // conversation's request is judged alone, so an eval harness's answers are
 // never decoded.) ex must carry what the history's fingerprints read, its
 // request and its Status; decodeResponse must add the response and change
-// neither. It runs once, in the Verdict of the first judgement that needs
-// it, outside any lock the caller holds around Prepare.
+// neither. It runs once: in History, or in the Verdict of the first
+// judgement that needs it, outside any lock the caller holds around
+// Prepare.
 func (l *Linter) AddDeferred(ex engine.Exchange, decodeResponse func(*engine.Exchange)) {
 	l.add(ex, &deferred{decode: decodeResponse})
 }
