@@ -2,6 +2,8 @@ package proxy
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -67,4 +69,43 @@ func TestSpilledBodyHoldsBackWhatTheScanJudges(t *testing.T) {
 	if bytes.Contains(left(), []byte(key[:8])) {
 		t.Fatal("a credential left memory")
 	}
+}
+
+// failingFile takes the first room bytes written to it and fails after.
+type failingFile struct{ room, n int }
+
+func (f *failingFile) Write(p []byte) (int, error) {
+	if f.n+len(p) > f.room {
+		k := f.room - f.n
+		f.n = f.room
+		return k, errors.New("no space left on device")
+	}
+	f.n += len(p)
+	return len(p), nil
+}
+func (f *failingFile) ReadAt(p []byte, off int64) (int, error) { return 0, io.EOF }
+func (f *failingFile) Close() error                            { return nil }
+
+// A spilled body's file writes go on while the body arrives; one that
+// fails is found once the body has ended, with what it did write counted,
+// and the stream is never failed for it.
+func TestSpillWriteFailureShowsAtTheEnd(t *testing.T) {
+	defer func(n int) { spillAt = n }(spillAt)
+	spillAt = 64 << 10
+	f := &failingFile{room: 300 << 10}
+	b := newBodyBuffer("response.body", 0)
+	b.file = f
+	line := []byte("data: " + strings.Repeat("x", 1000) + "\n\n")
+	for range 4 << 10 {
+		if n, err := b.Write(line); n != len(line) || err != nil {
+			t.Fatalf("Write = %d, %v: the stream must go on", n, err)
+		}
+	}
+	if _, err := b.trailingNewlines(); err == nil || !strings.Contains(err.Error(), "no space left") {
+		t.Fatalf("trailingNewlines error = %v, want the write's", err)
+	}
+	if b.written != int64(f.room) {
+		t.Errorf("written = %d, want the %d bytes the file took", b.written, f.room)
+	}
+	b.Close()
 }
