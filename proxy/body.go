@@ -41,14 +41,6 @@ type bodyBuffer struct {
 
 	lines []byte // block lines on their way to the file, written once they make a spillPiece
 
-	// The lines before are written by a goroutine of their own while the
-	// body goes on arriving (see flushLines).
-	writing  chan struct{} // closed once they are written; nil when no write is under way
-	inflight []byte        // the lines being written
-	wrote    int           // how much of them was, and the error; read once writing is closed
-	wroteErr error
-	spare    []byte // a buffer for the next lines, once the write of inflight is done
-
 	noSpill bool // past spillAt, drop the body instead of spilling it
 	dropped bool
 
@@ -191,36 +183,17 @@ func (b *bodyBuffer) toLines(piece []byte) {
 	b.spilt += int64(len(piece))
 }
 
-// flushLines hands the block lines made so far to a goroutine that writes
-// them to the file, so that the write overlaps the stream to the client;
-// the lines handed over before are written by then. A failure shows in
-// b.err at the next flush or at settle.
+// flushLines writes the block lines made so far to the file.
 func (b *bodyBuffer) flushLines() {
-	b.waitWrite()
 	if len(b.lines) == 0 || b.err != nil {
 		return
 	}
-	file, lines, done := b.file, b.lines, make(chan struct{})
-	b.inflight, b.writing = lines, done
-	b.lines, b.spare = b.spare[:0], nil
-	go func() {
-		b.wrote, b.wroteErr = file.Write(lines)
-		close(done)
-	}()
-}
-
-// waitWrite waits for the lines handed to the file's writer, if any.
-func (b *bodyBuffer) waitWrite() {
-	if b.writing == nil {
-		return
+	n, err := b.file.Write(b.lines)
+	b.written += int64(n)
+	if err != nil {
+		b.err = err
 	}
-	<-b.writing
-	b.writing = nil
-	b.written += int64(b.wrote)
-	if b.wroteErr != nil && b.err == nil {
-		b.err = b.wroteErr
-	}
-	b.spare, b.inflight = b.inflight, nil
+	b.lines = b.lines[:0]
 }
 
 // spillFile is where a body's block lines go once it spills.
@@ -290,7 +263,6 @@ func (b *bodyBuffer) settle() {
 	}
 	b.settled = true
 	b.flushLines()
-	b.waitWrite()
 	if b.block {
 		b.block = cassette.BlockText(b.mem)
 	}
@@ -358,9 +330,8 @@ func (b *bodyBuffer) Bytes() []byte {
 	return b.mem
 }
 
-// Reader reads the whole body from the start, once it has ended.
+// Reader reads the whole body from the start, once it has ended (settle).
 func (b *bodyBuffer) Reader() io.Reader {
-	b.settle()
 	if b.file == nil {
 		return bytes.NewReader(b.mem)
 	}
@@ -406,7 +377,6 @@ func noEOF(err error) error {
 
 // Close frees the body.
 func (b *bodyBuffer) Close() {
-	b.waitWrite()
 	if b.file != nil {
 		b.file.Close()
 		b.file = nil

@@ -86,9 +86,9 @@ func (f *failingFile) Write(p []byte) (int, error) {
 func (f *failingFile) ReadAt(p []byte, off int64) (int, error) { return 0, io.EOF }
 func (f *failingFile) Close() error                            { return nil }
 
-// A spilled body's file writes go on while the body arrives; one that
-// fails is found once the body has ended, with what it did write counted,
-// and the stream is never failed for it.
+// A spilled body's file write that fails is found once the body has
+// ended, with what it did write counted, and the stream is never failed
+// for it.
 func TestSpillWriteFailureShowsAtTheEnd(t *testing.T) {
 	defer func(n int) { spillAt = n }(spillAt)
 	spillAt = 64 << 10
