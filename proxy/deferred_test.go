@@ -2,7 +2,6 @@ package proxy
 
 import (
 	"bytes"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -32,23 +31,15 @@ func TestDeferredAnswerJudgesTheRequestThatEchoesIt(t *testing.T) {
 			u, _ := url.Parse(up.URL)
 			front := httptest.NewServer(NewHandler(rec, u))
 			defer front.Close()
-			post := func(body string) (int, string) {
-				req, _ := http.NewRequest("POST", front.URL+"/v1/messages", strings.NewReader(body))
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("Anthropic-Version", "2023-06-01")
-				resp, err := http.DefaultClient.Do(req)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer resp.Body.Close()
-				b, _ := io.ReadAll(resp.Body)
-				return resp.StatusCode, string(b)
+			call := func(body string) (int, string) {
+				resp, got := post(t, http.DefaultClient, front.URL+"/v1/messages", []byte(body), "Anthropic-Version", "2023-06-01")
+				return resp.StatusCode, string(got)
 			}
 			const head = `{"model":"claude-x","max_tokens":2048,"thinking":{"type":"enabled","budget_tokens":1024},"messages":[{"role":"user","content":"Hi"}`
-			if status, body := post(head + `]}`); status != http.StatusOK {
+			if status, body := call(head + `]}`); status != http.StatusOK {
 				t.Fatalf("first call: %d %s", status, body)
 			}
-			if status, body := post(head + `,{"role":"assistant","content":[{"type":"thinking","thinking":"` + tc.thinking + `","signature":"EqQBCkYIBxgCKkA"},{"type":"text","text":"Hello."}]},{"role":"user","content":"And?"}]}`); status != http.StatusOK {
+			if status, body := call(head + `,{"role":"assistant","content":[{"type":"thinking","thinking":"` + tc.thinking + `","signature":"EqQBCkYIBxgCKkA"},{"type":"text","text":"Hello."}]},{"role":"user","content":"And?"}]}`); status != http.StatusOK {
 				t.Fatalf("second call: %d %s", status, body)
 			}
 			rec.Close()
