@@ -81,16 +81,27 @@ func lintCall(l *Linter, memo *engine.Memo, req, answer []byte, add bool) {
 func lintCallTo(url string, header http.Header, l *Linter, memo *engine.Memo, req, answer []byte, add bool) {
 	ex := providers.Decode(0, providers.Call{Method: "POST", URL: url, RequestHeader: header, RequestBody: req, Memo: memo})
 	l.Prepare(ex).Verdict()
-	call := providers.Call{Method: "POST", URL: url, Status: 200, ResponseHeader: answerHeader, ResponseBody: answer}
 	if !add {
-		providers.AddResponse(&ex, call)
+		providers.AddResponse(&ex, providers.Call{Method: "POST", URL: url, Status: 200, ResponseHeader: answerHeader, ResponseBody: answer})
 		return
 	}
 	if l.Len() == 256 {
 		l.Forget(128)
 	}
-	ex.Status = call.Status
-	l.AddDeferred(ex, func(ex *engine.Exchange) { providers.AddResponse(ex, call) })
+	addDeferred(l, ex, answer, nil)
+}
+
+// addDeferred adds ex to l with answer, a 200 JSON answer, undecoded, as
+// the proxy adds one (providers.DeferResponse); decoded, when set, is
+// called when the answer is decoded.
+func addDeferred(l *Linter, ex engine.Exchange, answer []byte, decoded func()) {
+	later := providers.DeferResponse(&ex, providers.Call{Method: "POST", URL: ex.URL, Status: 200, ResponseHeader: answerHeader, ResponseBody: answer})
+	l.AddDeferred(ex, func(ex *engine.Exchange) {
+		if decoded != nil {
+			decoded()
+		}
+		later(ex)
+	})
 }
 
 var (

@@ -40,13 +40,11 @@ func TestDeferredAnswersAreDecodedOnDemandOnce(t *testing.T) {
 	add := func(body []byte) {
 		ex := request(body)
 		l.Judge(ex)
-		ex.Status = 200
 		n := l.Len()
-		l.AddDeferred(ex, func(ex *engine.Exchange) {
+		addDeferred(l, ex, answer, func() {
 			mu.Lock()
 			decodes = append(decodes, n)
 			mu.Unlock()
-			providers.AddResponse(ex, providers.Call{Method: "POST", URL: url, Status: 200, ResponseHeader: answerHeader, ResponseBody: answer})
 		})
 	}
 	for n := range 5 {
@@ -97,12 +95,7 @@ func TestForgetKeepsDeferredAnswers(t *testing.T) {
 	for n := range 6 {
 		ex := providers.Decode(0, providers.Call{Method: "POST", URL: url, RequestHeader: callHeader,
 			RequestBody: []byte(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"q` + strconv.Itoa(n) + `"}]}`)})
-		ex.Status = 200
-		text := "answer " + strconv.Itoa(n)
-		l.AddDeferred(ex, func(ex *engine.Exchange) {
-			providers.AddResponse(ex, providers.Call{Method: "POST", URL: url, Status: 200, ResponseHeader: answerHeader,
-				ResponseBody: []byte(`{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"` + text + `"}]}`)})
-		})
+		addDeferred(l, ex, []byte(`{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"answer `+strconv.Itoa(n)+`"}]}`), nil)
 	}
 	l.Forget(2)
 	h := l.History()
@@ -124,12 +117,8 @@ func TestJudgementPreparedBeforeForgetDecodesItsOwnCalls(t *testing.T) {
 	add := func(n int) {
 		ex := providers.Decode(0, providers.Call{Method: "POST", URL: url, RequestHeader: callHeader,
 			RequestBody: []byte(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"q` + strconv.Itoa(n) + `"}]}`)})
-		ex.Status = 200
-		l.AddDeferred(ex, func(ex *engine.Exchange) {
-			decoded = append(decoded, n)
-			providers.AddResponse(ex, providers.Call{Method: "POST", URL: url, Status: 200, ResponseHeader: answerHeader,
-				ResponseBody: []byte(`{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"a"}]}`)})
-		})
+		addDeferred(l, ex, []byte(`{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"a"}]}`),
+			func() { decoded = append(decoded, n) })
 	}
 	for n := range 8 {
 		add(n)
