@@ -3,6 +3,7 @@ package check
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/llmtck/llmtck/engine"
 )
@@ -32,12 +33,25 @@ type Traffic struct {
 	// judged them. False for a recording.
 	Latest bool
 
+	// The analyses are read without a lock, as every check asks for its
+	// family's: the first built of them, published by storing that count
+	// once each is in place, never change. Adding one takes mu, and so
+	// does reading more, where analyses past the first maxAnalyses go.
 	mu       sync.Mutex
-	analyses []analysis // a handful, one per family: a slice beats a map
+	built    atomic.Int32
+	analyses [maxAnalyses]analysis
+	more     []analysis
+	// wireRoom backs wireSet for a traffic of a wire or two (a live
+	// judgement of one request), which then allocates nothing.
+	wireRoom [2]engine.Wire
 
 	wiresOnce sync.Once
 	wireSet   []engine.Wire
 }
+
+// maxAnalyses is room for every family's analysis and the ones they share
+// (five today), with room for a custom check's.
+const maxAnalyses = 8
 
 type analysis struct {
 	name  string
@@ -48,6 +62,9 @@ type analysis struct {
 // walk that several checks of one family need is paid once per traffic.
 // The build runs outside the lock: it may ask for other analyses.
 func Analysis[T any](tr *Traffic, name string, build func(*Traffic) T) T {
+	if v, ok := tr.published(name); ok {
+		return v.(T)
+	}
 	tr.mu.Lock()
 	v, ok := tr.lookup(name)
 	tr.mu.Unlock()
@@ -60,13 +77,32 @@ func Analysis[T any](tr *Traffic, name string, build func(*Traffic) T) T {
 	if v, ok := tr.lookup(name); ok { // built meanwhile by another check: keep one
 		return v.(T)
 	}
-	tr.analyses = append(tr.analyses, analysis{name, built})
+	if n := tr.built.Load(); n < maxAnalyses {
+		tr.analyses[n] = analysis{name, built}
+		tr.built.Store(n + 1)
+	} else {
+		tr.more = append(tr.more, analysis{name, built})
+	}
 	return built
+}
+
+// published finds the named analysis among the first maxAnalyses, without
+// the lock.
+func (tr *Traffic) published(name string) (any, bool) {
+	for _, a := range tr.analyses[:tr.built.Load()] {
+		if a.name == name {
+			return a.value, true
+		}
+	}
+	return nil, false
 }
 
 // lookup finds the named analysis; tr.mu is held.
 func (tr *Traffic) lookup(name string) (any, bool) {
-	for _, a := range tr.analyses {
+	if v, ok := tr.published(name); ok {
+		return v, true
+	}
+	for _, a := range tr.more {
 		if a.name == name {
 			return a.value, true
 		}
@@ -78,6 +114,7 @@ func (tr *Traffic) lookup(name string) (any, bool) {
 // (every check asks).
 func (tr *Traffic) wires() []engine.Wire {
 	tr.wiresOnce.Do(func() {
+		tr.wireSet = tr.wireRoom[:0]
 		for i := tr.From; i < len(tr.Exchanges); i++ {
 			if w := tr.Exchanges[i].Wire; !slices.Contains(tr.wireSet, w) {
 				tr.wireSet = append(tr.wireSet, w)

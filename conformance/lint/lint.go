@@ -136,6 +136,7 @@ type Pending struct {
 	checks    []*check.Check
 	blocks    *thread.Prints // nil: the judgement keeps its own
 	later     []*deferred    // of the calls judged against, in step from from; nil when none is
+	traffic   check.Traffic  // what Verdict judges: kept here, one allocation fewer
 }
 
 // Verdict judges the prepared request. Call it once.
@@ -152,7 +153,8 @@ func (p *Pending) Verdict() Verdict {
 		}
 	}
 	v := Verdict{Shortened: p.shortened}
-	tr := &check.Traffic{Exchanges: exs, Ephemeral: p.ephemeral, From: p.from, Latest: true}
+	tr := &p.traffic
+	tr.Exchanges, tr.Ephemeral, tr.From, tr.Latest = exs, p.ephemeral, p.from, true
 	if p.blocks != nil {
 		thread.Share(tr, p.blocks)
 	}
@@ -181,11 +183,11 @@ func (l *Linter) add(ex engine.Exchange, later *deferred) {
 		l.blocks = thread.NewPrints()
 	}
 	p := printOf(&ex, l.blocks, l.last())
-	taken := 0
+	p.base = -1
 	if !l.seen.fresh(&ex) {
-		taken = takenIn(l.prints, p)
+		p.base = latestExtended(l.prints, p)
 	}
-	l.seen.add(&ex, taken, l.blocks) // printOf has just fingerprinted its blocks there
+	l.seen.add(&ex, l.taken(p), l.blocks) // printOf has just fingerprinted its blocks there
 	l.history = append(l.history, ex)
 	l.prints = append(l.prints, p)
 	l.later = append(l.later, later)
@@ -221,13 +223,13 @@ func latestExtended(prints []print, next print) int {
 	return -1
 }
 
-// takenIn is how many of p's messages seen already holds from the calls
-// printed in prints: those of the latest call p extends, 0 when none.
-func takenIn(prints []print, p print) int {
-	if i := latestExtended(prints, p); i >= 0 {
-		return len(prints[i].prefix)
+// taken is how many of p's messages seen already holds: those of the
+// latest call p extends (p.base), 0 when none.
+func (l *Linter) taken(p print) int {
+	if p.base < 0 {
+		return 0
 	}
-	return 0
+	return len(l.prints[p.base].prefix)
 }
 
 // Len is the number of calls in the history.
@@ -243,6 +245,7 @@ func (l *Linter) Forget(keep int) {
 	}
 	// In place: judgements copy the calls they need, and the arrays,
 	// kept at their size, take the next calls without growing again.
+	cut := len(l.history) - keep
 	l.history = forgetAllBut(l.history, keep)
 	l.prints = forgetAllBut(l.prints, keep)
 	l.later = forgetAllBut(l.later, keep)
@@ -255,8 +258,12 @@ func (l *Linter) Forget(keep int) {
 		carryBlocks(&l.history[i], l.blocks)
 		// As Add does: a call that extends a kept one adds its new
 		// messages only, so a long conversation is not hashed whole
-		// once per kept call.
-		l.seen.add(&l.history[i], takenIn(l.prints[:i], l.prints[i]), l.blocks)
+		// once per kept call. The latest call it extends is kept, or
+		// else none it extends is.
+		if p := &l.prints[i]; p.base >= 0 {
+			p.base = max(p.base-cut, -1)
+		}
+		l.seen.add(&l.history[i], l.taken(l.prints[i]), l.blocks)
 	}
 	l.blocks.Settle()
 }

@@ -19,6 +19,10 @@ type print struct {
 	wire     engine.Wire
 	settings uint64
 	prefix   []uint64 // prefix[k] fingerprints messages[:k+1]
+	// base is, for a call in the history, the index of the latest call
+	// before it that it extends, -1 when none (or when it is fresh: it
+	// shares no block with any, so seen takes in all of its own).
+	base int
 }
 
 // printOf fingerprints ex's request, looking its blocks up in known (nil:

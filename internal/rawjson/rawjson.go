@@ -57,6 +57,7 @@ func fieldsOf(data, known []byte) ([]Field, error) {
 	if i < len(data) && data[i] == '}' {
 		return fields, closed(data, i)
 	}
+	fields = make([]Field, 0, 4) // most objects of a request have a few fields: one allocation
 	for {
 		if i >= len(data) || data[i] != '"' {
 			return nil, errMalformed
@@ -318,6 +319,9 @@ func skipNested(data []byte, j, depth int) int {
 // json.Unmarshal.
 func unquoteKey(q []byte) (string, bool) {
 	if len(q) >= 2 && q[len(q)-1] == '"' && plain(q[1:len(q)-1]) {
+		if k, ok := commonKeys[string(q[1:len(q)-1])]; ok {
+			return k, true // no allocation for the keys every request repeats
+		}
 		return string(q[1 : len(q)-1]), true
 	}
 	var s string
@@ -326,6 +330,35 @@ func unquoteKey(q []byte) (string, bool) {
 	}
 	return s, true
 }
+
+// commonKeys are the object keys of the providers' requests and answers,
+// each mapped to itself: a key read from a document is looked up here
+// before a string is made of it.
+var commonKeys = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range []string{
+		// Anthropic Messages
+		"model", "max_tokens", "messages", "system", "tools", "tool_choice", "thinking", "stream", "metadata",
+		"temperature", "top_p", "top_k", "stop_sequences", "role", "content", "type", "text", "id", "name",
+		"input", "tool_use_id", "is_error", "signature", "data", "cache_control", "source", "media_type",
+		"input_schema", "description", "budget_tokens", "stop_reason", "stop_sequence", "usage",
+		"input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens",
+		// OpenAI Chat Completions and Responses
+		"tool_calls", "tool_call_id", "function", "arguments", "parameters", "choices", "index", "message",
+		"finish_reason", "object", "created", "prompt_tokens", "completion_tokens", "total_tokens",
+		"reasoning_effort", "response_format", "max_completion_tokens", "n", "store", "include",
+		"previous_response_id", "output", "status", "call_id", "encrypted_content", "summary", "reasoning",
+		"instructions", "annotations", "strict", "refusal",
+		// Gemini
+		"contents", "parts", "functionCall", "functionResponse", "args", "response", "thoughtSignature",
+		"thought", "generationConfig", "systemInstruction", "candidates", "finishReason", "usageMetadata",
+		"promptTokenCount", "candidatesTokenCount", "totalTokenCount", "inlineData", "mimeType",
+		"functionDeclarations", "toolConfig",
+	} {
+		m[k] = k
+	}
+	return m
+}()
 
 // kind names the JSON type of data for error messages.
 func kind(data []byte) string {

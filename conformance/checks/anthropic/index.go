@@ -122,13 +122,11 @@ func antAnalyze(tr *check.Traffic) *antTraffic { return check.Analysis(tr, "anth
 
 func newAntTraffic(tr *check.Traffic) *antTraffic {
 	a := &antTraffic{
-		tr:       tr,
-		reqs:     make([]*antReq, len(tr.Exchanges)-tr.From),
-		origins:  origin.Of(tr),
-		full:     map[uint64]int{},
-		accepted: make(map[uint64]bool, mostMessages(tr)), // an entry per message of the longest
-		h:        thread.HasherFor(tr, engine.WireAnthropic),
-		threads:  thread.Of(tr),
+		tr:      tr,
+		reqs:    make([]*antReq, len(tr.Exchanges)-tr.From),
+		origins: origin.Of(tr),
+		h:       thread.HasherFor(tr, engine.WireAnthropic),
+		threads: thread.Of(tr),
 	}
 	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
@@ -137,13 +135,20 @@ func newAntTraffic(tr *check.Traffic) *antTraffic {
 			r := a.resolve(i, ex, !tr.Latest || i == len(tr.Exchanges)-1)
 			a.reqs[i-tr.From] = r
 			a.last = r
-			if ex.Accepted() && antOutput(ex) != nil {
+			if !ex.Accepted() {
+				continue
+			}
+			// The maps are made by the first accepted request: a request
+			// judged alone needs neither.
+			if a.accepted == nil {
+				a.full = map[uint64]int{}
+				a.accepted = make(map[uint64]bool, mostMessages(tr)) // an entry per message of the longest
+			}
+			if antOutput(ex) != nil {
 				a.full[r.prefix[len(r.prefix)-1]] = i
 			}
-			if ex.Accepted() {
-				for _, c := range r.ctx {
-					a.accepted[c] = true
-				}
+			for _, c := range r.ctx {
+				a.accepted[c] = true
 			}
 		}
 	}
@@ -221,12 +226,13 @@ func antUnfinished(partial bool, b *engine.Block) bool {
 func (a *antTraffic) resolve(at int, ex *engine.Exchange, echoes bool) *antReq {
 	req := ex.Request
 	n := len(req.Messages)
+	hashes := make([]uint64, 3*n+1) // msgHash, prefix and ctx, in one allocation
 	r := &antReq{
 		at: at, ex: ex, req: req,
-		msgHash:       make([]uint64, n),
-		prefix:        make([]uint64, n+1),
+		msgHash:       hashes[:n:n],
+		prefix:        hashes[n : 2*n+1 : 2*n+1],
+		ctx:           hashes[2*n+1:],
 		fresh:         make([]bool, n),
-		ctx:           make([]uint64, n),
 		system:        a.h.Blocks(req.System),
 		tools:         a.h.Tools(req.Tools),
 		lastAssistant: -1,
@@ -260,7 +266,8 @@ func (a *antTraffic) resolve(at int, ex *engine.Exchange, echoes bool) *antReq {
 	if !echoes {
 		return r
 	}
-	r.producer, r.origin = make([]int, n), make([]int, n)
+	links := make([]int, 2*n)
+	r.producer, r.origin = links[:n:n], links[n:]
 	for k := range req.Messages {
 		r.producer[k], r.origin[k] = -1, -1
 		if p, ok := a.full[r.prefix[k]]; ok {

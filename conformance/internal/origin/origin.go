@@ -65,7 +65,7 @@ type Index struct {
 func Of(tr *check.Traffic) *Index { return check.Analysis(tr, "origin", build) }
 
 func build(tr *check.Traffic) *Index {
-	x := &Index{tr: tr, keys: map[key][]Origin{}}
+	x := &Index{tr: tr} // keys is made by the first origin: a request judged alone has none
 	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Response == nil {
@@ -139,6 +139,9 @@ func (x *Index) All(kind Kind, s string, before int) []Origin { return x.origins
 // add records o under a key.
 func (x *Index) add(kind Kind, s string, o Origin) {
 	k := key{kind, s}
+	if x.keys == nil {
+		x.keys = map[key][]Origin{}
+	}
 	x.keys[k] = append(x.keys[k], o)
 }
 

@@ -19,10 +19,11 @@ type Analysis struct {
 	// reqs holds the request of exchange tr.From+k at k: the judged ones
 	// only, so a judgement of the latest call over a long history does
 	// not pay for a slot per earlier call.
-	reqs  []*Request
+	reqs []*Request
+	// Notes are the HIST findings by check ID; nil when there are none.
 	Notes map[string][]Note
-	// eph lists, by exchange position, the request's content that its
-	// successor in the thread no longer carries.
+	// Eph lists, by exchange position, the request's content that its
+	// successor in the thread no longer carries; nil when there is none.
 	Eph map[int][]EphemeralUnit
 }
 
@@ -77,8 +78,8 @@ type EphemeralUnit struct {
 }
 
 func analyseHistory(tr *check.Traffic) *Analysis {
-	a := &Analysis{tr: tr, reqs: make([]*Request, len(tr.Exchanges)-tr.From),
-		Notes: map[string][]Note{}, Eph: map[int][]EphemeralUnit{}}
+	// Notes and Eph are made by their first entry: most judgements have none.
+	a := &Analysis{tr: tr, reqs: make([]*Request, len(tr.Exchanges)-tr.From)}
 	t := newThreader()
 	var last *Request
 	for i := tr.From; i < len(tr.Exchanges); i++ {
@@ -135,6 +136,9 @@ func (a *Analysis) judgeThread(th *histThread) {
 }
 
 func (a *Analysis) note(check string, sev check.Severity, r *Request, location, diff, format string, args ...any) {
+	if a.Notes == nil {
+		a.Notes = map[string][]Note{}
+	}
 	a.Notes[check] = append(a.Notes[check], Note{Sev: sev, Interaction: a.tr.Exchanges[r.ex].Index,
 		Location: location, Message: fmt.Sprintf(format, args...), Diff: diff})
 }
@@ -150,6 +154,9 @@ func (a *Analysis) recordEphemeral(d *histDiff) {
 			continue // summarised, not ephemeral
 		}
 		e := EphemeralUnit{Req: d.base, Unit: i, Tail: i > d.lastKept}
+		if a.Eph == nil {
+			a.Eph = map[int][]EphemeralUnit{}
+		}
 		a.Eph[d.base.ex] = append(a.Eph[d.base.ex], e)
 		if !e.Tail {
 			continue // an edit: HIST-001 and the prefix checks judge it

@@ -236,11 +236,14 @@ func (p *Prints) Len() int {
 // HasherFor returns a hasher for wire w's history that shares tr's Prints:
 // the one given to Share, or else one of tr's own. A traffic of one
 // request has nothing of its own to share.
-func HasherFor(tr *check.Traffic, w engine.Wire) *Hasher {
-	return NewHasherWith(w, check.Analysis(tr, printsAnalysis, func(tr *check.Traffic) *Prints {
+func HasherFor(tr *check.Traffic, w engine.Wire) *Hasher { return NewHasherWith(w, printsOf(tr)) }
+
+// printsOf is the Prints tr's hashers share (see HasherFor).
+func printsOf(tr *check.Traffic) *Prints {
+	return check.Analysis(tr, printsAnalysis, func(tr *check.Traffic) *Prints {
 		if len(tr.Exchanges)-tr.From < 2 {
 			return nil
 		}
 		return &Prints{keeps: true, solo: true}
-	}))
+	})
 }

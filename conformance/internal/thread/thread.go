@@ -97,7 +97,7 @@ func (u Unit) IsStart() bool { return u.Block < 0 }
 // conversation is fingerprinted in time and memory linear in what it adds.
 func newRequest(tr *check.Traffic, ex *engine.Exchange, pos int, last *Request) *Request {
 	req := ex.Request
-	f := HasherFor(tr, ex.Wire)
+	f := NewHasherWith(ex.Wire, printsOf(tr)) // HasherFor, kept off the heap
 	r := &Request{ex: pos, Wire: ex.Wire, Req: req, rejected: ex.Status >= 400}
 	r.Chained = req.PreviousResponseID != ""
 	if ex.Response != nil {
@@ -284,10 +284,7 @@ type headsOf struct {
 }
 
 func newThreader() *threader {
-	return &threader{
-		byKey:  map[uint64]*histThread{},
-		byResp: map[string]*histThread{},
-	}
+	return &threader{byKey: map[uint64]*histThread{}} // byResp is made by its first entry
 }
 
 // add places r in a thread and returns it.
@@ -300,6 +297,9 @@ func (t *threader) add(r *Request) *histThread {
 	th.Reqs = append(th.Reqs, r)
 	r.Thread = th
 	if r.RespID != "" {
+		if t.byResp == nil {
+			t.byResp = map[string]*histThread{}
+		}
 		t.byResp[r.RespID] = th
 	}
 	if !r.Chained {
@@ -377,6 +377,10 @@ func (t *threader) setLatest(th *histThread, r *Request) {
 // indexHeads brings byHead up to date: the messages waiting are indexed in
 // the order their requests became latest, as if each had been at once.
 func (t *threader) indexHeads() {
+	if t.waiting == 0 {
+		t.unindexed = t.unindexed[:0] // nothing to index (a first request): byHead may stay nil
+		return
+	}
 	if t.byHead == nil {
 		t.byHead = make(map[uint64][]*histThread, t.waiting)
 	}
