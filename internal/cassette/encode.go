@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // header is what EncodeHeader writes: the start of a go-vcr v2 cassette
@@ -202,10 +203,13 @@ func appendHeaders(dst []byte, h http.Header, body []byte) []byte {
 const maxSimpleKey = 1000
 
 func keepHeader(k string, h http.Header, body []byte) bool {
-	switch http.CanonicalHeaderKey(k) {
-	case "Content-Encoding":
+	// Compared as http.CanonicalHeaderKey would find them, without
+	// canonicalising every other key: ASCII letters fold only to letters
+	// of other lengths in UTF-8, so equal lengths make EqualFold ASCII's.
+	switch {
+	case len(k) == len("Content-Encoding") && strings.EqualFold(k, "Content-Encoding"):
 		return encodingMatches(h[k], body)
-	case "Content-Length":
+	case len(k) == len("Content-Length") && strings.EqualFold(k, "Content-Length"):
 		v := h[k]
 		var n [20]byte
 		return len(v) == 1 && v[0] == string(strconv.AppendInt(n[:0], int64(len(body)), 10))

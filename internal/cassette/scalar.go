@@ -21,10 +21,9 @@ import (
 
 // appendInline appends s as a one-line scalar.
 func appendInline(dst []byte, s string) []byte {
+	// plainSafe and printable hold only for UTF-8, so the check for
+	// bytes that are not (a rare body) comes after them.
 	switch {
-	case !utf8.ValidString(s):
-		dst = append(dst, "!!binary "...)
-		return base64.StdEncoding.AppendEncode(dst, []byte(s))
 	case plainSafe(s):
 		return append(dst, s...)
 	case printable(s, false):
@@ -40,6 +39,9 @@ func appendInline(dst []byte, s string) []byte {
 		}
 		dst = append(dst, s...)
 		return append(dst, '\'')
+	case !utf8.ValidString(s):
+		dst = append(dst, "!!binary "...)
+		return base64.StdEncoding.AppendEncode(dst, []byte(s))
 	}
 	return appendDoubleQuoted(dst, s)
 }
@@ -182,10 +184,8 @@ func plainSafe(s string) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case isLetter(c), c >= '0' && c <= '9':
-		case strings.IndexByte(" -_./;,=+()*&%@~!$?<>^'\"\\", c) >= 0:
+		switch c := s[i]; {
+		case plainByte[c]:
 		case c == ':':
 			if i+1 < len(s) && s[i+1] == ' ' {
 				return false
@@ -193,6 +193,9 @@ func plainSafe(s string) bool {
 		default:
 			return false
 		}
+	}
+	if len(s) > len("false") {
+		return true // longer than any word YAML reads as a null or a boolean
 	}
 	// s is ASCII here, so EqualFold is ToLower without the copy.
 	for _, w := range [...]string{"null", "true", "false", "yes", "no", "on", "off", "y", "n"} {
@@ -202,6 +205,19 @@ func plainSafe(s string) bool {
 	}
 	return true
 }
+
+// plainByte marks the bytes a plain scalar may hold anywhere: letters,
+// digits and the punctuation YAML gives no meaning inside one (':' is
+// plainSafe's to judge).
+var plainByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isLetter(byte(c)) || c >= '0' && c <= '9'
+	}
+	for _, c := range []byte(" -_./;,=+()*&%@~!$?<>^'\"\\") {
+		t[c] = true
+	}
+	return t
+}()
 
 // isStatusLine reports digits, a space and a letter, as in "404 Not Found".
 func isStatusLine(s string) bool {
