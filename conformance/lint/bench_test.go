@@ -69,19 +69,60 @@ func BenchmarkJudge(b *testing.B) {
 // with a full history of 256 calls. The answer is added undecoded, as the
 // proxy adds a JSON answer, and no later request needs it decoded.
 func BenchmarkEvalCall(b *testing.B) {
-	answer := []byte(`{"id":"msg_1","type":"message","content":[{"type":"text","text":"` + strings.Repeat("x", 2048) + `"}]}`)
-	prompt := func(n int) []byte {
-		return []byte(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"question ` + strconv.Itoa(n) + ` ` + strings.Repeat("x", 1024) + `"}]}`)
-	}
-	l, memo := New(nil), engine.NewMemo()
-	for n := range 256 {
-		lintCall(l, memo, prompt(n), answer, true)
-	}
+	call := evalHarness()
 	b.ReportAllocs()
 	b.ResetTimer()
-	for n := range b.N {
-		lintCall(l, memo, prompt(256+n), answer, true)
+	for range b.N {
+		call()
 	}
+}
+
+// evalHarness returns a linter's next call of an eval harness, its
+// history already full (256 calls).
+func evalHarness() (next func()) {
+	answer := []byte(`{"id":"msg_1","type":"message","content":[{"type":"text","text":"` + strings.Repeat("x", 2048) + `"}]}`)
+	l, memo := New(nil), engine.NewMemo()
+	n := 0
+	next = func() {
+		prompt := []byte(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"question ` + strconv.Itoa(n) + ` ` + strings.Repeat("x", 1024) + `"}]}`)
+		n++
+		lintCall(l, memo, prompt, answer, true)
+	}
+	for range 256 {
+		next()
+	}
+	return next
+}
+
+// BenchmarkEvalCallCold is BenchmarkEvalCall with the processor's caches
+// evicted before every other call, as the proxy's HTTP work between two
+// calls evicts the linter's code and data. The cold call (µs/call-cold,
+// the call alone) is what the linter costs inside the proxy, about three
+// times what the tight loop of BenchmarkEvalCall shows; the call that
+// follows it at once (µs/call-warm) finds the code in the caches again.
+// Most of the difference is code fetched again: a change that makes only
+// the tight loop faster does not show in BenchmarkThroughput, one that
+// runs less code per call does.
+func BenchmarkEvalCallCold(b *testing.B) {
+	call := evalHarness()
+	// Larger than a core's share of the caches on most machines (a few MB
+	// of L2, tens of MB of L3): writing a line of each evicts them.
+	evict := make([]byte, 32<<20)
+	var cold, warm time.Duration
+	b.ResetTimer()
+	for range b.N {
+		for i := 0; i < len(evict); i += 64 {
+			evict[i]++
+		}
+		start := time.Now()
+		call()
+		mid := time.Now()
+		call()
+		cold, warm = cold+mid.Sub(start), warm+time.Since(mid)
+	}
+	b.ReportMetric(float64(cold.Nanoseconds())/1e3/float64(b.N), "µs/call-cold")
+	b.ReportMetric(float64(warm.Nanoseconds())/1e3/float64(b.N), "µs/call-warm")
+	b.ReportMetric(float64(cold)/float64(warm), "x-cold-of-warm")
 }
 
 // BenchmarkGrowingCall is what the recording proxy's linter spends on one
