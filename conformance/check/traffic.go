@@ -33,10 +33,11 @@ type Traffic struct {
 	// judged them. False for a recording.
 	Latest bool
 
-	// The analyses are read without a lock, as every check asks for its
-	// family's: the first built of them, published by storing that count
-	// once each is in place, never change. Adding one takes mu, and so
-	// does reading more, where analyses past the first maxAnalyses go.
+	// Every check asks for its family's analysis, so they are read without
+	// the lock: the first built entries of analyses are whole and never
+	// change (an adder writes the entry, then stores the new count).
+	// Adding one takes mu, and so does reading more, which holds those
+	// past the first maxAnalyses.
 	mu       sync.Mutex
 	built    atomic.Int32
 	analyses [maxAnalyses]analysis

@@ -203,9 +203,10 @@ func appendHeaders(dst []byte, h http.Header, body []byte) []byte {
 const maxSimpleKey = 1000
 
 func keepHeader(k string, h http.Header, body []byte) bool {
-	// Compared as http.CanonicalHeaderKey would find them, without
-	// canonicalising every other key: ASCII letters fold only to letters
-	// of other lengths in UTF-8, so equal lengths make EqualFold ASCII's.
+	// The two names, matched as http.CanonicalHeaderKey would match them,
+	// without canonicalising every other key. EqualFold also folds k and
+	// s to the two-byte Kelvin and long s signs; a key of the name's byte
+	// length holds neither (FuzzKeepHeader).
 	switch {
 	case len(k) == len("Content-Encoding") && strings.EqualFold(k, "Content-Encoding"):
 		return encodingMatches(h[k], body)
