@@ -51,8 +51,11 @@ type sink struct {
 	pending sync.WaitGroup // appends under way; close waits for them
 
 	kick chan struct{} // wakes the syncer; closed by close
-	done chan error    // the syncer's first error, when it stops
-	warn func(string)
+	// closing is closed when close begins: the syncer stops waiting for
+	// its next turn, since close syncs the file itself.
+	closing chan struct{}
+	done    chan error // the syncer's first error, when it stops
+	warn    func(string)
 }
 
 // batch is interactions encoded back to back, waiting to be written by its
@@ -96,7 +99,7 @@ func openSink(path string, warn func(string), acceptV4 bool) (*sink, []*cassette
 		return nil, nil, err
 	}
 	s := &sink{path: path, f: f, size: st.Size(), base: st.Size(), loaded: len(existing),
-		kick: make(chan struct{}, 1), done: make(chan error, 1), warn: warn}
+		kick: make(chan struct{}, 1), closing: make(chan struct{}), done: make(chan error, 1), warn: warn}
 	go s.syncer()
 	return s, existing, nil
 }
@@ -342,7 +345,11 @@ func (s *sink) syncer() {
 	var last time.Time
 	for range s.kick {
 		if wait := syncEvery - time.Since(last); wait > 0 {
-			time.Sleep(wait)
+			select {
+			case <-time.After(wait):
+			case <-s.closing:
+				continue
+			}
 		}
 		last = time.Now()
 		if err := s.f.Sync(); err != nil && first == nil {
@@ -377,6 +384,7 @@ func (s *sink) close() error {
 	s.qmu.Lock()
 	s.closed = true
 	s.qmu.Unlock()
+	close(s.closing)
 	s.pending.Wait()
 	s.mu.Lock()
 	s.dropLease() // a stream still under way is not recorded
