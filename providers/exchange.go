@@ -116,6 +116,20 @@ func AddResponse(ex *engine.Exchange, c Call) {
 	setDialect(ex)
 }
 
+// JoinResponse is AddResponse for a response decoded before its request:
+// resp is an exchange of the same call that AddResponse gave the response
+// to while it held only the call's method, URL and wire. ex, its request
+// decoded by Decode, takes that response as AddResponse would give it.
+func JoinResponse(ex, resp *engine.Exchange) {
+	if ex.Wire == engine.WireUnknown || ex.Wire == "" {
+		*ex = *resp // only the response told the wire: resp was decoded whole
+		return
+	}
+	ex.Status, ex.Duration, ex.ResponseHeader = resp.Status, resp.Duration, resp.ResponseHeader
+	ex.Response, ex.ResponseErr = resp.Response, resp.ResponseErr
+	setDialect(ex)
+}
+
 // DeferResponse is AddResponse in two steps, for a linter that decodes a
 // response only when a later request needs it: it sets ex's status,
 // duration and response header now, and returns what adds the rest. For a

@@ -29,7 +29,10 @@ type book struct {
 	// when Options.Lint is off. mu guards it: judging reads, adding writes.
 	mu   sync.RWMutex
 	lint *lint.Linter
-	memo *engine.Memo // decodes the history a conversation repeats once
+	// queue runs the linter off the calls' path when no call waits for
+	// its verdict; nil when calls are judged on arrival.
+	queue *lintQueue
+	memo  *engine.Memo // decodes the history a conversation repeats once
 
 	cleanMu   sync.Mutex
 	clean     []byte   // the last request body scanned and found free of credentials
@@ -62,6 +65,9 @@ func (r *Recorder) book(host string) (*book, error) {
 		b.memo = engine.NewMemo()
 		if r.opts.Lint {
 			b.lint = lint.New(nil)
+			if !r.refuses() {
+				b.queue = newLintQueue()
+			}
 		}
 		r.books[path] = b
 		r.mu.Unlock()

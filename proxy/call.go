@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/lint"
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/redact"
@@ -37,6 +38,10 @@ type call struct {
 	// ex is the call decoded: its request on arrival when it is linted,
 	// its response added once the body has ended.
 	ex *engine.Exchange
+	// queued is set when the call is linted on its cassette's lint queue:
+	// ex and findings are then the queue's, and the log line is written
+	// by it.
+	queued bool
 
 	headersAt  time.Time
 	status     int
@@ -69,7 +74,16 @@ func (c *call) finished(body *bodyBuffer, clock *eventClock, cause string) {
 			Body: body.Bytes(), Duration: dur,
 		},
 	}
-	ex, later := c.decode(in)
+	var ex *engine.Exchange
+	var later func(*engine.Exchange)
+	switch {
+	case !c.queued:
+		ex, later = c.decode(in, c.ex)
+	case c.stream:
+		// The response alone, to tell a stream cut short before it is
+		// recorded; the queue joins it to the request it decodes.
+		ex, _ = c.decode(in, nil)
+	}
 	if c.stream {
 		// Each event's offset, then the end of the body's, so replay can
 		// tell the wait before the headers from the time after the last event.
@@ -84,10 +98,39 @@ func (c *call) finished(body *bodyBuffer, clock *eventClock, cause string) {
 	if c.book != nil {
 		c.record(in, body)
 	}
-	if ex != nil && c.book != nil && c.book.lint != nil {
-		c.book.remember(*ex, later)
+	c.endAfter(func() {
+		if c.queued {
+			ex, later = c.decodeQueued(in, ex)
+		}
+		if ex != nil && c.book != nil && c.book.lint != nil {
+			c.book.remember(*ex, later)
+		}
+	}, verbFor(c.book), dur)
+}
+
+// decodeQueued is decode on the lint queue, where the request was decoded:
+// a stream's response, decoded alone on the call's path, is joined to it.
+func (c *call) decodeQueued(in *cassette.Interaction, resp *engine.Exchange) (*engine.Exchange, func(*engine.Exchange)) {
+	if !c.stream {
+		return c.decode(in, c.ex)
 	}
-	c.end(verbFor(c.book), dur)
+	if resp == nil {
+		return nil, nil
+	}
+	providers.JoinResponse(c.ex, resp)
+	return c.ex, nil
+}
+
+// judge decodes the request once, for the linter and then the cassette's
+// history, and judges it against the calls answered before it.
+func (c *call) judge() lint.Verdict {
+	ex := providers.Decode(0, providers.Call{
+		Method: c.method, URL: c.url, RequestHeader: c.reqHeader, RequestBody: c.reqBody, Wire: c.wire, Memo: c.book.memo,
+	})
+	c.ex = &ex
+	v := c.book.judge(ex)
+	c.findings = v.Findings
+	return v
 }
 
 // recorded is the request as the cassette holds it.
@@ -214,14 +257,14 @@ func (b *book) requestLeak(req *cassette.Request) *redact.Leak {
 
 // decode decodes what the call's end needs of its response: a stream, to
 // tell one cut short; the tool calls, for the log line; the whole call, for
-// the linter. The response is added to the request decoded on arrival, or
-// decoded alone when the request was not linted. It sets c.tools. ex is
-// nil when nothing needs it, or when the body was too large to keep in
-// memory. A JSON answer the log does not count, or can count without
-// decoding, is left for the linter to decode when a later request
-// continues its conversation (later; most are never: an eval harness's).
-func (c *call) decode(in *cassette.Interaction) (ex *engine.Exchange, later func(*engine.Exchange)) {
-	if in.Response.Body == nil || !c.stream && c.r.log.w == nil && c.ex == nil {
+// the linter. The response is added to req, the request decoded on arrival,
+// or decoded alone when req is nil. It sets c.tools. ex is nil when nothing
+// needs it, or when the body was too large to keep in memory. A JSON answer
+// the log does not count, or can count without decoding, is left for the
+// linter to decode when a later request continues its conversation (later;
+// most are never: an eval harness's).
+func (c *call) decode(in *cassette.Interaction, req *engine.Exchange) (ex *engine.Exchange, later func(*engine.Exchange)) {
+	if in.Response.Body == nil || !c.stream && c.r.log.w == nil && req == nil {
 		return nil, nil
 	}
 	call := providers.Call{
@@ -240,15 +283,15 @@ func (c *call) decode(in *cassette.Interaction) (ex *engine.Exchange, later func
 			c.tools, counted = 0, true
 		}
 		if counted {
-			if c.ex == nil {
+			if req == nil {
 				return nil, nil // only the log wanted it
 			}
-			if later := providers.DeferResponse(c.ex, call); later != nil {
-				return c.ex, later
+			if later := providers.DeferResponse(req, call); later != nil {
+				return req, later
 			}
 		}
 	}
-	ex = c.ex
+	ex = req
 	if ex == nil {
 		// Nothing here reads the request: decode the response alone (a
 		// growing conversation's request is the larger by far), unless
@@ -284,12 +327,26 @@ func (c *call) addNote(s string) {
 
 // end writes the call's log line and tells the recorder the call is over;
 // Close waits for calls in flight.
-func (c *call) end(verb string, d time.Duration) {
+func (c *call) end(verb string, d time.Duration) { c.endAfter(nil, verb, d) }
+
+// endAfter is end that first runs then (which remembers the call for the
+// linter), on the lint queue when the call was judged there.
+func (c *call) endAfter(then func(), verb string, d time.Duration) {
 	if c.ended.Swap(true) {
 		return
 	}
-	c.r.log.line(c, verb, d)
-	c.r.inflight.done()
+	finish := func() {
+		if then != nil {
+			then()
+		}
+		c.r.log.line(c, verb, d)
+		c.r.inflight.done()
+	}
+	if c.queued {
+		c.book.queue.push(finish)
+		return
+	}
+	finish()
 }
 
 // synthetic is a response llmtck makes itself (a miss, a --check

@@ -30,6 +30,7 @@ func TestLogLinesAndMissGolden(t *testing.T) {
 	req["temperature"] = 0.5
 	body, _ := json.Marshal(req)
 	_, miss := post(t, back.Client(), back.URL+"/v1/messages?beta=true", body)
+	rp.Close() // a linted call's log line follows its answer (the lint queue)
 
 	host := regexp.MustCompile(`127\.0\.0\.1:\d+`)
 	dur := regexp.MustCompile(` \d+(\.\d+)?(µs|ms|s) `)

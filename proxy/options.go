@@ -75,9 +75,11 @@ type Options struct {
 	Redact *redact.Policy
 	// Lint judges every request against the calls before it on the same
 	// cassette with the whole check catalogue (conformance/lint); its
-	// findings go on the call's log line. With Check as well, replay answers
-	// a request the provider would refuse with the provider's own status and
-	// error body instead of the recording.
+	// findings go on the call's log line, which is then written a moment
+	// after the call's answer (the linter runs off the calls' path; Close
+	// waits for it). With Check as well, replay answers a request the
+	// provider would refuse with the provider's own status and error body
+	// instead of the recording, and judges it before answering it.
 	Lint   bool
 	Check  bool
 	Timing Timing

@@ -211,19 +211,25 @@ func (r *Recorder) unavailable(c *call, err error) (*http.Response, error) {
 	return r.forward(c, nil)
 }
 
-// lint decodes the request once, for the linter and then the cassette's
-// history, and judges it against the calls before it on the same cassette.
+// lint judges the request against the calls before it on the same
+// cassette: at once when the verdict can refuse it, else on the cassette's
+// lint queue (the verdict then only goes to the log line).
 func (r *Recorder) lint(b *book, c *call) lint.Verdict {
-	if b.lint == nil {
+	switch {
+	case b.lint == nil:
+		return lint.Verdict{}
+	case b.queue != nil:
+		c.queued = true
+		b.queue.push(func() { c.judge() })
 		return lint.Verdict{}
 	}
-	ex := providers.Decode(0, providers.Call{
-		Method: c.method, URL: c.url, RequestHeader: c.reqHeader, RequestBody: c.reqBody, Wire: c.wire, Memo: b.memo,
-	})
-	c.ex = &ex
-	v := b.judge(ex)
-	c.findings = v.Findings
-	return v
+	return c.judge()
+}
+
+// refuses reports whether a request's verdict can refuse it (--check), so
+// it must be judged before it is answered.
+func (r *Recorder) refuses() bool {
+	return r.opts.Check && (r.opts.Mode == ModeReplay || r.opts.Mode == ModeAuto)
 }
 
 // reject answers a request the provider would refuse, as the provider would.

@@ -19,6 +19,22 @@ import (
 	"github.com/llmtck/llmtck/providers"
 )
 
+// rememberReplayed adds the call, answered with the recording rec, to the
+// linter's history.
+func (c *call) rememberReplayed(rec *cassette.Response) {
+	call := providers.Call{
+		Method: c.method, URL: c.url, RequestHeader: c.reqHeader, RequestBody: c.reqBody,
+		Status: rec.Status, ResponseHeader: rec.Header, ResponseBody: rec.Body, Duration: rec.Duration,
+	}
+	// The linter decodes the recorded answer when a later request
+	// continues its conversation.
+	later := providers.DeferResponse(c.ex, call)
+	if later == nil {
+		providers.AddResponse(c.ex, call)
+	}
+	c.book.remember(*c.ex, later)
+}
+
 // replay serves a recorded interaction: its status and headers, then its
 // body — event by event for a stream, paced by Options.Timing. A recording
 // of a failure is replayed as that failure: no response at all, or a body
@@ -32,18 +48,11 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 	if r.log.w != nil {
 		c.tools = e.toolCalls()
 	}
-	if c.ex != nil { // linted: the request was decoded on arrival
-		call := providers.Call{
-			Method: c.method, URL: c.url, RequestHeader: c.reqHeader, RequestBody: c.reqBody,
-			Status: rec.Status, ResponseHeader: rec.Header, ResponseBody: rec.Body, Duration: rec.Duration,
-		}
-		// The linter decodes the recorded answer when a later request
-		// continues its conversation.
-		later := providers.DeferResponse(c.ex, call)
-		if later == nil {
-			providers.AddResponse(c.ex, call)
-		}
-		c.book.remember(*c.ex, later)
+	switch {
+	case c.queued:
+		c.book.queue.push(func() { c.rememberReplayed(rec) })
+	case c.ex != nil: // linted: the request was decoded on arrival
+		c.rememberReplayed(rec)
 	}
 
 	chunks, at, end := e.pieces(c.stream)
