@@ -66,7 +66,7 @@ func (r *Recorder) book(host string) (*book, error) {
 		if r.opts.Lint {
 			b.lint = lint.New(nil)
 			if !r.refuses() {
-				b.queue = newLintQueue()
+				b.queue = newLintQueue(r.log.warn)
 			}
 		}
 		r.books[path] = b

@@ -336,11 +336,11 @@ func (c *call) endAfter(then func(), verb string, d time.Duration) {
 		return
 	}
 	finish := func() {
+		defer c.r.inflight.done() // even when then panics: Close waits for it
 		if then != nil {
 			then()
 		}
 		c.r.log.line(c, verb, d)
-		c.r.inflight.done()
 	}
 	if c.queued {
 		c.book.queue.push(finish)

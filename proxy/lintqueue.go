@@ -1,6 +1,8 @@
 package proxy
 
 import (
+	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
 )
@@ -14,14 +16,17 @@ import (
 //
 // The jobs run in batches, gathered for a moment first: run one after
 // another, a batch finds the linter's code and the history in the
-// processor's caches, where a judgement between two calls' HTTP work finds
-// them evicted and costs about three times as much (BenchmarkEvalCallCold).
-// A call's log line is written a moment after its end.
+// processor's caches, which a judgement between two calls' HTTP work finds
+// evicted (BenchmarkEvalCallCold: three times the tight loop's cost). A
+// call's log line is written a moment after its end.
 type lintQueue struct {
 	mu      sync.Mutex
 	room    sync.Cond // signalled when a batch is taken
 	jobs    []func()
 	running bool // a goroutine is draining the queue
+	// warn reports a job that panicked: the recorder goes on, as
+	// net/http goes on after a handler's panic.
+	warn func(string)
 }
 
 // gather is how long the queue waits for a batch once a job arrives on an
@@ -34,8 +39,8 @@ var gather = time.Millisecond
 // variable so a test can make the calls wait.
 var maxQueued = 4096
 
-func newLintQueue() *lintQueue {
-	q := &lintQueue{}
+func newLintQueue(warn func(string)) *lintQueue {
+	q := &lintQueue{warn: warn}
 	q.room.L = &q.mu
 	return q
 }
@@ -70,8 +75,19 @@ func (q *lintQueue) drain() {
 		q.room.Broadcast()
 		q.mu.Unlock()
 		for i, job := range batch {
-			job()
+			q.run(job)
 			batch[i] = nil
 		}
 	}
+}
+
+// run runs job; a panic, a bug in a check, is reported and the queue goes
+// on with the next job.
+func (q *lintQueue) run(job func()) {
+	defer func() {
+		if p := recover(); p != nil {
+			q.warn(fmt.Sprintf("the live linter failed (a bug: please report it): %v\n%s", p, debug.Stack()))
+		}
+	}()
+	job()
 }

@@ -141,3 +141,17 @@ func TestLintQueueUnderConcurrentCalls(t *testing.T) {
 		t.Errorf("%d interactions recorded for %d calls", len(c.Interactions), clients*each)
 	}
 }
+
+// A job that panics (a bug in a check) is reported as a warning, and the
+// jobs after it still run: the recorder goes on recording.
+func TestLintQueueGoesOnAfterAPanic(t *testing.T) {
+	var warnings syncBuffer
+	q := newLintQueue(func(msg string) { warnings.Write([]byte(msg)) })
+	ran := make(chan struct{})
+	q.push(func() { panic("a check's bug") })
+	q.push(func() { close(ran) })
+	<-ran
+	if w := warnings.String(); !strings.Contains(w, "the live linter failed") || !strings.Contains(w, "a check's bug") || !strings.Contains(w, "lintqueue_test.go") {
+		t.Errorf("warning %q: want the panic and where it happened", w)
+	}
+}
