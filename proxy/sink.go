@@ -363,8 +363,8 @@ func (s *sink) syncer() {
 // syncEvery is the least time between two fsyncs of a cassette. A killed
 // process loses nothing (each append is written before it returns); a power
 // cut loses at most the appends of the last syncEvery plus the fsync under
-// way.
-const syncEvery = 250 * time.Millisecond
+// way. A variable so a test can make the syncer's turn long.
+var syncEvery = 250 * time.Millisecond
 
 type countWriter struct {
 	w io.Writer
