@@ -66,7 +66,8 @@ func NewRecorder(opts Options) (*Recorder, error) {
 }
 
 // Close finishes every cassette: it waits up to closeWait for calls in
-// flight, writes pending interactions and puts each file in request order.
+// flight (and for the log lines of linted calls, which follow their
+// answers), writes pending interactions and puts each file in request order.
 // It fails when any call was not recorded (its client was served all the
 // same), saying how many and why, so a recording session that lost calls
 // does not end as if it were whole.
