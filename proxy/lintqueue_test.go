@@ -3,11 +3,13 @@ package proxy
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -89,31 +91,58 @@ func TestQueuedLintLogsWhatJudgingOnArrivalLogs(t *testing.T) {
 // Calls from many clients at once, through a lint queue that holds one job
 // at a time (so calls wait for room): every call gets its answer, its
 // interaction and exactly one log line, and Close returns once all are
-// written.
+// written. Half the clients send one-turn prompts; the others each carry on
+// a conversation, echoing every answer (a thinking block signed for that
+// call alone), and alter the thinking they echo in their last turn. That
+// turn alone is found out (ANT-THINK-001), whatever the other clients'
+// calls in between: it is judged after the call whose answer it alters is
+// remembered, as the queue's order promises.
 func TestLintQueueUnderConcurrentCalls(t *testing.T) {
 	defer func(n int) { maxQueued = n }(maxQueued)
 	maxQueued = 1
-	answer := &cassette.Response{Status: 200, Header: http.Header{"Content-Type": {"application/json"}},
-		Body: []byte(`{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"Hi."}],"stop_reason":"end_turn"}`)}
-	up := newProvider(t, false, answer)
+	// The provider thinks about each question under a signature of its own.
+	question := regexp.MustCompile(`client (\d+) call (\d+)"\}\]\}$`)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		m := question.FindSubmatch(body)
+		if m == nil {
+			http.Error(w, "no question", http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"msg_%[1]sx%[2]s","type":"message","role":"assistant","model":"claude-x","content":[%[3]s,{"type":"text","text":"Hi."}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`,
+			m[1], m[2], thought(string(m[1]), string(m[2]), ""))
+	}))
+	defer up.Close()
 	var logs syncBuffer
 	path := filepath.Join(t.TempDir(), "c.yaml")
 	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path, Lint: true, Log: &logs})
 	u, _ := url.Parse(up.URL)
 	front := httptest.NewServer(NewHandler(rec, u))
 	defer front.Close()
-	const clients, each = 8, 25
+	const clients, each = 8, 12
+	const head = `{"model":"claude-x","max_tokens":2048,"thinking":{"type":"enabled","budget_tokens":1024},"messages":[`
 	var wg sync.WaitGroup
 	for k := range clients {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var history []string
 			for i := range each {
-				body := fmt.Sprintf(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"client %d call %d"}]}`, k, i)
-				resp, got := post(t, front.Client(), front.URL+"/v1/messages", []byte(body), "Anthropic-Version", "2023-06-01")
-				if resp.StatusCode != 200 || !bytes.Equal(got, answer.Body) {
-					t.Errorf("client %d call %d: %d %s", k, i, resp.StatusCode, got)
+				if k%2 == 0 {
+					history = nil // a new one-turn conversation each time
 				}
+				history = append(history, fmt.Sprintf(`{"role":"user","content":"client %d call %d"}`, k, i))
+				resp, got := post(t, front.Client(), front.URL+"/v1/messages", []byte(head+strings.Join(history, ",")+`]}`), "Anthropic-Version", "2023-06-01")
+				if resp.StatusCode != 200 || !bytes.Contains(got, []byte(thought(strconv.Itoa(k), strconv.Itoa(i), ""))) {
+					t.Errorf("client %d call %d: %d %s", k, i, resp.StatusCode, got)
+					return
+				}
+				echoed := thought(strconv.Itoa(k), strconv.Itoa(i), "")
+				if k%2 == 1 && i == each-2 {
+					echoed = thought(strconv.Itoa(k), strconv.Itoa(i), " again") // sent back altered in the last turn
+				}
+				history = append(history, `{"role":"assistant","content":[`+echoed+`,{"type":"text","text":"Hi."}]}`)
 			}
 		}()
 	}
@@ -121,24 +150,39 @@ func TestLintQueueUnderConcurrentCalls(t *testing.T) {
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
-	seen := map[string]bool{}
-	for _, l := range lines {
-		m := regexp.MustCompile(`^record POST \S+ 200 plain \S+ tools=0 lint=- cassette=c\.yaml#(\d+)$`).FindStringSubmatch(l)
-		if m == nil || seen[m[1]] {
-			t.Fatalf("log line %q: want one line per call, each a recorded 200 with no finding", l)
-		}
-		seen[m[1]] = true
-	}
-	if len(lines) != clients*each {
-		t.Errorf("%d log lines for %d calls", len(lines), clients*each)
-	}
 	c, err := cassette.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(c.Interactions) != clients*each {
 		t.Errorf("%d interactions recorded for %d calls", len(c.Interactions), clients*each)
+	}
+	// The log names each call's place in the cassette when it was written;
+	// Close then puts the calls in request order, so the lines are matched
+	// to the calls by count: one line each, the altered turns alone found.
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	if len(lines) != clients*each {
+		t.Errorf("%d log lines for %d calls", len(lines), clients*each)
+	}
+	places := map[string]bool{}
+	found := 0
+	line := regexp.MustCompile(`^record POST \S+ 200 plain \S+ tools=0 lint=(\S+) cassette=c\.yaml#(\d+)$`)
+	for _, l := range lines {
+		m := line.FindStringSubmatch(l)
+		if m == nil || places[m[2]] {
+			t.Fatalf("log line %q: want a recorded 200, each in a place of its own", l)
+		}
+		places[m[2]] = true
+		switch m[1] {
+		case "-":
+		case "ANT-THINK-001":
+			found++
+		default:
+			t.Errorf("log line %q: only the altered turns break a rule, and only ANT-THINK-001", l)
+		}
+	}
+	if found != clients/2 {
+		t.Errorf("%d calls found to alter a thinking block, want the %d altered turns:\n%s", found, clients/2, logs.String())
 	}
 }
 
@@ -154,4 +198,11 @@ func TestLintQueueGoesOnAfterAPanic(t *testing.T) {
 	if w := warnings.String(); !strings.Contains(w, "the live linter failed") || !strings.Contains(w, "a check's bug") || !strings.Contains(w, "lintqueue_test.go") {
 		t.Errorf("warning %q: want the panic and where it happened", w)
 	}
+}
+
+// thought is the thinking block the provider of
+// TestLintQueueUnderConcurrentCalls answers call i of client k with; more
+// alters its text, not its signature.
+func thought(k, i, more string) string {
+	return `{"type":"thinking","thinking":"Thinking of ` + k + `.` + i + more + `.","signature":"EqQB` + k + `x` + i + `CkYIBxgCKkA"}`
 }
