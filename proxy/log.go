@@ -22,7 +22,9 @@ type callLog struct {
 //	record POST api.anthropic.com/v1/messages 200 stream 1.204s tools=1 lint=ANT-TOOL-001 cassette=api.anthropic.com.yaml#3
 //
 // followed by what went wrong, if anything; a multi-line note (a replay
-// miss's diff) continues on indented lines.
+// miss's diff) continues on indented lines. The cassette's #N is the
+// interaction's place when it was written: when calls overlap, Close puts
+// the cassette in request order, and an interaction may move.
 func (l *callLog) line(c *call, verb string, d time.Duration) {
 	if l.w == nil {
 		return
