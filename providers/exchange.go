@@ -103,17 +103,22 @@ func setDialect(ex *engine.Exchange) {
 // decoded, so a request judged on arrival is not decoded again when its
 // answer comes. A call whose wire only the response tells is decoded whole.
 func AddResponse(ex *engine.Exchange, c Call) {
-	wire := ex.Wire
-	if wire == engine.WireUnknown || wire == "" {
+	if toldByResponse(ex) {
 		c.Wire = ""
 		*ex = Decode(ex.Index, c)
 		return
 	}
 	ex.Status, ex.Duration, ex.ResponseHeader = c.Status, c.Duration, nonNil(c.ResponseHeader)
-	if codec := For(wire); codec != nil && (len(c.ResponseBody) > 0 || c.Status != 0) {
+	if codec := For(ex.Wire); codec != nil && (len(c.ResponseBody) > 0 || c.Status != 0) {
 		decodeResponse(ex, codec, c.ResponseBody)
 	}
 	setDialect(ex)
+}
+
+// toldByResponse reports whether only the response can tell ex's wire: its
+// request did not, so AddResponse decodes the call whole.
+func toldByResponse(ex *engine.Exchange) bool {
+	return ex.Wire == engine.WireUnknown || ex.Wire == ""
 }
 
 // JoinResponse is AddResponse for a response decoded before its request:
@@ -121,7 +126,7 @@ func AddResponse(ex *engine.Exchange, c Call) {
 // to while it held only the call's method, URL and wire. ex, its request
 // decoded by Decode, takes that response as AddResponse would give it.
 func JoinResponse(ex, resp *engine.Exchange) {
-	if ex.Wire == engine.WireUnknown || ex.Wire == "" {
+	if toldByResponse(ex) {
 		*ex = *resp // only the response told the wire: resp was decoded whole
 		return
 	}
@@ -136,7 +141,7 @@ func JoinResponse(ex, resp *engine.Exchange) {
 // call whose wire only the response can tell it does nothing and returns
 // nil: decode it with AddResponse.
 func DeferResponse(ex *engine.Exchange, c Call) func(*engine.Exchange) {
-	if ex.Wire == engine.WireUnknown || ex.Wire == "" {
+	if toldByResponse(ex) {
 		return nil
 	}
 	ex.Status, ex.Duration, ex.ResponseHeader = c.Status, c.Duration, nonNil(c.ResponseHeader)
