@@ -34,6 +34,8 @@ type book struct {
 	queue *lintQueue
 	memo  *engine.Memo // decodes the history a conversation repeats once
 
+	lines lineOrder // the calls' log lines, in the order their requests started
+
 	cleanMu   sync.Mutex
 	clean     []byte   // the last request body scanned and found free of credentials
 	ephemeral []string // declared by the harness (HeaderEphemeral), for the cassette
@@ -106,6 +108,7 @@ func (r *Recorder) open(b *book) error {
 			return err
 		}
 		b.sink, b.lock = s, lock
+		b.lines.loaded = s.loaded
 		if r.opts.Mode == ModeAuto {
 			b.player = newPlayer(r.opts.Match, r.policy.URL, existing)
 		}

@@ -50,10 +50,14 @@ type call struct {
 	stream     bool
 	frames     bool // the stream is an AWS event stream
 
-	index int    // in the cassette; -1 when not recorded
-	tools int    // tool calls in the response; -1 when unknown
-	note  string // what went wrong, for the log line
-	ended atomic.Bool
+	index int // in the cassette; -1 when not recorded
+	// appended is set once the call is in the cassette: its index is then
+	// its place in the file Close leaves, given when its line is written.
+	appended bool
+	line     line   // its log line, once it has ended (see lineOrder)
+	tools    int    // tool calls in the response; -1 when unknown
+	note     string // what went wrong, for the log line
+	ended    atomic.Bool
 }
 
 // finished records a forwarded call once its body has ended. cause is empty
@@ -210,7 +214,7 @@ func (c *call) record(in *cassette.Interaction, body *bodyBuffer) {
 		c.notRecorded("writing the cassette failed", err.Error())
 		return
 	}
-	c.index = idx
+	c.index, c.appended = idx, true
 	if c.book.player != nil && (body == nil || !body.Spilled()) {
 		c.book.player.add(idx, in) // auto mode replays it from now on
 	}
@@ -336,17 +340,28 @@ func (c *call) endAfter(then func(), verb string, d time.Duration) {
 		return
 	}
 	finish := func() {
-		defer c.r.inflight.done() // even when then panics: Close waits for it
+		// Even when then panics: the lines of later calls and Close wait
+		// for this one.
+		defer c.logLine(verb, d)
 		if then != nil {
 			then()
 		}
-		c.r.log.line(c, verb, d)
 	}
 	if c.queued {
 		c.book.queue.push(finish)
 		return
 	}
 	finish()
+}
+
+// logLine writes the call's log line, after those of the calls that
+// started before it on the same cassette.
+func (c *call) logLine(verb string, d time.Duration) {
+	if c.book == nil {
+		c.r.writeLine(c, verb, d)
+		return
+	}
+	c.book.lines.done(c, verb, d)
 }
 
 // synthetic is a response llmtck makes itself (a miss, a --check

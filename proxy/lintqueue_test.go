@@ -157,28 +157,33 @@ func TestLintQueueUnderConcurrentCalls(t *testing.T) {
 	if len(c.Interactions) != clients*each {
 		t.Errorf("%d interactions recorded for %d calls", len(c.Interactions), clients*each)
 	}
-	// The log names each call's place in the cassette when it was written;
-	// Close then puts the calls in request order, so the lines are matched
-	// to the calls by count: one line each, the altered turns alone found.
+	// One line per call, each naming the call's place in the cassette:
+	// the altered turns alone are found, and the lines that say so name
+	// the interactions whose requests alter a thinking block.
 	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
 	if len(lines) != clients*each {
 		t.Errorf("%d log lines for %d calls", len(lines), clients*each)
 	}
-	places := map[string]bool{}
+	places := map[int]bool{}
 	found := 0
 	line := regexp.MustCompile(`^record POST \S+ 200 plain \S+ tools=0 lint=(\S+) cassette=c\.yaml#(\d+)$`)
 	for _, l := range lines {
 		m := line.FindStringSubmatch(l)
-		if m == nil || places[m[2]] {
+		if m == nil {
+			t.Fatalf("log line %q: want a recorded 200", l)
+		}
+		at, _ := strconv.Atoi(m[2])
+		if places[at] || at >= len(c.Interactions) {
 			t.Fatalf("log line %q: want a recorded 200, each in a place of its own", l)
 		}
-		places[m[2]] = true
-		switch m[1] {
-		case "-":
-		case "ANT-THINK-001":
+		places[at] = true
+		altered := bytes.Contains(c.Interactions[at].Request.Body, []byte(" again."))
+		switch {
+		case m[1] == "-" && !altered:
+		case m[1] == "ANT-THINK-001" && altered:
 			found++
 		default:
-			t.Errorf("log line %q: only the altered turns break a rule, and only ANT-THINK-001", l)
+			t.Errorf("log line %q names interaction #%d, whose request alters a thinking block: %v", l, at, altered)
 		}
 	}
 	if found != clients/2 {

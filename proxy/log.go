@@ -23,8 +23,7 @@ type callLog struct {
 //
 // followed by what went wrong, if anything; a multi-line note (a replay
 // miss's diff) continues on indented lines. The cassette's #N is the
-// interaction's place when it was written: when calls overlap, Close puts
-// the cassette in request order, and an interaction may move.
+// interaction's place in the file Close leaves (see lineOrder).
 func (l *callLog) line(c *call, verb string, d time.Duration) {
 	if l.w == nil {
 		return

@@ -91,7 +91,10 @@ type Options struct {
 	// Match says what replay compares; the zero value compares method,
 	// path, query and the body as JSON.
 	Match Match
-	// Log receives one line per call and warnings; nil discards them.
+	// Log receives one line per call and warnings; nil discards them. A
+	// cassette's lines come in the order its calls' requests started (a
+	// call's line waits for the calls before it), and cassette=FILE#N
+	// names the interaction's place in the file Close leaves.
 	Log io.Writer
 }
 

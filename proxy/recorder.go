@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/llmtck/llmtck/conformance/lint"
@@ -22,7 +21,6 @@ type Recorder struct {
 	policy redact.Policy
 	up     http.RoundTripper
 	log    *callLog
-	seq    atomic.Uint64
 
 	// inflight counts calls between RoundTrip and their log line, so Close
 	// records what a client is still reading (a hijacked CONNECT tunnel is
@@ -89,9 +87,11 @@ func (r *Recorder) Close() error {
 	for _, b := range books {
 		<-b.ready
 		if b.sink == nil {
+			b.lines.flush()
 			continue
 		}
 		err := b.sink.close()
+		b.lines.flush() // the calls still in flight can no longer be recorded
 		if err == nil {
 			err = b.writeEphemeral()
 		}
@@ -102,6 +102,12 @@ func (r *Recorder) Close() error {
 		errs = append(errs, err)
 	}
 	return errors.Join(append(errs, lost, r.lost.err())...)
+}
+
+// writeLine writes c's log line: the call is over.
+func (r *Recorder) writeLine(c *call, verb string, d time.Duration) {
+	defer r.inflight.done()
+	r.log.line(c, verb, d)
 }
 
 // RoundTrip answers one call by Mode. It returns an error only when the
@@ -118,7 +124,6 @@ func (r *Recorder) roundTrip(req *http.Request, readHeaderOnly bool) (*http.Resp
 	c := &call{
 		r:              r,
 		readHeaderOnly: readHeaderOnly,
-		seq:            r.seq.Add(1),
 		start:          time.Now(),
 		req:            req,
 		method:         req.Method,
@@ -150,6 +155,7 @@ func (r *Recorder) roundTrip(req *http.Request, readHeaderOnly bool) (*http.Resp
 		return r.unavailable(c, err)
 	}
 	c.book = b
+	b.lines.start(c)
 	b.declare(ephemeral)
 	verdict := r.lint(b, c)
 	if r.opts.Mode == ModeReplay || r.opts.Mode == ModeAuto {

@@ -1,0 +1,186 @@
+package proxy
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Calls that overlap and finish in the reverse of the order they started
+// are logged in the order they started, and each line's cassette=FILE#N is
+// the place Close leaves the interaction at, after the file's earlier
+// interactions: the index `check` reports it under. Judged on the lint
+// queue, judged on arrival (auto with --check), and not linted.
+func TestLogLinesNameThePlaceCloseLeaves(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts Options
+	}{
+		{"lint-queue", Options{Mode: ModeRecord, Lint: true}},
+		{"judged-on-arrival", Options{Mode: ModeAuto, Lint: true, Check: true}},
+		{"no-lint", Options{Mode: ModeRecord}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const n = 6
+			arrived := make(chan int, n)
+			release := make([]chan struct{}, n+2)
+			for i := range release {
+				release[i] = make(chan struct{})
+			}
+			up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				i, _ := strconv.Atoi(strings.Split(r.URL.Path, "/")[2])
+				io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", "text/event-stream")
+				w.WriteHeader(200)
+				fmt.Fprintf(w, "event: message_start\ndata: {\"type\":\"message_start\",\"n\":%d}\n\n", i)
+				http.NewResponseController(w).Flush()
+				arrived <- i
+				<-release[i]
+				fmt.Fprintf(w, "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
+			}))
+			defer up.Close()
+			u, _ := url.Parse(up.URL)
+			path := filepath.Join(t.TempDir(), "c.yaml")
+			call := func(front string, i int) error {
+				resp, err := http.Post(fmt.Sprintf("%s/call/%d/v1/messages", front, i), "application/json", strings.NewReader(`{"model":"claude-x","max_tokens":10,"stream":true,"messages":[{"role":"user","content":"hi `+strconv.Itoa(i)+`"}]}`))
+				if err != nil {
+					return err
+				}
+				defer resp.Body.Close()
+				_, err = io.ReadAll(resp.Body)
+				return err
+			}
+
+			// A first session leaves two interactions (calls n and n+1)
+			// for the second one's to follow.
+			for _, i := range []int{n, n + 1} {
+				close(release[i])
+			}
+			first := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path})
+			front := httptest.NewServer(NewHandler(first, u))
+			for _, i := range []int{n, n + 1} {
+				go func() { <-arrived }()
+				if err := call(front.URL, i); err != nil {
+					t.Fatal(err)
+				}
+			}
+			front.Close()
+			if err := first.Close(); err != nil {
+				t.Fatal(err)
+			}
+
+			var log syncBuffer
+			opts := tc.opts
+			opts.Cassette, opts.Log = path, &log
+			rec := mustRecorder(t, opts)
+			front = httptest.NewServer(NewHandler(rec, u))
+			defer front.Close()
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					if err := call(front.URL, i); err != nil {
+						t.Error(err)
+					}
+				}()
+				if got := <-arrived; got != i { // the order of request starts is known
+					t.Fatalf("call %d arrived as %d", i, got)
+				}
+			}
+			for i := n - 1; i >= 0; i-- {
+				close(release[i])
+				time.Sleep(time.Millisecond) // let it end before the next: the reverse order
+			}
+			wg.Wait()
+			if err := rec.Close(); err != nil {
+				t.Fatal(err)
+			}
+
+			c := loadStock(t, path)
+			line := regexp.MustCompile(`^record POST \S+/call/(\d+)/v1/messages 200 stream .* cassette=c\.yaml#(\d+)$`)
+			lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+			if len(lines) != n {
+				t.Fatalf("%d log lines, want %d:\n%s", len(lines), n, log.String())
+			}
+			for k, l := range lines {
+				m := line.FindStringSubmatch(l)
+				if m == nil {
+					t.Fatalf("log line %d is %q, want a recorded stream", k, l)
+				}
+				i, _ := strconv.Atoi(m[1])
+				if i != k {
+					t.Errorf("log line %d is call %d's, want the calls' lines in the order they started:\n%s", k, i, log.String())
+				}
+				at, _ := strconv.Atoi(m[2])
+				if at >= len(c.Interactions) {
+					t.Fatalf("call %d's line names interaction #%d of %d", i, at, len(c.Interactions))
+				}
+				if got, want := c.Interactions[at].Request.URL, fmt.Sprintf("/call/%d/", i); !strings.Contains(got, want) {
+					t.Errorf("call %d's line names interaction #%d, which Close left holding %s", i, at, got)
+				}
+			}
+		})
+	}
+}
+
+// A call that never ends holds back no other call's log line past Close:
+// Close, having waited for it in vain, writes the lines of the calls that
+// ended after it, with the places they have in the file it leaves.
+func TestCloseWritesTheLinesACallInFlightHeldBack(t *testing.T) {
+	old := closeWait
+	closeWait = 100 * time.Millisecond
+	defer func() { closeWait = old }()
+	stuck := make(chan struct{})
+	arrived := make(chan struct{}, 1)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(200)
+		fmt.Fprintf(w, "event: message_start\ndata: {\"type\":\"message_start\"}\n\n")
+		if r.URL.Path == "/stuck/v1/messages" {
+			http.NewResponseController(w).Flush()
+			arrived <- struct{}{}
+			<-stuck
+		}
+		fmt.Fprintf(w, "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	path := filepath.Join(t.TempDir(), "c.yaml")
+	var log syncBuffer
+	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path, Lint: true, Log: &log})
+	front := httptest.NewServer(NewHandler(rec, u))
+	defer front.Close()
+	defer close(stuck) // before the servers close: they wait for the stuck call
+	body := `{"model":"claude-x","max_tokens":10,"stream":true,"messages":[{"role":"user","content":"hi"}]}`
+
+	resp, err := http.Post(front.URL+"/stuck/v1/messages", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close() // its body is never read to its end
+	<-arrived
+	post(t, http.DefaultClient, front.URL+"/after/v1/messages", []byte(body))
+
+	err = rec.Close()
+	if err == nil || !strings.Contains(err.Error(), "still in flight") {
+		t.Fatalf("Close: %v, want it to say a call was still in flight", err)
+	}
+	c := loadStock(t, path)
+	if len(c.Interactions) != 1 || !strings.Contains(c.Interactions[0].Request.URL, "/after/") {
+		t.Fatalf("the cassette holds %d interactions, want the one call that ended", len(c.Interactions))
+	}
+	if want := regexp.MustCompile(`(?m)^record POST \S+/after/v1/messages 200 stream .* cassette=c\.yaml#0$`); !want.MatchString(log.String()) {
+		t.Fatalf("the log after Close is\n%s\nwant the line of the call that ended, naming #0", log.String())
+	}
+}
