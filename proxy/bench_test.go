@@ -3,6 +3,7 @@ package proxy
 import (
 	"bufio"
 	"bytes"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"net/http"
@@ -107,6 +108,62 @@ func benchRoutes(b *testing.B, up *httptest.Server) []benchRoute {
 		{"llmtck-proxy", proxied(fwd.URL), up.URL, frec},
 		{"llmtck-record-shipped", &http.Client{Transport: tr()}, shippedSrv.URL, shipped},
 		{"llmtck-proxy-shipped", proxied(fwdShipped.URL), up.URL, fshipped},
+	}
+}
+
+// mitmRoutes starts the forward proxies as a harness meets them: through
+// HTTPS_PROXY, to a provider host they intercept with a certificate from
+// their CA, over TLS both ways (up is a TLS server). bare goproxy doing the
+// same (goproxy-mitm), llmtck's forward proxy without the linter
+// (llmtck-proxy-mitm) and as the CLI builds it (llmtck-proxy-mitm-shipped),
+// in that order.
+func mitmRoutes(b *testing.B, up *httptest.Server) []benchRoute {
+	b.Helper()
+	ca, err := LoadOrCreateCA(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	upstream := func() *http.Transport {
+		t := NewUpstream()
+		t.TLSClientConfig = up.Client().Transport.(*http.Transport).TLSClientConfig.Clone()
+		return t
+	}
+	hosts := []string{"127.0.0.1"}
+
+	gp := goproxy.NewProxyHttpServer()
+	gp.Logger = nopLogger{}
+	gp.Tr = upstream()
+	gp.OnRequest(goproxy.DstHostIs(hosts[0])).HandleConnectFunc(func(host string, _ *goproxy.ProxyCtx) (*goproxy.ConnectAction, string) {
+		return &goproxy.ConnectAction{Action: goproxy.ConnectMitm, TLSConfig: func(host string, _ *goproxy.ProxyCtx) (*tls.Config, error) {
+			return ca.TLSConfig(host)
+		}}, host
+	})
+	gps := httptest.NewServer(gp)
+	b.Cleanup(gps.Close)
+
+	dir := b.TempDir()
+	forward := func(opts Options) (*httptest.Server, *Recorder) {
+		opts.Mode, opts.Upstream = ModeRecord, upstream()
+		rec := mustRecorder(b, opts)
+		b.Cleanup(func() { rec.Close() })
+		srv := httptest.NewServer(NewForward(rec, ForwardOptions{CA: ca, Hosts: hosts}))
+		b.Cleanup(srv.Close)
+		return srv, rec
+	}
+	plain, plainRec := forward(Options{Dir: filepath.Join(dir, "plain")})
+	shipped, shippedRec := forward(Options{Dir: filepath.Join(dir, "shipped"), Lint: true, Log: io.Discard})
+
+	client := func(proxy string) *http.Client {
+		pu, _ := url.Parse(proxy)
+		return &http.Client{Transport: &http.Transport{
+			Proxy: http.ProxyURL(pu), TLSClientConfig: &tls.Config{RootCAs: ca.Pool()},
+			MaxIdleConnsPerHost: 64, DisableCompression: true,
+		}}
+	}
+	return []benchRoute{
+		{"goproxy-mitm", client(gps.URL), up.URL, nil},
+		{"llmtck-proxy-mitm", client(plain.URL), up.URL, plainRec},
+		{"llmtck-proxy-mitm-shipped", client(shipped.URL), up.URL, shippedRec},
 	}
 }
 
@@ -228,17 +285,25 @@ func BenchmarkStreamGaps(b *testing.B) {
 // and reports calls per second and the process's CPU time per call, and
 // each llmtck route's rate as a multiple of bare goproxy's
 // (x-…-of-goproxy; the shipped ones are the recorder and the forward proxy
-// as the CLI builds them).
+// as the CLI builds them). The forward proxies are also raced as a harness
+// meets them, intercepting TLS to a provider over HTTPS_PROXY, against bare
+// goproxy doing the same (x-…-mitm-of-goproxy-mitm): the plain-HTTP race
+// compares them on a path no provider call takes.
 func BenchmarkThroughput(b *testing.B) {
 	resp := bytes.Repeat([]byte("x"), 2048)
 	respBody := []byte(`{"id":"msg_1","type":"message","content":[{"type":"text","text":"` + string(resp) + `"}]}`)
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	answer := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(respBody)
-	}))
+	})
+	up := httptest.NewServer(answer)
 	defer up.Close()
-	routes := benchRoutes(b, up)
+	upTLS := httptest.NewTLSServer(answer)
+	defer upTLS.Close()
+	// Plain HTTP first, as every benchmark compares the routes; then the
+	// forward proxies as a harness meets them, over TLS (mitmRoutes).
+	routes := append(benchRoutes(b, up), mitmRoutes(b, upTLS)...)
 	// Turns long enough that a lint queue's last gathering (a millisecond,
 	// waited for by settle) is a small part of one.
 	const batch, workers = 1024, 8
@@ -291,6 +356,11 @@ func BenchmarkThroughput(b *testing.B) {
 	b.ReportMetric(rate(4)/rate(2), "x-proxy-of-goproxy")
 	b.ReportMetric(rate(5)/rate(2), "x-shipped-recorder-of-goproxy")
 	b.ReportMetric(rate(6)/rate(2), "x-shipped-proxy-of-goproxy")
+	b.ReportMetric(rate(8)/rate(7), "x-proxy-mitm-of-goproxy-mitm")
+	b.ReportMetric(rate(9)/rate(7), "x-shipped-proxy-mitm-of-goproxy-mitm")
+	if cpuKnown {
+		b.ReportMetric(perCall(9)/perCall(7), "x-shipped-proxy-mitm-cpu-of-goproxy-mitm")
+	}
 }
 
 // postInParallel posts calls bodies to url from workers clients at once and
