@@ -358,7 +358,8 @@ func (c *call) endAfter(then func(), verb string, d time.Duration) {
 // started before it on the same cassette.
 func (c *call) logLine(verb string, d time.Duration) {
 	if c.book == nil {
-		c.r.writeLine(c, verb, d)
+		c.line = line{ready: true, verb: verb, dur: d}
+		writeLines([]*call{c})
 		return
 	}
 	c.book.lines.done(c, verb, d)

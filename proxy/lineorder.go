@@ -13,15 +13,17 @@ import (
 type lineOrder struct {
 	mu      sync.Mutex
 	next    uint64  // the seq of the next call to start
-	waiting []*call // started, line not yet written, in seq order
+	waiting []*call // started, line not yet released, in seq order
 	loaded  int     // interactions the file held before this session
-	written int     // this session's interactions whose line is out
-	flushed bool    // Close wrote what was waiting: lines go out at once
+	counted int     // this session's interactions whose line is released
+	flushed bool    // Close released what was waiting: lines go out at once
 
-	// writing is taken before mu is let go, so lines released by two
-	// calls one after the other are written in that order too, while new
-	// calls start without waiting for the log's writer.
-	writing sync.Mutex
+	// Released lines are written by one goroutine at a time, the one that
+	// found no other writing; the others leave theirs to it and go on, so
+	// neither a call's start nor its end waits for a slow log, and lines
+	// released together go out in one write.
+	out     []*call
+	writing bool
 }
 
 // line is a call's log line, ready once its call has ended.
@@ -42,24 +44,24 @@ func (o *lineOrder) start(c *call) {
 	o.mu.Unlock()
 }
 
-// done writes c's line once the calls before it have written theirs, then
-// those of the calls after it that were waiting for it.
+// done releases c's line once the lines of the calls before it are, and
+// with it those of the calls after it that were waiting for it.
 func (o *lineOrder) done(c *call, verb string, d time.Duration) {
 	o.mu.Lock()
-	if o.flushed {
-		o.mu.Unlock()
-		c.r.writeLine(c, verb, d)
-		return
-	}
 	c.line = line{ready: true, verb: verb, dur: d}
-	n := 0
-	for n < len(o.waiting) && o.waiting[n].line.ready {
-		n++
+	if o.flushed {
+		o.out = append(o.out, c)
+	} else {
+		n := 0
+		for n < len(o.waiting) && o.waiting[n].line.ready {
+			n++
+		}
+		o.release(n)
 	}
-	o.release(n)
+	o.writeOut()
 }
 
-// flush writes the lines of every call that has ended, in order, and lets
+// flush releases the lines of every call that has ended, in order, and lets
 // later ones go out at once: Close does this once the cassette is closed,
 // so a call still in flight can no longer take a place before them.
 func (o *lineOrder) flush() {
@@ -73,28 +75,51 @@ func (o *lineOrder) flush() {
 	}
 	o.waiting = kept
 	o.release(len(kept))
+	o.writeOut()
 }
 
-// release writes the lines of the first n waiting calls; the caller holds
-// o.mu, which release lets go.
+// release moves the first n waiting calls to out, giving each recorded one
+// its place in the file Close leaves. The caller holds o.mu.
 func (o *lineOrder) release(n int) {
-	if n == 0 {
-		o.mu.Unlock()
-		return
-	}
-	out := append([]*call(nil), o.waiting[:n]...)
-	for _, c := range out {
+	for _, c := range o.waiting[:n] {
 		if c.appended {
-			c.index = o.loaded + o.written
-			o.written++
+			c.index = o.loaded + o.counted
+			o.counted++
 		}
+		o.out = append(o.out, c)
 	}
 	clear(o.waiting[:n])
 	o.waiting = o.waiting[n:]
-	o.writing.Lock()
-	o.mu.Unlock()
-	defer o.writing.Unlock()
-	for _, c := range out {
-		c.r.writeLine(c, c.line.verb, c.line.dur)
+}
+
+// writeOut writes the released lines, unless another goroutine is writing
+// (it writes these too before it stops). The caller holds o.mu, which
+// writeOut lets go.
+func (o *lineOrder) writeOut() {
+	if o.writing || len(o.out) == 0 {
+		o.mu.Unlock()
+		return
 	}
+	o.writing = true
+	for len(o.out) > 0 {
+		batch := o.out
+		o.out = nil
+		o.mu.Unlock()
+		writeLines(batch)
+		o.mu.Lock()
+	}
+	o.writing = false
+	o.mu.Unlock()
+}
+
+// writeLines writes the lines of calls of one recorder in one write: the
+// calls are over.
+func writeLines(calls []*call) {
+	r := calls[0].r
+	defer func() {
+		for range calls {
+			r.inflight.done()
+		}
+	}()
+	r.log.lines(calls)
 }

@@ -184,3 +184,77 @@ func TestCloseWritesTheLinesACallInFlightHeldBack(t *testing.T) {
 		t.Fatalf("the log after Close is\n%s\nwant the line of the call that ended, naming #0", log.String())
 	}
 }
+
+// blockedLog is a log whose writes wait until it is let go, as a terminal
+// does when its output is paused.
+type blockedLog struct {
+	entered chan struct{} // a write has begun
+	letGo   chan struct{}
+	syncBuffer
+}
+
+func (l *blockedLog) Write(p []byte) (int, error) {
+	select {
+	case l.entered <- struct{}{}:
+	default:
+	}
+	<-l.letGo
+	return l.syncBuffer.Write(p)
+}
+
+// A log that does not take its lines holds up only the call that is
+// writing to it (none, with the linter's queue): later calls start, are
+// answered and end, and their lines follow once the log takes them again.
+func TestAStuckLogHoldsUpNoOtherCall(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		lint bool
+	}{{"lint-queue", true}, {"no-lint", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", "application/json")
+				w.Write([]byte(`{"id":"msg_1","type":"message","content":[{"type":"text","text":"Hi."}]}`))
+			}))
+			defer up.Close()
+			u, _ := url.Parse(up.URL)
+			log := &blockedLog{entered: make(chan struct{}, 1), letGo: make(chan struct{})}
+			var letGo sync.Once
+			rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: filepath.Join(t.TempDir(), "c.yaml"), Lint: tc.lint, Log: log})
+			front := httptest.NewServer(NewHandler(rec, u))
+			defer front.Close()
+			defer letGo.Do(func() { close(log.letGo) }) // first: the server waits for its calls
+			call := func(i int) <-chan struct{} {
+				done := make(chan struct{})
+				go func() {
+					defer close(done)
+					post(t, http.DefaultClient, fmt.Sprintf("%s/call/%d/v1/messages", front.URL, i), []byte(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`))
+				}()
+				return done
+			}
+			first := call(0)
+			<-log.entered // the first line is being written, and the log takes it no further
+			for i := 1; i <= 3; i++ {
+				select {
+				case <-call(i):
+				case <-time.After(10 * time.Second):
+					t.Fatalf("call %d waited for a log that did not take the line of another call", i)
+				}
+			}
+			letGo.Do(func() { close(log.letGo) })
+			<-first
+			if err := rec.Close(); err != nil {
+				t.Fatal(err)
+			}
+			got := regexp.MustCompile(`/call/(\d+)/`).FindAllStringSubmatch(log.String(), -1)
+			if len(got) != 4 {
+				t.Fatalf("the log is\n%s\nwant the 4 calls' lines", log.String())
+			}
+			for i, m := range got {
+				if m[1] != strconv.Itoa(i) {
+					t.Fatalf("the log is\n%s\nwant the calls' lines in the order they started", log.String())
+				}
+			}
+		})
+	}
+}

@@ -17,18 +17,28 @@ type callLog struct {
 	w  io.Writer
 }
 
-// line writes the call's line:
+// lines writes the lines of calls, each
 //
 //	record POST api.anthropic.com/v1/messages 200 stream 1.204s tools=1 lint=ANT-TOOL-001 cassette=api.anthropic.com.yaml#3
 //
 // followed by what went wrong, if anything; a multi-line note (a replay
 // miss's diff) continues on indented lines. The cassette's #N is the
-// interaction's place in the file Close leaves (see lineOrder).
-func (l *callLog) line(c *call, verb string, d time.Duration) {
+// interaction's place in the file Close leaves (see lineOrder). They go out
+// in one write.
+func (l *callLog) lines(calls []*call) {
 	if l.w == nil {
 		return
 	}
 	var b strings.Builder
+	for _, c := range calls {
+		appendLine(&b, c)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	io.WriteString(l.w, redact.Text(b.String())) // a key may sit in the URL path or a miss's diff
+}
+
+func appendLine(b *strings.Builder, c *call) {
 	kind := "plain"
 	if c.stream {
 		kind = "stream"
@@ -37,7 +47,7 @@ func (l *callLog) line(c *call, verb string, d time.Duration) {
 	if c.status == 0 {
 		status = "ERR"
 	}
-	b.WriteString(verb + " " + c.method + " " + c.host + c.path + " " + status + " " + kind + " " + round(d).String())
+	b.WriteString(c.line.verb + " " + c.method + " " + c.host + c.path + " " + status + " " + kind + " " + round(c.line.dur).String())
 	if c.tools < 0 {
 		b.WriteString(" tools=?")
 	} else {
@@ -67,9 +77,6 @@ func (l *callLog) line(c *call, verb string, d time.Duration) {
 		b.WriteString(strings.ReplaceAll(c.note, "\n", "\n    "))
 	}
 	b.WriteByte('\n')
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	io.WriteString(l.w, redact.Text(b.String())) // a key may sit in the URL path or a miss's diff
 }
 
 func (l *callLog) warn(msg string) {

@@ -104,12 +104,6 @@ func (r *Recorder) Close() error {
 	return errors.Join(append(errs, lost, r.lost.err())...)
 }
 
-// writeLine writes c's log line: the call is over.
-func (r *Recorder) writeLine(c *call, verb string, d time.Duration) {
-	defer r.inflight.done()
-	r.log.line(c, verb, d)
-}
-
 // RoundTrip answers one call by Mode. It returns an error only when the
 // client should see the connection fail: the upstream could not be reached,
 // or replay recorded exactly that.
