@@ -85,11 +85,11 @@ func benchRoutes(b *testing.B, up *httptest.Server) []benchRoute {
 	b.Cleanup(fwd.Close)
 
 	// As the CLI builds them: the live linter and the per-call log on.
-	shipped := mustRecorder(b, Options{Mode: ModeRecord, Cassette: filepath.Join(dir, "shipped.yaml"), Lint: true, Log: io.Discard})
+	shipped := mustRecorder(b, Options{Mode: ModeRecord, Cassette: filepath.Join(dir, "shipped.yaml"), Lint: true, Log: stderrFile(b)})
 	b.Cleanup(func() { shipped.Close() })
 	shippedSrv := httptest.NewServer(NewHandler(shipped, u))
 	b.Cleanup(shippedSrv.Close)
-	fshipped := mustRecorder(b, Options{Mode: ModeRecord, Dir: filepath.Join(dir, "shipped"), Lint: true, Log: io.Discard})
+	fshipped := mustRecorder(b, Options{Mode: ModeRecord, Dir: filepath.Join(dir, "shipped"), Lint: true, Log: stderrFile(b)})
 	b.Cleanup(func() { fshipped.Close() })
 	fwdShipped := httptest.NewServer(NewForward(fshipped, ForwardOptions{Hosts: []string{"127.0.0.1"}}))
 	b.Cleanup(fwdShipped.Close)
@@ -151,7 +151,7 @@ func mitmRoutes(b *testing.B, up *httptest.Server) []benchRoute {
 		return srv, rec
 	}
 	plain, plainRec := forward(Options{Dir: filepath.Join(dir, "plain")})
-	shipped, shippedRec := forward(Options{Dir: filepath.Join(dir, "shipped"), Lint: true, Log: io.Discard})
+	shipped, shippedRec := forward(Options{Dir: filepath.Join(dir, "shipped"), Lint: true, Log: stderrFile(b)})
 
 	client := func(proxy string) *http.Client {
 		pu, _ := url.Parse(proxy)
@@ -165,6 +165,18 @@ func mitmRoutes(b *testing.B, up *httptest.Server) []benchRoute {
 		{"llmtck-proxy-mitm", client(plain.URL), up.URL, plainRec},
 		{"llmtck-proxy-mitm-shipped", client(shipped.URL), up.URL, shippedRec},
 	}
+}
+
+// stderrFile is the log of a recorder as the CLI builds it: the CLI logs
+// to stderr, which a CI job sends to a file, so every line is a write to
+// one.
+func stderrFile(b *testing.B) *os.File {
+	f, err := os.Create(filepath.Join(b.TempDir(), "stderr"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { f.Close() })
+	return f
 }
 
 // streamingRequest asks for a stream; the benchmarks' upstreams answer
@@ -438,7 +450,7 @@ func BenchmarkRecordGrowingConversation(b *testing.B) {
 			defer rps.Close()
 			for range b.N {
 				before := heapInUse()
-				rec := mustRecorder(b, Options{Mode: ModeRecord, Cassette: filepath.Join(b.TempDir(), "grow.yaml"), Lint: c.lint, Log: io.Discard})
+				rec := mustRecorder(b, Options{Mode: ModeRecord, Cassette: filepath.Join(b.TempDir(), "grow.yaml"), Lint: c.lint, Log: stderrFile(b)})
 				srv := httptest.NewServer(NewHandler(rec, u))
 				took, answered := make([]time.Duration, turns), make([]time.Duration, turns)
 				tookDirect, tookProxy := make([]time.Duration, turns), make([]time.Duration, turns)
