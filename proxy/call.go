@@ -52,7 +52,8 @@ type call struct {
 
 	index int // in the cassette; -1 when not recorded
 	// appended is set once the call is in the cassette: its index is then
-	// its place in the file Close leaves, given when its line is written.
+	// its place in the file Close leaves, given when its line is released
+	// (see lineOrder, which guards both from then on).
 	appended bool
 	line     line   // its log line, once it has ended (see lineOrder)
 	tools    int    // tool calls in the response; -1 when unknown
@@ -214,7 +215,7 @@ func (c *call) record(in *cassette.Interaction, body *bodyBuffer) {
 		c.notRecorded("writing the cassette failed", err.Error())
 		return
 	}
-	c.index, c.appended = idx, true
+	c.book.lines.recorded(c, idx)
 	if c.book.player != nil && (body == nil || !body.Spilled()) {
 		c.book.player.add(idx, in) // auto mode replays it from now on
 	}

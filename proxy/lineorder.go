@@ -44,6 +44,13 @@ func (o *lineOrder) start(c *call) {
 	o.mu.Unlock()
 }
 
+// recorded notes that c is in the cassette, at index idx for now.
+func (o *lineOrder) recorded(c *call, idx int) {
+	o.mu.Lock()
+	c.index, c.appended = idx, true
+	o.mu.Unlock()
+}
+
 // done releases c's line once the lines of the calls before it are, and
 // with it those of the calls after it that were waiting for it.
 func (o *lineOrder) done(c *call, verb string, d time.Duration) {
@@ -54,42 +61,49 @@ func (o *lineOrder) done(c *call, verb string, d time.Duration) {
 	} else {
 		n := 0
 		for n < len(o.waiting) && o.waiting[n].line.ready {
+			o.release(o.waiting[n])
 			n++
 		}
-		o.release(n)
+		clear(o.waiting[:n])
+		o.waiting = o.waiting[n:]
 	}
 	o.writeOut()
 }
 
 // flush releases the lines of every call that has ended, in order, and lets
-// later ones go out at once: Close does this once the cassette is closed,
-// so a call still in flight can no longer take a place before them.
+// later ones go out at once when they end: Close does this once the
+// cassette is closed, when no call can take a place in it any more. A call
+// in the cassette whose line is still to come gets its place now.
 func (o *lineOrder) flush() {
 	o.mu.Lock()
 	o.flushed = true
-	kept := o.waiting[:0]
 	for _, c := range o.waiting {
-		if c.line.ready {
-			kept = append(kept, c)
+		switch {
+		case c.line.ready:
+			o.release(c)
+		case c.appended:
+			o.place(c)
 		}
 	}
-	o.waiting = kept
-	o.release(len(kept))
+	o.waiting = nil
 	o.writeOut()
 }
 
-// release moves the first n waiting calls to out, giving each recorded one
-// its place in the file Close leaves. The caller holds o.mu.
-func (o *lineOrder) release(n int) {
-	for _, c := range o.waiting[:n] {
-		if c.appended {
-			c.index = o.loaded + o.counted
-			o.counted++
-		}
-		o.out = append(o.out, c)
+// release moves c's line to out, once every call before it is released,
+// with its place in the file Close leaves. The caller holds o.mu.
+func (o *lineOrder) release(c *call) {
+	if c.appended {
+		o.place(c)
 	}
-	clear(o.waiting[:n])
-	o.waiting = o.waiting[n:]
+	o.out = append(o.out, c)
+}
+
+// place gives a call in the cassette its place in the file Close leaves:
+// after the file's earlier interactions and this session's calls that
+// started before it. The caller holds o.mu.
+func (o *lineOrder) place(c *call) {
+	c.index = o.loaded + o.counted
+	o.counted++
 }
 
 // writeOut writes the released lines, unless another goroutine is writing
