@@ -191,11 +191,15 @@ func (r *Recorder) forward(c *call, b *book) (*http.Response, error) {
 	c.respHeader = r.policy.Header(resp.Header) // a copy: resp.Header changes below
 	c.stream = isStream(resp.Header, nil)
 	c.frames = isEventStream(resp.Header, nil)
+	// The client sees the end of the body only after the interaction is
+	// written to the cassette. A body of known length keeps it, as the
+	// provider sent it, and its last bytes wait (see tee); any other is
+	// sent chunked, and its end waits.
+	if resp.ContentLength <= 0 || c.method == http.MethodHead {
+		resp.ContentLength = -1
+		resp.Header.Del("Content-Length")
+	}
 	resp.Body = newTee(resp.Body, resp.ContentLength, c)
-	// Send the body chunked: the client then sees its end only after the
-	// interaction is written to the cassette.
-	resp.ContentLength = -1
-	resp.Header.Del("Content-Length")
 	return resp, nil
 }
 

@@ -12,24 +12,29 @@ import (
 // tee passes an upstream response body to the client read by read — each
 // event goes on as soon as it arrives — while keeping a copy, the arrival
 // time of each event, and a watch for secrets. When the body ends, cleanly
-// or not, the call is recorded before the end reaches the client.
+// or not, the call is recorded before the end reaches the client: the end
+// of a chunked body, or the last bytes of a body of known length.
 type tee struct {
 	// live is set for a stream (an event stream, or an endpoint that
 	// streams by its path, as Gemini's JSON-array stream does): each piece
 	// is sent on as it comes. Any other body is sent as one.
-	live  bool
-	src   io.ReadCloser
-	c     *call
-	body  *bodyBuffer
-	keep  *keeper // keeps the body once it has grown past keepAside
-	clock *eventClock
-	held  error // an error that came with the last bytes, returned next
-	done  bool
-	err   error // what Read returns once done
+	live bool
+	src  io.ReadCloser
+	// length is the body's length when the client is told it, else -1;
+	// got counts the bytes read so far.
+	length, got int64
+	c           *call
+	body        *bodyBuffer
+	keep        *keeper // keeps the body once it has grown past keepAside
+	clock       *eventClock
+	held        error // an error that came with the last bytes, returned next
+	done        bool
+	err         error // what Read returns once done
 }
 
-func newTee(src io.ReadCloser, declared int64, c *call) *tee {
-	body := newBodyBuffer("response.body", declared)
+// newTee tees src, whose length is known when length ≥ 0.
+func newTee(src io.ReadCloser, length int64, c *call) *tee {
+	body := newBodyBuffer("response.body", length)
 	body.noSpill = c.book == nil // passthrough keeps a small body for the log line only
 	if c.book != nil && c.stream && !c.frames {
 		body.borrow = c.borrow
@@ -39,7 +44,7 @@ func newTee(src io.ReadCloser, declared int64, c *call) *tee {
 		clock.frames = &frameCounter{}
 	}
 	live := !jsonDocument(c.respHeader) || providers.StreamedByPath(c.url)
-	return &tee{live: live, src: src, c: c, body: body, clock: clock}
+	return &tee{live: live, src: src, length: length, c: c, body: body, clock: clock}
 }
 
 func (t *tee) Read(p []byte) (int, error) {
@@ -56,13 +61,20 @@ func (t *tee) Read(p []byte) (int, error) {
 			t.clock.write(p[:n], time.Now())
 		}
 		t.keepPiece(p[:n])
+		t.got += int64(n)
+	}
+	if err == nil && t.length >= 0 && t.got >= t.length {
+		err = io.EOF // the whole body, whether or not the EOF came with it
 	}
 	if err != nil {
-		if n > 0 {
-			t.held = err // deliver the bytes first
+		if n > 0 && t.length < 0 {
+			t.held = err // deliver the bytes first: the end is the chunked body's end
 			return n, nil
 		}
-		t.finish(err)
+		t.finish(err) // before the client has the last bytes
+		if n > 0 {
+			return n, nil
+		}
 		return 0, t.err
 	}
 	return n, nil
