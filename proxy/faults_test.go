@@ -32,6 +32,12 @@ func faultyProvider(cancelled chan<- struct{}) http.HandlerFunc {
 			io.WriteString(w, "event: message_start\ndata: {\"type\":\"message_start\"}\n\nevent: ping\ndata: {\"type\": \"ping\"}\n\n")
 			http.NewResponseController(w).Flush()
 			panic(http.ErrAbortHandler)
+		case "cutjson": // send half a JSON answer, then drop the connection
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(200)
+			io.WriteString(w, `{"id":"msg_1","type":"message","content":[{"type":"text","text":"Hel`)
+			http.NewResponseController(w).Flush()
+			panic(http.ErrAbortHandler)
 		case "short": // end the body cleanly, before the stream's terminal event
 			w.Header().Set("Content-Type", "text/event-stream")
 			io.WriteString(w, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"model\":\"claude-x\",\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}}\n\n")

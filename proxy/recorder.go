@@ -193,13 +193,18 @@ func (r *Recorder) forward(c *call, b *book) (*http.Response, error) {
 	c.frames = isEventStream(resp.Header, nil)
 	// The client sees the end of the body only after the interaction is
 	// written to the cassette. A body of known length keeps it, as the
-	// provider sent it, and its last bytes wait (see tee); any other is
-	// sent chunked, and its end waits.
+	// provider sent it, and its last bytes wait (see tee); a JSON answer of
+	// unknown length is read whole first (sendWhole); any other is sent
+	// chunked, and its end waits.
 	if resp.ContentLength <= 0 || c.method == http.MethodHead {
 		resp.ContentLength = -1
 		resp.Header.Del("Content-Length")
 	}
-	resp.Body = newTee(resp.Body, resp.ContentLength, c)
+	t := newTee(resp.Body, resp.ContentLength, c)
+	resp.Body = t
+	if !t.live && resp.ContentLength < 0 && c.method != http.MethodHead {
+		sendWhole(resp, t)
+	}
 	return resp, nil
 }
 

@@ -1,9 +1,11 @@
 package proxy
 
 import (
+	"bytes"
 	"io"
 	"mime"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/llmtck/llmtck/providers"
@@ -131,4 +133,78 @@ func (t *tee) finish(err error) {
 func jsonDocument(h http.Header) bool {
 	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
 	return mt == "application/json"
+}
+
+// wholeAt bounds the JSON answers of unknown length that sendWhole holds.
+var wholeAt = 256 << 10
+
+// sendWhole reads a JSON answer of unknown length (sent chunked, or
+// compressed and undone by the transport) before the client has its
+// header, and sends it with its length, in one piece: its end would wait for
+// the cassette anyway, and a client behind the forward proxy then gets it in
+// one TLS write, where goproxy writes a chunked body as a size line, the
+// data and a CRLF per piece. An answer longer than wholeAt, or broken off,
+// goes on as it was read: chunked, its end (or its error) after the
+// cassette.
+func sendWhole(resp *http.Response, t *tee) {
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	buf := (*bp)[:0]
+	var err error
+	for len(buf) <= wholeAt {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // room to read into
+		}
+		var n int
+		n, err = t.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err != nil {
+			break
+		}
+	}
+	read := bytes.Clone(buf) // buf may be the pool's
+	if err == io.EOF {
+		resp.Body = wholeBody{bytes.NewReader(read), t}
+		resp.ContentLength = int64(len(read))
+		resp.TransferEncoding = nil
+		resp.Header.Set("Content-Length", strconv.Itoa(len(read)))
+		return
+	}
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(read), t), t}
+}
+
+// wholeBody is an answer read whole; it keeps bytes.Reader's WriteTo, so
+// io.Copy writes it in one piece and takes no buffer of its own.
+type wholeBody struct {
+	*bytes.Reader
+	t *tee
+}
+
+func (b wholeBody) Close() error { return b.t.Close() }
+
+// WriteTo is Read into a pooled buffer: io.Copy, goproxy's copy to its
+// client, would take a 32 KB buffer of its own for every call.
+func (t *tee) WriteTo(w io.Writer) (int64, error) {
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	var written int64
+	for {
+		n, err := t.Read(*bp)
+		if n > 0 {
+			m, werr := w.Write((*bp)[:n])
+			written += int64(m)
+			if werr != nil {
+				return written, werr
+			}
+		}
+		if err == io.EOF {
+			return written, nil
+		}
+		if err != nil {
+			return written, err
+		}
+	}
 }
