@@ -92,7 +92,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if err != nil {
 			// The body broke off upstream: break it off for the client too,
-			// rather than end it as if it were complete.
+			// after what came of it, rather than end it as if it were
+			// complete.
+			rc.Flush()
 			panic(http.ErrAbortHandler)
 		}
 	}

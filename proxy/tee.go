@@ -31,7 +31,8 @@ type tee struct {
 	clock       *eventClock
 	held        error // an error that came with the last bytes, returned next
 	done        bool
-	err         error // what Read returns once done
+	err         error  // what Read returns once done
+	unread      []byte // read ahead (sendWhole), returned first
 }
 
 // newTee tees src, whose length is known when length ≥ 0.
@@ -50,6 +51,11 @@ func newTee(src io.ReadCloser, length int64, c *call) *tee {
 }
 
 func (t *tee) Read(p []byte) (int, error) {
+	if len(t.unread) > 0 {
+		n := copy(p, t.unread)
+		t.unread = t.unread[n:]
+		return n, nil
+	}
 	if t.done {
 		return 0, t.err
 	}
@@ -144,8 +150,8 @@ var wholeAt = 256 << 10
 // the cassette anyway, and a client behind the forward proxy then gets it in
 // one TLS write, where goproxy writes a chunked body as a size line, the
 // data and a CRLF per piece. An answer longer than wholeAt, or broken off,
-// goes on as it was read: chunked, its end (or its error) after the
-// cassette.
+// goes on from the tee, which returns what was read first: chunked, its end
+// (or its error) after the cassette.
 func sendWhole(resp *http.Response, t *tee) {
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
@@ -170,10 +176,7 @@ func sendWhole(resp *http.Response, t *tee) {
 		resp.Header.Set("Content-Length", strconv.Itoa(len(read)))
 		return
 	}
-	resp.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(read), t), t}
+	t.unread = read
 }
 
 // wholeBody is an answer read whole; it keeps bytes.Reader's WriteTo, so
