@@ -113,10 +113,10 @@ func benchRoutes(b *testing.B, up *httptest.Server) []benchRoute {
 
 // mitmRoutes starts the forward proxies as a harness meets them: through
 // HTTPS_PROXY, to a provider host they intercept with a certificate from
-// their CA, over TLS both ways (up is a TLS server). bare goproxy doing the
-// same (goproxy-mitm), llmtck's forward proxy without the linter
-// (llmtck-proxy-mitm) and as the CLI builds it (llmtck-proxy-mitm-shipped),
-// in that order.
+// their CA, over TLS both ways (up is a TLS server). The routes are bare
+// goproxy doing the same (goproxy-mitm), llmtck's forward proxy without the
+// linter (llmtck-proxy-mitm) and as the CLI builds it
+// (llmtck-proxy-mitm-shipped), in that order; each is checked to intercept.
 func mitmRoutes(b *testing.B, up *httptest.Server) []benchRoute {
 	b.Helper()
 	ca, err := LoadOrCreateCA(b.TempDir())
@@ -160,11 +160,25 @@ func mitmRoutes(b *testing.B, up *httptest.Server) []benchRoute {
 			MaxIdleConnsPerHost: 64, DisableCompression: true,
 		}}
 	}
-	return []benchRoute{
+	routes := []benchRoute{
 		{"goproxy-mitm", client(gps.URL), up.URL, nil},
 		{"llmtck-proxy-mitm", client(plain.URL), up.URL, plainRec},
 		{"llmtck-proxy-mitm-shipped", client(shipped.URL), up.URL, shippedRec},
 	}
+	for _, rt := range routes {
+		// A tunnel instead would race TLS end to end against interception.
+		resp, err := rt.client.Get(rt.url)
+		if err != nil {
+			b.Fatalf("%s: %v", rt.name, err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		rt.settle()
+		if resp.TLS == nil || resp.TLS.PeerCertificates[0].CheckSignatureFrom(ca.Cert) != nil {
+			b.Fatalf("%s does not intercept: the client does not see a certificate from its CA", rt.name)
+		}
+	}
+	return routes
 }
 
 // stderrFile is the log of a recorder as the CLI builds it: the CLI logs
