@@ -51,10 +51,13 @@ type call struct {
 	frames     bool // the stream is an AWS event stream
 
 	index int // in the cassette; -1 when not recorded
-	// appended is set once the call is in the cassette: its index is then
-	// its place in the file Close leaves, given when its line is released
-	// (see lineOrder, which guards both from then on).
-	appended bool
+	// appended is set once the call is in the cassette, placed once its
+	// index is its place in the file Close leaves, given when its line is
+	// released (see lineOrder, which guards all three from then on).
+	appended, placed bool
+	// replayOf is the call that recorded what this one replays, when it
+	// did so in this session (auto mode).
+	replayOf *call
 	line     line   // its log line, once it has ended (see lineOrder)
 	tools    int    // tool calls in the response; -1 when unknown
 	note     string // what went wrong, for the log line
@@ -217,7 +220,7 @@ func (c *call) record(in *cassette.Interaction, body *bodyBuffer) {
 	}
 	c.book.lines.recorded(c, idx)
 	if c.book.player != nil && (body == nil || !body.Spilled()) {
-		c.book.player.add(idx, in) // auto mode replays it from now on
+		c.book.player.add(idx, in, c) // auto mode replays it from now on
 	}
 }
 

@@ -92,8 +92,14 @@ func (o *lineOrder) flush() {
 // release moves c's line to out, once every call before it is released,
 // with its place in the file Close leaves. The caller holds o.mu.
 func (o *lineOrder) release(c *call) {
-	if c.appended {
+	switch {
+	case c.appended:
 		o.place(c)
+	case c.replayOf != nil && c.replayOf.placed:
+		// It replays a call of this session, whose line came first: its
+		// place is known. (One that started after it, and answered it
+		// first, keeps the place it was written at.)
+		c.index = c.replayOf.index
 	}
 	o.out = append(o.out, c)
 }
@@ -103,6 +109,7 @@ func (o *lineOrder) release(c *call) {
 // started before it. The caller holds o.mu.
 func (o *lineOrder) place(c *call) {
 	c.index = o.loaded + o.counted
+	c.placed = true
 	o.counted++
 }
 

@@ -258,3 +258,54 @@ func TestAStuckLogHoldsUpNoOtherCall(t *testing.T) {
 		})
 	}
 }
+
+// In auto mode, a request replayed from a call recorded earlier in the same
+// session logs the place that call has in the file Close leaves: here a
+// call that finished first, while an earlier one was still streaming, is
+// written first and moved second by Close.
+func TestReplayedInTheSameSessionNamesTheFinalPlace(t *testing.T) {
+	release := make(chan struct{})
+	arrived := make(chan struct{}, 1)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(200)
+		fmt.Fprintf(w, "event: message_start\ndata: {\"type\":\"message_start\"}\n\n")
+		if strings.HasPrefix(r.URL.Path, "/slow/") {
+			http.NewResponseController(w).Flush()
+			arrived <- struct{}{}
+			<-release
+		}
+		fmt.Fprintf(w, "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	path := filepath.Join(t.TempDir(), "c.yaml")
+	var log syncBuffer
+	rec := mustRecorder(t, Options{Mode: ModeAuto, Cassette: path, Log: &log})
+	front := httptest.NewServer(NewHandler(rec, u))
+	defer front.Close()
+	body := []byte(`{"model":"claude-x","max_tokens":10,"stream":true,"messages":[{"role":"user","content":"hi"}]}`)
+
+	slow := make(chan struct{})
+	go func() {
+		defer close(slow)
+		post(t, http.DefaultClient, front.URL+"/slow/v1/messages", body)
+	}()
+	<-arrived
+	post(t, http.DefaultClient, front.URL+"/fast/v1/messages", body) // recorded
+	post(t, http.DefaultClient, front.URL+"/fast/v1/messages", body) // replayed
+	close(release)
+	<-slow
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c := loadStock(t, path)
+	if len(c.Interactions) != 2 || !strings.Contains(c.Interactions[1].Request.URL, "/fast/") {
+		t.Fatalf("the cassette holds %d interactions; want the slow call's, then the fast one's", len(c.Interactions))
+	}
+	want := regexp.MustCompile(`(?m)^replay POST \S+/fast/v1/messages 200 stream .* cassette=c\.yaml#1$`)
+	if !want.MatchString(log.String()) {
+		t.Fatalf("the log is\n%s\nwant the replayed call to name #1, where Close left what it replays", log.String())
+	}
+}

@@ -12,11 +12,14 @@ import (
 
 // entry is one recorded interaction that replay can serve.
 type entry struct {
-	index  int // position in the cassette
-	in     *cassette.Interaction
-	method string
-	target string
-	wire   engine.Wire
+	index int // position in the cassette
+	// recordedBy is the call that recorded it in this session (auto mode),
+	// whose place in the file Close leaves its replays log (lineOrder).
+	recordedBy *call
+	in         *cassette.Interaction
+	method     string
+	target     string
+	wire       engine.Wire
 
 	toolsOnce sync.Once
 	tools     int
@@ -94,22 +97,23 @@ type player struct {
 func newPlayer(m Match, mask func(string) string, interactions []*cassette.Interaction) *player {
 	p := &player{m: m, mask: mask, byKey: map[string]*group{}, byRaw: map[string]*group{}}
 	for i, in := range interactions {
-		p.add(i, in)
+		p.add(i, in, nil)
 	}
 	return p
 }
 
 // add makes a recorded interaction servable (auto mode adds what it records).
-func (p *player) add(index int, in *cassette.Interaction) {
+func (p *player) add(index int, in *cassette.Interaction, recordedBy *call) {
 	if in.Request.Method == "" {
 		return // response-only fixtures have no request to match
 	}
 	e := &entry{
-		index:  index,
-		in:     in,
-		method: in.Request.Method,
-		target: target(p.mask(in.Request.URL)),
-		wire:   providers.Detect(in.Request.URL, in.Request.Body, nil),
+		index:      index,
+		recordedBy: recordedBy,
+		in:         in,
+		method:     in.Request.Method,
+		target:     target(p.mask(in.Request.URL)),
+		wire:       providers.Detect(in.Request.URL, in.Request.Body, nil),
 	}
 	key := string(p.m.key(nil, e.method, e.target, in.Request.Header, e.wire, in.Request.Body))
 	p.mu.Lock()
