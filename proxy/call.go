@@ -51,17 +51,18 @@ type call struct {
 	frames     bool // the stream is an AWS event stream
 
 	index int // in the cassette; -1 when not recorded
-	// appended is set once the call is in the cassette, placed once its
-	// index is its place in the file Close leaves, given when its line is
-	// released (see lineOrder, which guards all three from then on).
-	appended, placed bool
-	// replayOf is the call that recorded what this one replays, when it
-	// did so in this session (auto mode).
-	replayOf *call
-	line     line   // its log line, once it has ended (see lineOrder)
-	tools    int    // tool calls in the response; -1 when unknown
-	note     string // what went wrong, for the log line
-	ended    atomic.Bool
+	// appended is set once the call is in the cassette: its index is then
+	// its place in the file Close leaves, given when its line is released
+	// (see lineOrder, which guards both from then on).
+	appended bool
+	// final is that place, for the replays of the call in auto mode;
+	// replayOf is final of the call this one replays, when that call was
+	// recorded in this session.
+	final, replayOf *placement
+	line            line   // its log line, once it has ended (see lineOrder)
+	tools           int    // tool calls in the response; -1 when unknown
+	note            string // what went wrong, for the log line
+	ended           atomic.Bool
 }
 
 // finished records a forwarded call once its body has ended. cause is empty
@@ -218,9 +219,14 @@ func (c *call) record(in *cassette.Interaction, body *bodyBuffer) {
 		c.notRecorded("writing the cassette failed", err.Error())
 		return
 	}
-	c.book.lines.recorded(c, idx)
-	if c.book.player != nil && (body == nil || !body.Spilled()) {
-		c.book.player.add(idx, in, c) // auto mode replays it from now on
+	var final *placement
+	replayable := c.book.player != nil && (body == nil || !body.Spilled())
+	if replayable {
+		final = &placement{}
+	}
+	c.book.lines.recorded(c, idx, final)
+	if replayable {
+		c.book.player.add(idx, in, final) // auto mode replays it from now on
 	}
 }
 

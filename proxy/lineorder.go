@@ -44,10 +44,11 @@ func (o *lineOrder) start(c *call) {
 	o.mu.Unlock()
 }
 
-// recorded notes that c is in the cassette, at index idx for now.
-func (o *lineOrder) recorded(c *call, idx int) {
+// recorded notes that c is in the cassette, at index idx for now; final,
+// when set, is told c's place in the file Close leaves once it is known.
+func (o *lineOrder) recorded(c *call, idx int, final *placement) {
 	o.mu.Lock()
-	c.index, c.appended = idx, true
+	c.index, c.appended, c.final = idx, true, final
 	o.mu.Unlock()
 }
 
@@ -95,7 +96,7 @@ func (o *lineOrder) release(c *call) {
 	switch {
 	case c.appended:
 		o.place(c)
-	case c.replayOf != nil && c.replayOf.placed:
+	case c.replayOf != nil && c.replayOf.known:
 		// It replays a call of this session, whose line came first: its
 		// place is known. (One that started after it, and answered it
 		// first, keeps the place it was written at.)
@@ -109,8 +110,19 @@ func (o *lineOrder) release(c *call) {
 // started before it. The caller holds o.mu.
 func (o *lineOrder) place(c *call) {
 	c.index = o.loaded + o.counted
-	c.placed = true
 	o.counted++
+	if c.final != nil {
+		*c.final = placement{index: c.index, known: true}
+	}
+}
+
+// placement is where a call recorded in this session ends up in the file
+// Close leaves, once known: a replay of it in auto mode names that place.
+// lineOrder guards it. It is kept apart from the call so that a replayable
+// interaction does not keep its whole call.
+type placement struct {
+	index int
+	known bool
 }
 
 // writeOut writes the released lines, unless another goroutine is writing

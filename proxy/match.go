@@ -13,13 +13,13 @@ import (
 // entry is one recorded interaction that replay can serve.
 type entry struct {
 	index int // position in the cassette
-	// recordedBy is the call that recorded it in this session (auto mode),
-	// whose place in the file Close leaves its replays log (lineOrder).
-	recordedBy *call
-	in         *cassette.Interaction
-	method     string
-	target     string
-	wire       engine.Wire
+	// final is its place in the file Close leaves, once known, when it was
+	// recorded in this session (auto mode): its replays log it.
+	final  *placement
+	in     *cassette.Interaction
+	method string
+	target string
+	wire   engine.Wire
 
 	toolsOnce sync.Once
 	tools     int
@@ -103,17 +103,17 @@ func newPlayer(m Match, mask func(string) string, interactions []*cassette.Inter
 }
 
 // add makes a recorded interaction servable (auto mode adds what it records).
-func (p *player) add(index int, in *cassette.Interaction, recordedBy *call) {
+func (p *player) add(index int, in *cassette.Interaction, final *placement) {
 	if in.Request.Method == "" {
 		return // response-only fixtures have no request to match
 	}
 	e := &entry{
-		index:      index,
-		recordedBy: recordedBy,
-		in:         in,
-		method:     in.Request.Method,
-		target:     target(p.mask(in.Request.URL)),
-		wire:       providers.Detect(in.Request.URL, in.Request.Body, nil),
+		index:  index,
+		final:  final,
+		in:     in,
+		method: in.Request.Method,
+		target: target(p.mask(in.Request.URL)),
+		wire:   providers.Detect(in.Request.URL, in.Request.Body, nil),
 	}
 	key := string(p.m.key(nil, e.method, e.target, in.Request.Header, e.wire, in.Request.Body))
 	p.mu.Lock()

@@ -42,7 +42,7 @@ func (c *call) rememberReplayed(rec *cassette.Response) {
 func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 	in := e.in
 	rec := &in.Response
-	c.index, c.replayOf = e.index, e.recordedBy
+	c.index, c.replayOf = e.index, e.final
 	c.status = rec.Status
 	c.stream = isStream(rec.Header, rec.Body)
 	if r.log.w != nil {
