@@ -140,21 +140,7 @@ func TestCloseWritesTheLinesACallInFlightHeldBack(t *testing.T) {
 	old := closeWait
 	closeWait = 100 * time.Millisecond
 	defer func() { closeWait = old }()
-	stuck := make(chan struct{})
-	arrived := make(chan struct{}, 1)
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.WriteHeader(200)
-		fmt.Fprintf(w, "event: message_start\ndata: {\"type\":\"message_start\"}\n\n")
-		if r.URL.Path == "/stuck/v1/messages" {
-			http.NewResponseController(w).Flush()
-			arrived <- struct{}{}
-			<-stuck
-		}
-		fmt.Fprintf(w, "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
-	}))
-	defer up.Close()
+	up, arrived, stuck := holdingUpstream(t, "/stuck/")
 	u, _ := url.Parse(up.URL)
 	path := filepath.Join(t.TempDir(), "c.yaml")
 	var log syncBuffer
@@ -264,21 +250,7 @@ func TestAStuckLogHoldsUpNoOtherCall(t *testing.T) {
 // call that finished first, while an earlier one was still streaming, is
 // written first and moved second by Close.
 func TestReplayedInTheSameSessionNamesTheFinalPlace(t *testing.T) {
-	release := make(chan struct{})
-	arrived := make(chan struct{}, 1)
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.WriteHeader(200)
-		fmt.Fprintf(w, "event: message_start\ndata: {\"type\":\"message_start\"}\n\n")
-		if strings.HasPrefix(r.URL.Path, "/slow/") {
-			http.NewResponseController(w).Flush()
-			arrived <- struct{}{}
-			<-release
-		}
-		fmt.Fprintf(w, "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
-	}))
-	defer up.Close()
+	up, arrived, release := holdingUpstream(t, "/slow/")
 	u, _ := url.Parse(up.URL)
 	path := filepath.Join(t.TempDir(), "c.yaml")
 	var log syncBuffer
@@ -308,4 +280,27 @@ func TestReplayedInTheSameSessionNamesTheFinalPlace(t *testing.T) {
 	if !want.MatchString(log.String()) {
 		t.Fatalf("the log is\n%s\nwant the replayed call to name #1, where Close left what it replays", log.String())
 	}
+}
+
+// holdingUpstream answers every call with a two-event stream. A call whose
+// path starts with held sends its first event, says so on arrived, and
+// sends the second only once release is closed; the server closes when
+// the test ends, so release must be closed before then.
+func holdingUpstream(t *testing.T, held string) (up *httptest.Server, arrived <-chan struct{}, release chan struct{}) {
+	in := make(chan struct{}, 1)
+	release = make(chan struct{})
+	up = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(200)
+		fmt.Fprintf(w, "event: message_start\ndata: {\"type\":\"message_start\"}\n\n")
+		if strings.HasPrefix(r.URL.Path, held) {
+			http.NewResponseController(w).Flush()
+			in <- struct{}{}
+			<-release
+		}
+		fmt.Fprintf(w, "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
+	}))
+	t.Cleanup(up.Close)
+	return up, in, release
 }
