@@ -68,7 +68,7 @@ func (r *Recorder) book(host string) (*book, error) {
 		if r.opts.Lint {
 			b.lint = lint.New(nil)
 			if !r.refuses() {
-				b.queue = newLintQueue(r.log.warn)
+				b.queue = newLintQueue(r.log.warn, b.lines.writeReleased)
 			}
 		}
 		r.books[path] = b

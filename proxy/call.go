@@ -349,19 +349,21 @@ func (c *call) endAfter(then func(), verb string, d time.Duration) {
 	if c.ended.Swap(true) {
 		return
 	}
-	finish := func() {
-		// Even when then panics: the lines of later calls and Close wait
-		// for this one.
-		defer c.logLine(verb, d)
-		if then != nil {
-			then()
-		}
-	}
 	if c.queued {
-		c.book.queue.push(finish)
+		c.book.queue.push(func() {
+			// Even when then panics: the lines of later calls and Close
+			// wait for this one. The queue writes it with its batch's.
+			defer c.book.lines.doneLater(c, verb, d)
+			if then != nil {
+				then()
+			}
+		})
 		return
 	}
-	finish()
+	defer c.logLine(verb, d)
+	if then != nil {
+		then()
+	}
 }
 
 // logLine writes the call's log line, after those of the calls that

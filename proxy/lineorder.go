@@ -56,6 +56,28 @@ func (o *lineOrder) recorded(c *call, idx int, final *placement) {
 // with it those of the calls after it that were waiting for it.
 func (o *lineOrder) done(c *call, verb string, d time.Duration) {
 	o.mu.Lock()
+	o.ready(c, verb, d)
+	o.writeOut()
+}
+
+// doneLater is done that leaves the lines it releases for the next write:
+// the lint queue's, once its batch is over (writeReleased), so a batch's
+// lines go out in one write rather than one write a call.
+func (o *lineOrder) doneLater(c *call, verb string, d time.Duration) {
+	o.mu.Lock()
+	o.ready(c, verb, d)
+	o.mu.Unlock()
+}
+
+// writeReleased writes the lines released and not yet written.
+func (o *lineOrder) writeReleased() {
+	o.mu.Lock()
+	o.writeOut()
+}
+
+// ready marks c's line ready and releases the lines it let go. The caller
+// holds o.mu.
+func (o *lineOrder) ready(c *call, verb string, d time.Duration) {
 	c.line = line{ready: true, verb: verb, dur: d}
 	if o.flushed {
 		o.out = append(o.out, c)
@@ -68,7 +90,6 @@ func (o *lineOrder) done(c *call, verb string, d time.Duration) {
 		clear(o.waiting[:n])
 		o.waiting = o.waiting[n:]
 	}
-	o.writeOut()
 }
 
 // flush releases the lines of every call that has ended, in order, and lets

@@ -18,7 +18,8 @@ import (
 // another, a batch finds the linter's code and the history in the
 // processor's caches, which a judgement between two calls' HTTP work finds
 // evicted (BenchmarkEvalCallCold: three times the tight loop's cost). A
-// call's log line is written a moment after its end.
+// call's log line is written a moment after its end, with the others of its
+// batch in one write (after).
 type lintQueue struct {
 	mu      sync.Mutex
 	room    sync.Cond // signalled when a batch is taken
@@ -27,6 +28,9 @@ type lintQueue struct {
 	// warn reports a job that panicked: the recorder goes on, as
 	// net/http goes on after a handler's panic.
 	warn func(string)
+	// after runs once a batch's jobs have run: it writes the log lines
+	// they released.
+	after func()
 }
 
 // gather is how long the queue waits for a batch once a job arrives on an
@@ -39,8 +43,8 @@ var gather = time.Millisecond
 // variable so a test can make the calls wait.
 var maxQueued = 4096
 
-func newLintQueue(warn func(string)) *lintQueue {
-	q := &lintQueue{warn: warn}
+func newLintQueue(warn func(string), after func()) *lintQueue {
+	q := &lintQueue{warn: warn, after: after}
 	q.room.L = &q.mu
 	return q
 }
@@ -78,6 +82,7 @@ func (q *lintQueue) drain() {
 			q.run(job)
 			batch[i] = nil
 		}
+		q.run(q.after)
 	}
 }
 

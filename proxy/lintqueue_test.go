@@ -12,7 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -195,7 +197,7 @@ func TestLintQueueUnderConcurrentCalls(t *testing.T) {
 // jobs after it still run: the recorder goes on recording.
 func TestLintQueueGoesOnAfterAPanic(t *testing.T) {
 	var warnings syncBuffer
-	q := newLintQueue(func(msg string) { warnings.Write([]byte(msg)) })
+	q := newLintQueue(func(msg string) { warnings.Write([]byte(msg)) }, func() {})
 	ran := make(chan struct{})
 	q.push(func() { panic("a check's bug") })
 	q.push(func() { close(ran) })
@@ -211,3 +213,49 @@ func TestLintQueueGoesOnAfterAPanic(t *testing.T) {
 func thought(k, i, more string) string {
 	return `{"type":"thinking","thinking":"Thinking of ` + k + `.` + i + more + `.","signature":"EqQB` + k + `x` + i + `CkYIBxgCKkA"}`
 }
+
+// The lines of the calls the lint queue finishes in one batch go out in one
+// write: a log on a terminal costs a write per line otherwise, on every
+// call of a recording.
+func TestLintQueueWritesABatchsLinesInOneWrite(t *testing.T) {
+	defer func(g time.Duration) { gather = g }(gather)
+	gather = 500 * time.Millisecond // long enough for every call to end before the batch runs
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"id":"msg_1","type":"message","content":[{"type":"text","text":"Hi."}]}`))
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	log := &countedWrites{}
+	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: filepath.Join(t.TempDir(), "c.yaml"), Lint: true, Log: log})
+	front := httptest.NewServer(NewHandler(rec, u))
+	defer front.Close()
+	const calls = 5
+	for i := range calls {
+		post(t, http.DefaultClient, fmt.Sprintf("%s/call/%d/v1/messages", front.URL, i), []byte(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`))
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Count(log.String(), "\n")
+	if lines != calls {
+		t.Fatalf("the log is\n%s\nwant %d lines", log.String(), calls)
+	}
+	if log.writes() >= calls {
+		t.Errorf("%d lines took %d writes, want fewer: a batch's lines go out in one", lines, log.writes())
+	}
+}
+
+// countedWrites is a log that counts the writes it takes.
+type countedWrites struct {
+	syncBuffer
+	n atomic.Int32
+}
+
+func (w *countedWrites) Write(p []byte) (int, error) {
+	w.n.Add(1)
+	return w.syncBuffer.Write(p)
+}
+
+func (w *countedWrites) writes() int { return int(w.n.Load()) }
