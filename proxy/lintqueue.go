@@ -28,8 +28,8 @@ type lintQueue struct {
 	// warn reports a job that panicked: the recorder goes on, as
 	// net/http goes on after a handler's panic.
 	warn func(string)
-	// after runs once a batch's jobs have run: it writes the log lines
-	// they released.
+	// after, when set, runs once a batch's jobs have run: it writes the
+	// log lines they released.
 	after func()
 }
 
@@ -82,7 +82,9 @@ func (q *lintQueue) drain() {
 			q.run(job)
 			batch[i] = nil
 		}
-		q.run(q.after)
+		if q.after != nil {
+			q.run(q.after)
+		}
 	}
 }
 

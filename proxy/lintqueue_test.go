@@ -197,7 +197,7 @@ func TestLintQueueUnderConcurrentCalls(t *testing.T) {
 // jobs after it still run: the recorder goes on recording.
 func TestLintQueueGoesOnAfterAPanic(t *testing.T) {
 	var warnings syncBuffer
-	q := newLintQueue(func(msg string) { warnings.Write([]byte(msg)) }, func() {})
+	q := newLintQueue(func(msg string) { warnings.Write([]byte(msg)) }, nil)
 	ran := make(chan struct{})
 	q.push(func() { panic("a check's bug") })
 	q.push(func() { close(ran) })
