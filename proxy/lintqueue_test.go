@@ -220,12 +220,7 @@ func thought(k, i, more string) string {
 func TestLintQueueWritesABatchsLinesInOneWrite(t *testing.T) {
 	defer func(g time.Duration) { gather = g }(gather)
 	gather = 500 * time.Millisecond // long enough for every call to end before the batch runs
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"id":"msg_1","type":"message","content":[{"type":"text","text":"Hi."}]}`))
-	}))
-	defer up.Close()
+	up := newProvider(t, false, &cassette.Response{Status: 200, Body: []byte(`{"id":"msg_1","type":"message","content":[{"type":"text","text":"Hi."}]}`)})
 	u, _ := url.Parse(up.URL)
 	log := &countedWrites{}
 	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: filepath.Join(t.TempDir(), "c.yaml"), Lint: true, Log: log})
