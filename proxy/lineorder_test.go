@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/llmtck/llmtck/internal/cassette"
 )
 
 // Calls that overlap and finish in the reverse of the order they started
@@ -197,12 +199,7 @@ func TestAStuckLogHoldsUpNoOtherCall(t *testing.T) {
 		lint bool
 	}{{"lint-queue", true}, {"no-lint", false}} {
 		t.Run(tc.name, func(t *testing.T) {
-			up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				io.Copy(io.Discard, r.Body)
-				w.Header().Set("Content-Type", "application/json")
-				w.Write([]byte(`{"id":"msg_1","type":"message","content":[{"type":"text","text":"Hi."}]}`))
-			}))
-			defer up.Close()
+			up := newProvider(t, false, &cassette.Response{Status: 200, Body: []byte(`{"id":"msg_1","type":"message","content":[{"type":"text","text":"Hi."}]}`)})
 			u, _ := url.Parse(up.URL)
 			log := &blockedLog{entered: make(chan struct{}, 1), letGo: make(chan struct{})}
 			var letGo sync.Once

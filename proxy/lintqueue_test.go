@@ -136,11 +136,11 @@ func TestLintQueueUnderConcurrentCalls(t *testing.T) {
 				}
 				history = append(history, fmt.Sprintf(`{"role":"user","content":"client %d call %d"}`, k, i))
 				resp, got := post(t, front.Client(), front.URL+"/v1/messages", []byte(head+strings.Join(history, ",")+`]}`), "Anthropic-Version", "2023-06-01")
-				if resp.StatusCode != 200 || !bytes.Contains(got, []byte(thought(strconv.Itoa(k), strconv.Itoa(i), ""))) {
+				echoed := thought(strconv.Itoa(k), strconv.Itoa(i), "")
+				if resp.StatusCode != 200 || !bytes.Contains(got, []byte(echoed)) {
 					t.Errorf("client %d call %d: %d %s", k, i, resp.StatusCode, got)
 					return
 				}
-				echoed := thought(strconv.Itoa(k), strconv.Itoa(i), "")
 				if k%2 == 1 && i == each-2 {
 					echoed = thought(strconv.Itoa(k), strconv.Itoa(i), " again") // sent back altered in the last turn
 				}
