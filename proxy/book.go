@@ -43,12 +43,16 @@ type book struct {
 
 // CassetteFor names the cassette of host in a cassette folder.
 func CassetteFor(dir, host string) string {
-	name := strings.NewReplacer(":", "_", "/", "_", "\\", "_").Replace(strings.ToLower(host))
+	name := hostToFile.Replace(strings.ToLower(host))
 	if name == "" || name[0] == '.' {
 		name = "_" + name
 	}
 	return filepath.Join(dir, name+".yaml")
 }
+
+// hostToFile makes a host a file name. Made once: the forward proxy names
+// a cassette on every call, and a Replacer builds its table on first use.
+var hostToFile = strings.NewReplacer(":", "_", "/", "_", "\\", "_")
 
 // book returns the cassette for a call to host, opening it on first use.
 func (r *Recorder) book(host string) (*book, error) {
