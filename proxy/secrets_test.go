@@ -3,6 +3,7 @@ package proxy
 import (
 	"bytes"
 	"compress/gzip"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -168,5 +169,31 @@ func TestRecorderScansWhatItWrites(t *testing.T) {
 		if strings.Contains(text, fakeOpenAIKey[:24]) {
 			t.Errorf("the %s prints the key:\n%s", where, text)
 		}
+	}
+}
+
+// An answer that holds a credential is not recorded, and still reaches its
+// client whole, through either route: behind the forward proxy a JSON
+// answer sent chunked is read whole before it is sent on, and what is kept
+// for the cassette stops at the key.
+func TestAnAnswerHoldingAKeyReachesTheClientWhole(t *testing.T) {
+	head := `{"id":"msg_1","type":"message","content":[{"type":"text","text":"the key is ` + fakeOpenAIKey + ` and`
+	answer := head + ` that was all"}]}`
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, head)
+		http.NewResponseController(w).Flush() // chunked, the key in the first piece
+		io.WriteString(w, answer[len(head):])
+	})
+	for _, rt := range routes(t, h) {
+		t.Run(rt.name, func(t *testing.T) {
+			resp, body, err := callFault(rt.client, rt.url, "")
+			if err != nil || resp.StatusCode != 200 || string(body) != answer {
+				t.Fatalf("the client got %v %q, want 200 and the whole answer", err, body)
+			}
+			if err := rt.rec.Close(); err == nil || !strings.Contains(err.Error(), "it holds a credential") {
+				t.Fatalf("Close: %v, want the call not recorded for the credential", err)
+			}
+		})
 	}
 }

@@ -33,6 +33,10 @@ type tee struct {
 	done        bool
 	err         error  // what Read returns once done
 	unread      []byte // read ahead (sendWhole), returned first
+	// kept is what body held when it ended, as the cassette took it (a
+	// part, when the keeping stopped early): the call's end closes body,
+	// and nothing writes to these bytes again.
+	kept []byte
 }
 
 // newTee tees src, whose length is known when length ≥ 0.
@@ -132,6 +136,7 @@ func (t *tee) finish(err error) {
 	default:
 		cause = "the upstream broke off the body: " + err.Error()
 	}
+	t.kept = t.body.Bytes()
 	t.c.finished(t.body, t.clock, cause)
 }
 
@@ -168,7 +173,12 @@ func sendWhole(resp *http.Response, t *tee) {
 			break
 		}
 	}
-	read := bytes.Clone(buf) // buf may be the pool's
+	var read []byte
+	if err == io.EOF && bytes.Equal(t.kept, buf) {
+		read = t.kept // the cassette's copy holds it all: no second one
+	} else {
+		read = bytes.Clone(buf) // buf may be the pool's
+	}
 	if err == io.EOF {
 		resp.Body = wholeBody{bytes.NewReader(read), t}
 		resp.ContentLength = int64(len(read))
