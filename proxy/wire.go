@@ -1,7 +1,7 @@
 package proxy
 
 import (
-	"bytes"
+	"io"
 	"net/http"
 	"strings"
 
@@ -9,17 +9,31 @@ import (
 )
 
 // readBody reads a request body whole: requests are small JSON documents.
+// A body of known length takes a buffer of that length and one byte, room
+// for the read that finds its end (bytes.Buffer would want 512 more).
 func readBody(req *http.Request) ([]byte, error) {
 	if req.Body == nil || req.Body == http.NoBody {
 		return nil, nil
 	}
 	defer req.Body.Close()
-	var buf bytes.Buffer
+	size := 512
 	if req.ContentLength > 0 && req.ContentLength < 64<<20 {
-		buf.Grow(int(req.ContentLength) + bytes.MinRead)
+		size = int(req.ContentLength) + 1
 	}
-	_, err := buf.ReadFrom(req.Body)
-	return buf.Bytes(), err
+	buf := make([]byte, 0, size)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // a body longer than it said
+		}
+		n, err := req.Body.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 // hopByHop are headers that belong to one connection, not to the call.

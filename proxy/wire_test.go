@@ -1,8 +1,12 @@
 package proxy
 
 import (
+	"errors"
+	"io"
 	"net/http"
+	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -26,5 +30,37 @@ func TestDropHopByHop(t *testing.T) {
 		if http.CanonicalHeaderKey(k) != k {
 			t.Errorf("hopByHop holds %q, which is not canonical: deleting it by name misses the header", k)
 		}
+	}
+}
+
+// readBody returns every byte of the body, whatever its length says, and
+// the error that broke it off; a body of known length takes a buffer of
+// that length and one byte, no more.
+func TestReadBody(t *testing.T) {
+	body := strings.Repeat("x", 1500)
+	broken := errors.New("connection reset")
+	for _, tc := range []struct {
+		name    string
+		length  int64
+		r       io.Reader
+		want    string
+		wantErr error
+	}{
+		{"known length", 1500, strings.NewReader(body), body, nil},
+		{"unknown length", -1, strings.NewReader(body), body, nil},
+		{"longer than it says", 100, strings.NewReader(body), body, nil},
+		{"shorter than it says", 2000, strings.NewReader(body), body, nil},
+		{"broken off", 1500, io.MultiReader(strings.NewReader(body[:700]), iotest.ErrReader(broken)), body[:700], broken},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := &http.Request{Body: io.NopCloser(tc.r), ContentLength: tc.length}
+			got, err := readBody(req)
+			if string(got) != tc.want || err != tc.wantErr {
+				t.Fatalf("got %d bytes and %v, want %d and %v", len(got), err, len(tc.want), tc.wantErr)
+			}
+			if tc.name == "known length" && cap(got) != len(body)+1 {
+				t.Errorf("a body of known length took %d bytes of buffer, want %d", cap(got), len(body)+1)
+			}
+		})
 	}
 }
