@@ -29,54 +29,77 @@ func (l *callLog) lines(calls []*call) {
 	if l.w == nil {
 		return
 	}
-	var b strings.Builder
+	bp := encodeBuffers.Get().(*[]byte)
+	b := (*bp)[:0]
 	for _, c := range calls {
-		appendLine(&b, c)
+		b = appendLine(b, c)
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	io.WriteString(l.w, redact.Text(b.String())) // a key may sit in the URL path or a miss's diff
+	l.write(redact.TextBytes(b)) // a key may sit in the URL path or a miss's diff
+	if cap(b) <= maxPooled {
+		*bp = b
+		encodeBuffers.Put(bp)
+	}
 }
 
-func appendLine(b *strings.Builder, c *call) {
-	kind := "plain"
-	if c.stream {
-		kind = "stream"
-	}
-	status := strconv.Itoa(c.status)
+func (l *callLog) write(p []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.w.Write(p)
+}
+
+// appendLine appends c's line to b.
+func appendLine(b []byte, c *call) []byte {
+	b = append(b, c.line.verb...)
+	b = append(b, ' ')
+	b = append(b, c.method...)
+	b = append(b, ' ')
+	b = append(b, c.host...)
+	b = append(b, c.path...)
+	b = append(b, ' ')
 	if c.status == 0 {
-		status = "ERR"
-	}
-	b.WriteString(c.line.verb + " " + c.method + " " + c.host + c.path + " " + status + " " + kind + " " + round(c.line.dur).String())
-	if c.tools < 0 {
-		b.WriteString(" tools=?")
+		b = append(b, "ERR"...)
 	} else {
-		b.WriteString(" tools=")
-		b.WriteString(strconv.Itoa(c.tools))
+		b = strconv.AppendInt(b, int64(c.status), 10)
 	}
-	b.WriteString(" lint=")
+	if c.stream {
+		b = append(b, " stream "...)
+	} else {
+		b = append(b, " plain "...)
+	}
+	b = append(b, round(c.line.dur).String()...)
+	if c.tools < 0 {
+		b = append(b, " tools=?"...)
+	} else {
+		b = append(b, " tools="...)
+		b = strconv.AppendInt(b, int64(c.tools), 10)
+	}
+	b = append(b, " lint="...)
 	if len(c.findings) == 0 {
-		b.WriteString("-")
+		b = append(b, '-')
 	}
 	for i, f := range c.findings {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.WriteString(f.Check)
+		b = append(b, f.Check...)
 	}
+	b = append(b, " cassette="...)
 	switch {
 	case c.book == nil:
-		b.WriteString(" cassette=-")
+		b = append(b, '-')
 	case c.index < 0:
-		b.WriteString(" cassette=" + c.book.name + "#-")
+		b = append(b, c.book.name...)
+		b = append(b, "#-"...)
 	default:
-		b.WriteString(" cassette=" + c.book.name + "#" + strconv.Itoa(c.index))
+		b = append(b, c.book.name...)
+		b = append(b, '#')
+		b = strconv.AppendInt(b, int64(c.index), 10)
 	}
 	if c.note != "" {
-		b.WriteString(" ")
-		b.WriteString(strings.ReplaceAll(c.note, "\n", "\n    "))
+		b = append(b, ' ')
+		b = append(b, strings.ReplaceAll(c.note, "\n", "\n    ")...)
 	}
-	b.WriteByte('\n')
+	return append(b, '\n')
 }
 
 func (l *callLog) warn(msg string) {

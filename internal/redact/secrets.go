@@ -78,12 +78,20 @@ func scanAWSSecret(field string, data []byte) *Leak {
 // Text returns s with every credential ScanAll finds replaced by its first
 // characters and "…REDACTED", for log lines and error messages.
 func Text(s string) string {
-	out, n := replaceTokens([]byte(s), func(_ []byte, l *Leak) string { return l.Prefix + "…REDACTED" })
+	out, n := replaceTokens([]byte(s), maskToken)
 	if n == 0 {
 		return s
 	}
 	return string(out)
 }
+
+// TextBytes is Text for bytes: b itself when it holds no credential.
+func TextBytes(b []byte) []byte {
+	out, _ := replaceTokens(b, maskToken)
+	return out
+}
+
+func maskToken(_ []byte, l *Leak) string { return l.Prefix + "…REDACTED" }
 
 // Placeholder reports whether a credential value is a stand-in a test
 // suite or a scrubber put there, not a live key: the redaction mask,

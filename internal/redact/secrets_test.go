@@ -97,6 +97,10 @@ func TestSecretCorpus(t *testing.T) {
 				t.Errorf("%s %s: Text leaves the key: %q", name, where, masked)
 				leaks++
 			}
+			if masked := TextBytes(value); bytes.Contains(masked, []byte(key[len(key)-12:])) {
+				t.Errorf("%s %s: TextBytes leaves the key: %q", name, where, masked)
+				leaks++
+			}
 		}
 	}
 	for _, v := range []string{"aws_secret_access_key = " + awsSecret, `{"SecretAccessKey":"` + awsSecret + `"}`, "AWS_SECRET_ACCESS_KEY=" + awsSecret} {
@@ -112,6 +116,9 @@ func TestSecretCorpus(t *testing.T) {
 		}
 		if Text(p) != p {
 			t.Errorf("Text changed prose %q", p)
+		}
+		if b := []byte(p); &TextBytes(b)[0] != &b[0] {
+			t.Errorf("TextBytes did not give prose %q back as it was", p)
 		}
 	}
 	t.Logf("%d key shapes × %d places, %d prose lines: %d leaks, %d false refusals", len(liveKeys), len(places), len(prose), leaks, refusals)
