@@ -255,8 +255,9 @@ func (s *sink) append(seq uint64, in *cassette.Interaction, body *bodyBuffer) (i
 	return b.first + pos, b.err
 }
 
-// encodeBuffers keeps encoding and batch buffers between calls; buffers
-// grown past maxPooled by a large body are left to the collector.
+// encodeBuffers keeps byte buffers between calls: the sink's encodings and
+// batches, the log's lines. Buffers grown past maxPooled by a large body are
+// left to the collector.
 var encodeBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 const maxPooled = 1 << 20

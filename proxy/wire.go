@@ -23,7 +23,7 @@ func readBody(req *http.Request) ([]byte, error) {
 	buf := make([]byte, 0, size)
 	for {
 		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)] // a body longer than it said
+			buf = append(buf, 0)[:len(buf)] // of unknown length, or longer than it said
 		}
 		n, err := req.Body.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
