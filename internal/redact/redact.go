@@ -45,7 +45,9 @@ func (p Policy) WithHeaders(names ...string) Policy {
 
 func (p Policy) redactsHeader(name string) bool {
 	for _, h := range p.Headers {
-		if strings.EqualFold(h, name) {
+		// Header names are ASCII (net/http refuses others): a name of
+		// another length is another name.
+		if len(h) == len(name) && strings.EqualFold(h, name) {
 			return true
 		}
 	}
