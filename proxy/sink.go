@@ -26,7 +26,8 @@ var errClosed = errors.New("the recorder is closed")
 //
 // Calls that finish while the file is being written to are written
 // together, in one write(2), by the first of them (group commit): under
-// load the file takes a few large writes instead of many small ones.
+// load the file takes a few large writes instead of many small ones. A call
+// that finds the file idle writes its interaction at once, alone.
 //
 // An event stream too large for memory may be written into the end of the
 // file as it arrives, behind a mark that keeps it out of the YAML document
@@ -219,6 +220,17 @@ func (s *sink) append(seq uint64, in *cassette.Interaction, body *bodyBuffer) (i
 	enc := encodeBuffers.Get().(*[]byte)
 	*enc = cassette.AppendInteraction((*enc)[:0], in)
 	s.qmu.Lock()
+	if s.open == nil && s.mu.TryLock() {
+		// Nobody writes or waits to: write this one alone, with no batch
+		// for others to join (one that comes meanwhile leads the next).
+		s.qmu.Unlock()
+		first, err := s.write(*enc, []uint64{seq}, []int64{int64(len(*enc))})
+		s.mu.Unlock()
+		if cap(*enc) <= maxPooled {
+			encodeBuffers.Put(enc)
+		}
+		return first, err
+	}
 	b := s.open
 	leader := b == nil
 	if leader {
@@ -244,7 +256,7 @@ func (s *sink) append(seq uint64, in *cassette.Interaction, body *bodyBuffer) (i
 	s.qmu.Lock()
 	s.open = nil
 	s.qmu.Unlock()
-	s.write(b)
+	b.first, b.err = s.write(b.buf, b.seqs, b.ends)
 	s.mu.Unlock()
 	if cap(b.buf) <= maxPooled {
 		*b.pooled = b.buf
@@ -262,31 +274,32 @@ var encodeBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 const maxPooled = 1 << 20
 
-// write writes a whole batch in one Write; the caller holds s.mu.
-func (s *sink) write(b *batch) {
+// write writes encoded interactions, which end at ends and began in the
+// order seqs, in one Write, and returns the index of the first in the
+// cassette. The caller holds s.mu.
+func (s *sink) write(buf []byte, seqs []uint64, ends []int64) (int, error) {
 	if s.broken != nil {
-		b.err = s.broken
-		return
+		return 0, s.broken
 	}
 	s.revoke()
 	off := s.size
-	n, err := s.f.Write(b.buf)
+	n, err := s.f.Write(buf)
 	if err != nil {
 		// Cut the half-written batch off so the file still loads.
 		if terr := s.f.Truncate(off); terr != nil {
 			s.broken = fmt.Errorf("%s: writing failed (%v) and the partial interactions could not be removed (%v); recording stopped", s.path, err, terr)
 		}
-		b.err = fmt.Errorf("%s: %w", s.path, err)
-		return
+		return 0, fmt.Errorf("%s: %w", s.path, err)
 	}
 	s.size += int64(n)
-	b.first = s.loaded + len(s.items)
+	first := s.loaded + len(s.items)
 	start := int64(0)
-	for i, end := range b.ends {
-		s.items = append(s.items, item{seq: b.seqs[i], off: off + start, n: end - start})
+	for i, end := range ends {
+		s.items = append(s.items, item{seq: seqs[i], off: off + start, n: end - start})
 		start = end
 	}
 	s.kickSyncer()
+	return first, nil
 }
 
 // appendSpilled writes an interaction whose response body has spilt:
