@@ -160,33 +160,19 @@ var wholeAt = 256 << 10
 func sendWhole(resp *http.Response, t *tee) {
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
-	buf := (*bp)[:0]
-	var err error
-	for len(buf) <= wholeAt {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)] // room to read into
-		}
-		var n int
-		n, err = t.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err != nil {
-			break
-		}
-	}
-	var read []byte
-	if err == io.EOF && bytes.Equal(t.kept, buf) {
-		read = t.kept // the cassette's copy holds it all: no second one
-	} else {
-		read = bytes.Clone(buf) // buf may be the pool's
-	}
-	if err == io.EOF {
-		resp.Body = wholeBody{bytes.NewReader(read), t}
-		resp.ContentLength = int64(len(read))
-		resp.TransferEncoding = nil
-		resp.Header.Set("Content-Length", strconv.Itoa(len(read)))
+	buf, err := readUpTo((*bp)[:0], t, wholeAt)
+	if err != io.EOF {
+		t.unread = bytes.Clone(buf) // buf may be the pool's
 		return
 	}
-	t.unread = read
+	read := t.kept // the cassette's copy, when it holds it all: no second one
+	if !bytes.Equal(read, buf) {
+		read = bytes.Clone(buf)
+	}
+	resp.Body = wholeBody{bytes.NewReader(read), t}
+	resp.ContentLength = int64(len(read))
+	resp.TransferEncoding = nil
+	resp.Header.Set("Content-Length", strconv.Itoa(len(read)))
 }
 
 // wholeBody is an answer read whole; it keeps bytes.Reader's WriteTo, so

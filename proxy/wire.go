@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"io"
+	"math"
 	"net/http"
 	"strings"
 
@@ -20,20 +21,28 @@ func readBody(req *http.Request) ([]byte, error) {
 	if req.ContentLength > 0 && req.ContentLength < 64<<20 {
 		size = int(req.ContentLength) + 1
 	}
-	buf := make([]byte, 0, size)
-	for {
+	buf, err := readUpTo(make([]byte, 0, size), req.Body, math.MaxInt)
+	if err == io.EOF {
+		err = nil
+	}
+	return buf, err
+}
+
+// readUpTo appends what r reads to buf, growing it as needed, until r
+// returns an error (io.EOF at its end), which it returns, or buf holds more
+// than limit bytes, when it returns nil.
+func readUpTo(buf []byte, r io.Reader, limit int) ([]byte, error) {
+	for len(buf) <= limit {
 		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)] // of unknown length, or longer than it said
+			buf = append(buf, 0)[:len(buf)] // room to read into
 		}
-		n, err := req.Body.Read(buf[len(buf):cap(buf)])
+		n, err := r.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
 		if err != nil {
 			return buf, err
 		}
 	}
+	return buf, nil
 }
 
 // hopByHop are headers that belong to one connection, not to the call.
