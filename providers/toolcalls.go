@@ -9,8 +9,14 @@ import (
 // toolCallWords are the words every wire names a tool call with in a
 // response: Anthropic's tool_use blocks, Chat Completions' tool_calls (and
 // the function_call before them), Responses' function_call items, Gemini's
-// functionCall (or function_call) parts and Bedrock's toolUse blocks.
-var toolCallWords = [][]byte{[]byte("tool_use"), []byte("tool_calls"), []byte("function_call"), []byte("functionCall"), []byte("toolUse")}
+// functionCall (or function_call) parts and Bedrock's toolUse blocks. Each
+// is split before its rarest byte: the tail is found at the speed of
+// IndexByte, and the head checked where it would end. Looked for whole, the
+// words' 't' and 'f', every few bytes of English, cost 11 µs for a 2 KB
+// answer (BenchmarkNoToolCalls).
+var toolCallWords = []struct{ head, tail string }{
+	{"tool", "_use"}, {"tool", "_calls"}, {"function", "_call"}, {"function", "Call"}, {"tool", "Use"},
+}
 
 // NoToolCalls reports whether a response certainly holds no tool call, on
 // any wire, without decoding it: a successful, uncompressed JSON object in
@@ -29,9 +35,24 @@ func NoToolCalls(status int, header http.Header, body []byte) bool {
 		return false
 	}
 	for _, w := range toolCallWords {
-		if bytes.Contains(body, w) {
+		if holdsWord(body, w.head, w.tail) {
 			return false
 		}
 	}
 	return true
+}
+
+// holdsWord reports whether body holds head followed by tail.
+func holdsWord(body []byte, head, tail string) bool {
+	for i := 0; ; {
+		j := bytes.Index(body[i:], []byte(tail))
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		if at >= len(head) && string(body[at-len(head):at]) == head {
+			return true
+		}
+		i = at + 1
+	}
 }

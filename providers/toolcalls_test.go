@@ -2,6 +2,7 @@ package providers_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/llmtck/llmtck/engine"
@@ -75,6 +76,8 @@ func TestNoToolCalls(t *testing.T) {
 		{"responses call", 200, jsonHeader, `{"output":[{"type":"function_call"}]}`, false},
 		{"gemini call", 200, jsonHeader, `{"candidates":[{"content":{"parts":[{"functionCall":{}}]}}]}`, false},
 		{"bedrock tool", 200, jsonHeader, `{"output":{"message":{"content":[{"toolUse":{}}]}}}`, false},
+		{"the words' parts in prose", 200, jsonHeader, `{"content":[{"type":"text","text":"Call a tool to Use it: the function_ of input_tokens"}]}`, true},
+		{"a word after a part", 200, jsonHeader, `{"content":[{"type":"text","text":"Use a toolUse"}]}`, false},
 		{"escaped word", 200, jsonHeader, `{"content":[{"type":"tool\u005fuse"}]}`, false},
 		{"error status", 400, jsonHeader, `{"error":{}}`, false},
 		{"not json", 200, http.Header{"Content-Type": {"text/html"}}, `<html>`, false},
@@ -110,4 +113,24 @@ func FuzzNoToolCalls(f *testing.F) {
 			}
 		}
 	})
+}
+
+// An English answer of 2 KB, the body NoToolCalls meets most; and one that
+// holds the rare parts the words are found by, so every word is looked for.
+func BenchmarkNoToolCalls(b *testing.B) {
+	for _, tc := range []struct{ name, sentence string }{
+		{"prose", "It was the best of times, it was the worst of times; the function of the tool was to help. "},
+		{"prose-with-parts", "It was the best of times, it was the worst of times; Call the tool to Use it, input_tokens. "},
+	} {
+		text := strings.Repeat(tc.sentence, 2048/len(tc.sentence))
+		body := []byte(`{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"` + text + `"}],"stop_reason":"end_turn"}`)
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			for range b.N {
+				if !providers.NoToolCalls(200, jsonHeader, body) {
+					b.Fatal("a tool call found in prose")
+				}
+			}
+		})
+	}
 }
