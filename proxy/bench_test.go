@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/tls"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -26,6 +27,7 @@ import (
 
 	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/redact"
 )
 
@@ -306,6 +308,35 @@ func BenchmarkStreamGaps(b *testing.B) {
 	}
 }
 
+// evalCall is a call as an eval harness makes it, for the throughput
+// benchmarks: answer is a real Anthropic answer (a thinking block with its
+// signature, then 1.1 KB of markdown), and each question a new one-turn
+// conversation asking in about as much prose. A recorder scans, encodes and
+// judges what a call holds; runs of one letter, which these benchmarks sent
+// before, hid what costs by the word (NoToolCalls, 5 µs a call).
+func evalCall(b *testing.B) (answer []byte, question func() []byte) {
+	b.Helper()
+	answer = loadCorpus(b, antAnswer).Interactions[0].Response.Body
+	var msg struct{ Content []struct{ Type, Text string } }
+	if err := json.Unmarshal(answer, &msg); err != nil {
+		b.Fatal(err)
+	}
+	var text []byte
+	for _, c := range msg.Content {
+		if c.Type == "text" {
+			text = rawjson.Quote(c.Text)
+			text = text[1 : len(text)-1] // the string's inside, escaped
+		}
+	}
+	if len(text) < 1024 {
+		b.Fatalf("%s: the answer's text is %d bytes; the benchmarks want a longer one", antAnswer, len(text))
+	}
+	var asked atomic.Int64
+	return answer, func() []byte {
+		return []byte(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"question ` + strconv.FormatInt(asked.Add(1), 10) + `: ` + string(text) + `"}]}`)
+	}
+}
+
 // BenchmarkThroughput sends non-streamed calls from 8 clients at once,
 // each a new conversation as an eval harness's are, through each route,
 // and reports calls per second and the process's CPU time per call, and
@@ -316,8 +347,7 @@ func BenchmarkStreamGaps(b *testing.B) {
 // goproxy doing the same (x-…-mitm-of-goproxy-mitm): the plain-HTTP race
 // compares them on a path no provider call takes.
 func BenchmarkThroughput(b *testing.B) {
-	resp := bytes.Repeat([]byte("x"), 2048)
-	respBody := []byte(`{"id":"msg_1","type":"message","content":[{"type":"text","text":"` + string(resp) + `"}]}`)
+	respBody, reqBody := evalCall(b)
 	answer := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")
@@ -334,11 +364,6 @@ func BenchmarkThroughput(b *testing.B) {
 	// waited for by settle) is a small part of one.
 	const batch, workers = 1024, 8
 	elapsed := make([]time.Duration, len(routes))
-	// As an eval harness calls: every call a new one-turn conversation.
-	var asked atomic.Int64
-	reqBody := func() []byte {
-		return []byte(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"question ` + strconv.FormatInt(asked.Add(1), 10) + ` ` + string(resp[:1024]) + `"}]}`)
-	}
 	load := func(rt benchRoute) time.Duration {
 		start := time.Now()
 		postInParallel(b, workers, batch, rt.client, rt.url+"/v1/messages", reqBody)

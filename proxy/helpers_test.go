@@ -26,6 +26,7 @@ import (
 const (
 	antStream    = "docker__cagent/e2e__testdata__cassettes__TestExec_Anthropic_ToolCall.yaml"
 	antThinking  = "pydantic__pydantic-ai/tests__models__cassettes__test_anthropic__test_anthropic_tool_with_thinking.yaml"
+	antAnswer    = "pydantic__pydantic-ai/tests__models__cassettes__test_anthropic__test_anthropic_model_thinking_part.yaml"
 	chatJSON     = "pydantic__pydantic-ai/tests__models__cassettes__test_openai__test_openai_tool_output.yaml"
 	chatStream   = "docker__cagent/e2e__testdata__cassettes__TestRuntime_MultiAgent_SessionReload.yaml"
 	respStream   = "docker__cagent/e2e__testdata__cassettes__TestExec_ToolCallsNeedAcceptance.yaml"
