@@ -413,17 +413,6 @@ func String(raw json.RawMessage) (s string, ok bool) {
 	return unquote(raw)
 }
 
-// unquote is String for a string with escapes. It is a function of its
-// own so that the string it decodes into is allocated only here: String's
-// own result would go to the heap on every call once its address is taken.
-func unquote(raw json.RawMessage) (string, bool) {
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", false
-	}
-	return s, true
-}
-
 // StringBytes is String without the allocation for a plain string: its
 // bytes are raw's own, to read and not to keep or change.
 func StringBytes(raw json.RawMessage) ([]byte, bool) {

@@ -3,6 +3,7 @@ package rawjson
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -145,7 +146,9 @@ func FuzzArray(f *testing.F) {
 
 // FuzzString checks the plain-string fast path agrees with encoding/json.
 func FuzzString(f *testing.F) {
-	for _, s := range []string{`"abc"`, `"a\"b"`, `"\u00e9"`, `"é"`, `"a`, `""`, `"` + "\xff" + `"`, `"a"b"`, `12`} {
+	for _, s := range []string{`"abc"`, `"a\"b"`, `"\u00e9"`, `"é"`, `"a`, `""`, `"` + "\xff" + `"`, `"a"b"`, `12`,
+		`"\ud83d\ude00"`, `"\ud83d"`, `"\ud83d\u0041"`, `"\ude00\ud83d"`, `"a\u00"`, `"\x"`, `"a\"`, `"a\nb" `, `"\/\b\f\r\t"`,
+		"\"a\\n\xe2\x82\"", "\"\\n\xed\xa0\x80\"", "\"\\n\t\""} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
@@ -157,6 +160,19 @@ func FuzzString(f *testing.F) {
 			t.Fatalf("String(%q) = %q, %t; encoding/json: %q, %v", raw, got, ok, want, err)
 		}
 	})
+}
+
+// BenchmarkString decodes the text of a real answer: 1.1 KB of markdown,
+// its line breaks escaped.
+func BenchmarkString(b *testing.B) {
+	text := strings.Repeat(`## Basic Steps\n\n1. **Find a safe crossing point**\n   - Use crosswalks, intersections, or \"pedestrian signals\" when available\n`, 11)
+	raw := json.RawMessage(`"` + text + `"`)
+	b.SetBytes(int64(len(raw)))
+	for range b.N {
+		if _, ok := String(raw); !ok {
+			b.Fatal("not a string")
+		}
+	}
 }
 
 // FuzzAppendCompact checks the allocation-free compactor agrees with
