@@ -41,6 +41,11 @@ func TestDetect(t *testing.T) {
 		{"http://[::1]:8080/v1/messages", engine.WireAnthropic, engine.DialectUnknown},
 		{"http://[::ffff:127.0.0.1]:8080/v1/messages", engine.WireAnthropic, engine.DialectUnknown},
 		{"http://10.0.0.7:8000/v1/chat/completions", engine.WireOpenAI, engine.DialectCompatible},
+		// A known host's subdomain is the host's; a name that only ends
+		// like it is not.
+		{"https://eu.api.anthropic.com/v1/messages", engine.WireAnthropic, engine.DialectDirect},
+		{"https://notapi.anthropic.com/v1/messages", engine.WireAnthropic, engine.DialectCompatible},
+		{"https://notopenrouter.ai/api/v1/chat/completions", engine.WireOpenAI, engine.DialectCompatible},
 	} {
 		if got := providers.Detect(tc.url, nil, nil); got != tc.wire {
 			t.Errorf("Detect(%s) = %q, want %q", tc.url, got, tc.wire)

@@ -68,7 +68,7 @@ func DetectDialect(rawURL string, wire engine.Wire, model string) engine.Dialect
 		return engine.DialectUnknown
 	}
 	for _, h := range hostDialects {
-		if host == h.suffix || strings.HasSuffix(host, "."+h.suffix) || strings.HasPrefix(h.suffix, "-") && strings.HasSuffix(host, h.suffix) {
+		if hostIn(host, h.suffix) {
 			return h.dialect
 		}
 	}
@@ -84,6 +84,16 @@ func DetectDialect(rawURL string, wire engine.Wire, model string) engine.Dialect
 		}
 	}
 	return engine.DialectUnknown
+}
+
+// hostIn reports whether host is domain or one of its subdomains; a domain
+// that starts with a dash ends a host name (<region>-aiplatform...).
+func hostIn(host, domain string) bool {
+	if !strings.HasSuffix(host, domain) {
+		return false
+	}
+	rest := host[:len(host)-len(domain)]
+	return rest == "" || strings.HasSuffix(rest, ".") || strings.HasPrefix(domain, "-")
 }
 
 // modelDialect guesses the server of a path-only OpenAI-wire recording from
