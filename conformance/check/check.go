@@ -51,9 +51,13 @@ type Check struct {
 
 // AppliesTo reports whether the traffic holds any exchange of the check's
 // wire, and whatever else the check needs to have something to judge.
-func (c *Check) AppliesTo(tr *Traffic) bool {
+func (c *Check) AppliesTo(tr *Traffic) bool { return c.appliesTo(tr, tr.wires()) }
+
+// appliesTo is AppliesTo given tr's wires, which Judge works out once for
+// all the checks.
+func (c *Check) appliesTo(tr *Traffic, wires []engine.Wire) bool {
 	if c.Judge == nil || c.Retired != "" || (c.Applies != nil && !c.Applies(tr)) {
 		return false
 	}
-	return c.Wire == "" || slices.Contains(tr.wires(), c.Wire)
+	return c.Wire == "" || slices.Contains(wires, c.Wire)
 }

@@ -47,8 +47,9 @@ func (r *Reporter) AddSeverity(sev Severity, interaction int, location, format s
 func Judge(tr *Traffic, checks []*Check) []Finding {
 	var all []Finding
 	r := &Reporter{tr: tr} // one for all the checks: its findings are copied out
+	wires := tr.wires()
 	for _, c := range checks {
-		if !c.AppliesTo(tr) {
+		if !c.appliesTo(tr, wires) {
 			continue
 		}
 		r.check, r.findings = c, r.findings[:0]
