@@ -47,8 +47,9 @@ func (s *seen) add(ex *engine.Exchange, from int, known *thread.Prints) {
 // signature, reasoning or item id, no previous_response_id), and none of
 // its history's blocks was in an earlier request's history, so no earlier
 // call is its origin, and it continues no earlier conversation (a thread
-// is joined by keeping at least one block of it).
-func (s *seen) fresh(next *engine.Exchange) bool {
+// is joined by keeping at least one block of it). The fingerprints of its
+// blocks are looked up in known, and kept there; known may be nil.
+func (s *seen) fresh(next *engine.Exchange, known *thread.Prints) bool {
 	req := next.Request
 	if req == nil || req.PreviousResponseID != "" || s.bare > 0 {
 		return false
@@ -57,7 +58,7 @@ func (s *seen) fresh(next *engine.Exchange) bool {
 	if lead == len(req.Messages) {
 		return false // an empty history extends every bare one of its head
 	}
-	h := thread.NewHasher(next.Wire)
+	h := thread.NewHasherWith(next.Wire, known)
 	for m := range req.Messages {
 		msg := &req.Messages[m]
 		switch msg.Role {

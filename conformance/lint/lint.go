@@ -82,7 +82,7 @@ func (l *Linter) Prepare(next engine.Exchange) *Pending {
 	if !l.Full {
 		// A fresh request extends nothing (it shares no block): asking
 		// first spares it the walk back through every call.
-		if l.seen.fresh(&next) {
+		if l.seen.fresh(&next, nil) {
 			from = len(l.history)
 		} else if i := l.extended(printOf(&next, l.lookup(), l.last())); i >= 0 {
 			from = i
@@ -184,7 +184,7 @@ func (l *Linter) add(ex engine.Exchange, later *deferred) {
 	}
 	p := printOf(&ex, l.blocks, l.last())
 	p.base = -1
-	if !l.seen.fresh(&ex) {
+	if !l.seen.fresh(&ex, l.blocks) {
 		p.base = latestExtended(l.prints, p)
 	}
 	l.seen.add(&ex, l.taken(p), l.blocks) // printOf has just fingerprinted its blocks there
