@@ -111,3 +111,32 @@ func FuzzScanAnchorsAgree(f *testing.F) {
 		}
 	})
 }
+
+// FuzzHasSecretWord holds hasSecretWord, which reads eight bytes at a time,
+// to a byte-by-byte look for the word in any case.
+func FuzzHasSecretWord(f *testing.F) {
+	for _, s := range []string{"secret", "xxSECRETxx", "aws_SeCrEt_access_key", "secre", "sssssssssecret", "s\x01ecret", "\x00\x01secret",
+		"1234567secret", "12345678secre", "sec\x00ret", "ſecret", "\xf3ecret", "s" + "ecre" + "T"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		want := false
+		for k := 0; k+6 <= len(data); k++ {
+			if strings.ToLower(string(data[k:k+6])) == "secret" && isASCII(data[k:k+6]) {
+				want = true
+			}
+		}
+		if got := hasSecretWord(data); got != want {
+			t.Fatalf("hasSecretWord(%q) = %v, want %v", data, got, want)
+		}
+	})
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
