@@ -2,6 +2,7 @@ package providers_test
 
 import (
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -115,15 +116,24 @@ func FuzzNoToolCalls(f *testing.F) {
 	})
 }
 
-// An English answer of 2 KB, the body NoToolCalls meets most; and one that
-// holds the rare parts the words are found by, so every word is looked for.
+// A real answer (a thinking block, its signature and 1.1 KB of markdown);
+// an English answer of 2 KB; and one that holds the bytes the words are
+// found by in every sentence.
 func BenchmarkNoToolCalls(b *testing.B) {
+	c, err := cassette.Load(filepath.Join(corpus.Dir(b), "pydantic__pydantic-ai/tests__models__cassettes__test_anthropic__test_anthropic_model_thinking_part.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, tc := range []struct{ name, sentence string }{
+		{"answer", ""},
 		{"prose", "It was the best of times, it was the worst of times; the function of the tool was to help. "},
 		{"prose-with-parts", "It was the best of times, it was the worst of times; Call the tool to Use it, input_tokens. "},
 	} {
-		text := strings.Repeat(tc.sentence, 2048/len(tc.sentence))
-		body := []byte(`{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"` + text + `"}],"stop_reason":"end_turn"}`)
+		body := c.Interactions[0].Response.Body
+		if tc.sentence != "" {
+			text := strings.Repeat(tc.sentence, 2048/len(tc.sentence))
+			body = []byte(`{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"` + text + `"}],"stop_reason":"end_turn"}`)
+		}
 		b.Run(tc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			for range b.N {
