@@ -231,7 +231,10 @@ func (c *call) record(in *cassette.Interaction, body *bodyBuffer) {
 }
 
 // leakIn scans everything of in that would be written for credentials. The
-// response body was scanned as it streamed by.
+// response body was scanned as it streamed by, for the credentials known by
+// their shape; one still in memory is looked at whole for those known by
+// their name (an AWS secret access key), which a stream split into events
+// would not hold in one piece anyway.
 func (b *book) leakIn(in *cassette.Interaction, body *bodyBuffer) *redact.Leak {
 	if l := b.requestLeak(&in.Request); l != nil {
 		return l
@@ -239,10 +242,13 @@ func (b *book) leakIn(in *cassette.Interaction, body *bodyBuffer) *redact.Leak {
 	if l := redact.ScanHeader("response.headers", in.Response.Header); l != nil {
 		return l
 	}
-	if body != nil {
-		return body.scan.Leak()
+	if body == nil {
+		return nil
 	}
-	return nil
+	if l := body.scan.Leak(); l != nil {
+		return l
+	}
+	return redact.ScanNamed("response.body", body.Bytes())
 }
 
 // requestLeak scans what of req would be written for credentials. A body

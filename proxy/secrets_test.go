@@ -17,6 +17,7 @@ import (
 
 // Made up, with the shape of real ones.
 const (
+	fakeAWSSecret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "Q3x9LmP0aB" // 40 characters, not AWS's documented example
 	fakeOpenAIKey = "sk-proj-Ab3dEf5GhI7jKl9MnO1pQr3StU5vWx7YzA9bCd1EfG3hIj5KlM7nOp9QrS1tUv3WxY5zAb7CdE9fGh1IjK3lMn5OpQ7rSt9UvW1xYz3AbC5dEf7GhI9jKl1MnO3pQ"
 	fakeGoogleKey = "AIzaSyD3x9LmP0aB7cD2eF4gH6iJ8kL0mN2oP4q"
 	fakeJWT       = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
@@ -184,6 +185,28 @@ func TestAnAnswerHoldingAKeyReachesTheClientWhole(t *testing.T) {
 		io.WriteString(w, head)
 		http.NewResponseController(w).Flush() // chunked, the key in the first piece
 		io.WriteString(w, answer[len(head):])
+	})
+	for _, rt := range routes(t, h) {
+		t.Run(rt.name, func(t *testing.T) {
+			resp, body, err := callFault(rt.client, rt.url, "")
+			if err != nil || resp.StatusCode != 200 || string(body) != answer {
+				t.Fatalf("the client got %v %q, want 200 and the whole answer", err, body)
+			}
+			if err := rt.rec.Close(); err == nil || !strings.Contains(err.Error(), "it holds a credential") {
+				t.Fatalf("Close: %v, want the call not recorded for the credential", err)
+			}
+		})
+	}
+}
+
+// An answer holding an AWS secret access key, known by its name rather than
+// a shape the streaming scan looks for, is not recorded either: the client
+// gets it, and Close says why the call is missing.
+func TestAnAnswerHoldingANamedKeyIsNotRecorded(t *testing.T) {
+	answer := `{"id":"msg_1","type":"message","content":[{"type":"text","text":"aws_secret_access_key = ` + fakeAWSSecret + `"}]}`
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, answer)
 	})
 	for _, rt := range routes(t, h) {
 		t.Run(rt.name, func(t *testing.T) {

@@ -40,8 +40,12 @@ func ScanAll(field string, data []byte) *Leak {
 	if l := Scan(field, data); l != nil {
 		return l
 	}
-	return scanAWSSecret(field, data)
+	return ScanNamed(field, data)
 }
+
+// ScanNamed is what ScanAll adds to Scan: the credentials known by their
+// name, for a value a Scanner has scanned already.
+func ScanNamed(field string, data []byte) *Leak { return scanAWSSecret(field, data) }
 
 // awsSecretNames are lower-case names an AWS secret access key is given.
 var awsSecretNames = [][]byte{[]byte("secret_access_key"), []byte("secretaccesskey"), []byte("aws_secret_key"), []byte("secret-access-key")}
