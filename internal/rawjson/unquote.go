@@ -23,11 +23,9 @@ func unquote(raw []byte) (string, bool) {
 	b.Grow(len(s))
 	start := 0 // s[start:i] goes out as it is
 	for i := 0; i < len(s); {
-		if c := s[i]; asIs[c] {
-			i++
-			continue
-		}
 		switch c := s[i]; {
+		case asIs[c]:
+			i++
 		case c == '\\':
 			b.Write(s[start:i])
 			n := writeEscape(&b, s[i:])
