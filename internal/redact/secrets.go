@@ -43,14 +43,13 @@ func ScanAll(field string, data []byte) *Leak {
 	return ScanNamed(field, data)
 }
 
-// ScanNamed is what ScanAll adds to Scan: the credentials known by their
-// name, for a value a Scanner has scanned already.
-func ScanNamed(field string, data []byte) *Leak { return scanAWSSecret(field, data) }
-
 // awsSecretNames are lower-case names an AWS secret access key is given.
 var awsSecretNames = [][]byte{[]byte("secret_access_key"), []byte("secretaccesskey"), []byte("aws_secret_key"), []byte("secret-access-key")}
 
-func scanAWSSecret(field string, data []byte) *Leak {
+// ScanNamed is what ScanAll adds to Scan: the credentials known by their
+// name (an AWS secret access key), for a value a Scanner has scanned
+// already.
+func ScanNamed(field string, data []byte) *Leak {
 	if !hasSecretWord(data) {
 		return nil // every name holds "secret": most bodies are done here
 	}
