@@ -13,10 +13,19 @@ import (
 // is split before its rarest byte: the tail is found at the speed of
 // IndexByte, and the head checked where it would end. Looked for whole, the
 // words' 't' and 'f', every few bytes of English, made 2 KB of it cost 5-6
-// µs (BenchmarkNoToolCalls/prose).
-var toolCallWords = []struct{ head, tail string }{
-	{"tool", "_use"}, {"tool", "_calls"}, {"function", "_call"}, {"function", "Call"}, {"tool", "Use"},
+// µs (BenchmarkNoToolCalls/prose). The words are grouped by that byte, so
+// the body is searched once for each: three of them share the '_' that
+// every JSON key with two words holds.
+var toolCallWords = []struct {
+	at    byte
+	words []toolCallWord
+}{
+	{'_', []toolCallWord{{"tool", "_use"}, {"tool", "_calls"}, {"function", "_call"}}},
+	{'C', []toolCallWord{{"function", "Call"}}},
+	{'U', []toolCallWord{{"tool", "Use"}}},
 }
+
+type toolCallWord struct{ head, tail string }
 
 // NoToolCalls reports whether a response certainly holds no tool call, on
 // any wire, without decoding it: a successful, uncompressed JSON object in
@@ -34,25 +43,28 @@ func NoToolCalls(status int, header http.Header, body []byte) bool {
 	if len(body) == 0 || body[0] != '{' || bytes.Contains(body, []byte(`\u`)) {
 		return false
 	}
-	for _, w := range toolCallWords {
-		if holdsWord(body, w.head, w.tail) {
+	for _, g := range toolCallWords {
+		if holdsWord(body, g.at, g.words) {
 			return false
 		}
 	}
 	return true
 }
 
-// holdsWord reports whether body holds head followed by tail.
-func holdsWord(body []byte, head, tail string) bool {
+// holdsWord reports whether body holds one of words, whose tails all start
+// with the byte at.
+func holdsWord(body []byte, at byte, words []toolCallWord) bool {
 	for i := 0; ; {
-		j := bytes.Index(body[i:], []byte(tail))
+		j := bytes.IndexByte(body[i:], at)
 		if j < 0 {
 			return false
 		}
-		at := i + j
-		if at >= len(head) && string(body[at-len(head):at]) == head {
-			return true
+		k := i + j
+		for _, w := range words {
+			if k >= len(w.head) && string(body[k-len(w.head):k]) == w.head && bytes.HasPrefix(body[k:], []byte(w.tail)) {
+				return true
+			}
 		}
-		i = at + 1
+		i = k + 1
 	}
 }
