@@ -79,6 +79,7 @@ func TestNoToolCalls(t *testing.T) {
 		{"bedrock tool", 200, jsonHeader, `{"output":{"message":{"content":[{"toolUse":{}}]}}}`, false},
 		{"the words' parts in prose", 200, jsonHeader, `{"content":[{"type":"text","text":"Call a tool to Use it: the function_ of input_tokens"}]}`, true},
 		{"a word after a part", 200, jsonHeader, `{"content":[{"type":"text","text":"Use a toolUse"}]}`, false},
+		{"a word after other keys with a '_'", 200, jsonHeader, `{"stop_reason":"x","usage":{"input_tokens":1},"output":[{"type":"function_call"}]}`, false},
 		{"escaped word", 200, jsonHeader, `{"content":[{"type":"tool\u005fuse"}]}`, false},
 		{"error status", 400, jsonHeader, `{"error":{}}`, false},
 		{"not json", 200, http.Header{"Content-Type": {"text/html"}}, `<html>`, false},

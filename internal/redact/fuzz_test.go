@@ -116,7 +116,11 @@ func FuzzScanAnchorsAgree(f *testing.F) {
 // to a byte-by-byte look for the word in any case.
 func FuzzHasSecretWord(f *testing.F) {
 	for _, s := range []string{"secret", "xxSECRETxx", "aws_SeCrEt_access_key", "secre", "sssssssssecret", "s\x01ecret", "\x00\x01secret",
-		"1234567secret", "12345678secre", "sec\x00ret", "ſecret", "\xf3ecret", "s" + "ecre" + "T"} {
+		"1234567secret", "12345678secre", "sec\x00ret", "ſecret", "\xf3ecret", "s" + "ecre" + "T",
+		// Where the c that it stops at falls: in the first word's third
+		// byte, across two words, in the tail after the last word, and a
+		// c with no room for "se" before it.
+		"secretxxxx", "xxxxxxsecret", "xxxxxxxsecretxx", "xxxxxxxsecret", "cxxxxxxxsecret"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
