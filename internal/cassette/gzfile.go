@@ -17,7 +17,7 @@ var maxInflatedFile int64 = MaxSize
 func gunzipFile(name string, data []byte) ([]byte, error) {
 	out, err := inflate.Gzip(data, maxInflatedFile)
 	if errors.Is(err, inflate.ErrTooLarge) {
-		return nil, errorf(name, 0, "gzip-compressed file holds more than the %d MiB limit once decompressed", MaxSize>>20)
+		return nil, errorf(name, 0, "gzip-compressed file holds more than the %d MiB limit once decompressed", maxInflatedFile>>20)
 	}
 	if err != nil {
 		return nil, errorf(name, 0, "gzip-compressed file: %v", err)
