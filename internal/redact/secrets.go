@@ -152,8 +152,8 @@ func hasSecretWord(data []byte) bool {
 	return false
 }
 
-// secretAt reports whether "secret", in any case, starts at data[k]. The
-// e rules most out before the call.
+// secretAt reports whether "secret", in any case, starts at data[k].
+// Testing the e first rules most candidates out before EqualFold.
 func secretAt(data []byte, k int) bool {
 	return k+6 <= len(data) && data[k+1]|0x20 == 'e' && bytes.EqualFold(data[k:k+6], []byte("secret"))
 }
