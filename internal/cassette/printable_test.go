@@ -51,7 +51,7 @@ func FuzzNotBlock(f *testing.F) {
 }
 
 // TestPrintableFindsEveryByte plants one byte a quoted scalar may not hold
-// as it is at every place of a string long enough for the 32-byte and the
+// as it is at every place of a string long enough for the 64-byte and the
 // 8-byte steps and the byte-by-byte tail, and asks printable to find it.
 func TestPrintableFindsEveryByte(t *testing.T) {
 	plain := []byte(strings.Repeat(`{"a":"b c"}`, 7)) // 77 bytes
@@ -87,6 +87,30 @@ func TestBlockTextFindsEveryByte(t *testing.T) {
 	if !BlockText(plain) || !BlockText([]byte(strings.Repeat("\n", 70))) {
 		t.Error("BlockText refuses plain lines")
 	}
+}
+
+// FuzzPrintable holds printable, which skips 64 and 8 bytes at a time, to
+// a reading of s rune by rune.
+func FuzzPrintable(f *testing.F) {
+	long := strings.Repeat("abcdefgh", 9)
+	for _, s := range []string{"", "plain", "a\tb", "a\nb", long + "\x7f", long[:63] + "\x1f" + long, long + "é\u2028", "\xef\xbb\xbf" + long, long[:57] + "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, block := range []bool{false, true} {
+			want := utf8.ValidString(s)
+			for _, r := range s {
+				if r < 0x80 {
+					want = want && (r >= 0x20 && r < 0x7f || block && (r == '\n' || r == '\t'))
+				} else {
+					want = want && PrintableRune(r)
+				}
+			}
+			if got := printable(s, block); got != want {
+				t.Fatalf("printable(%q, %v) = %v, want %v", s, block, got, want)
+			}
+		}
+	})
 }
 
 // FuzzPrintableIsUTF8 holds what the recorder's body tracking relies on

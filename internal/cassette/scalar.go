@@ -3,7 +3,6 @@ package cassette
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/binary"
 	"strings"
 	"unicode/utf8"
 )
@@ -260,32 +259,44 @@ func printable[T string | []byte](s T, block bool) bool {
 }
 
 // asciiPrintable reports whether each of the eight bytes in w is printable
-// ASCII (0x20 to 0x7e): none is below 0x20, has its high bit set, or is
-// 0x7f (which the +1 turns into 0x80).
-func asciiPrintable(w uint64) bool { return notPrintable(w) == 0 }
+// ASCII (0x20 to 0x7e).
+func asciiPrintable(w uint64) bool { return notPrintable(w)&highs == 0 }
 
-// notPrintable marks, in the high bit of each byte, the bytes of w that
-// may not be printable ASCII (see asciiPrintable); 0 when all are.
-func notPrintable(w uint64) uint64 {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	return ((w-ones*0x20)&^w | w | (w + ones)) & highs
+const ones, highs = 0x0101010101010101, 0x8080808080808080
+
+// notPrintable sets the high bit of each byte of w that is not printable
+// ASCII: below 0x20 (the subtraction borrows), 0x7f (the addition carries
+// into the high bit) or above it (the high bit is set). A borrow or a carry
+// goes on only from such a byte, so a byte after one may be marked too:
+// that only sends it to the byte by byte test. Mask the result with highs;
+// a 64-byte run ORs eight words before that.
+func notPrintable(w uint64) uint64 { return (w - ones*0x20) | w | (w + ones) }
+
+// notBlock marks, in the high bit of each byte, the bytes of w that are
+// neither printable ASCII nor a line break, and may mark a byte after one
+// of them (see notPrintable).
+func notBlock(w uint64) uint64 {
+	const lows = 0x7f7f7f7f7f7f7f7f
+	x := w ^ (ones * '\n')
+	breaks := ^((x&lows + lows) | x) & highs // exactly the line breaks
+	return notPrintable(w) & highs &^ breaks
 }
 
 // skipPlain returns the index of the first byte at or after i that may not
 // be printable ASCII nor, in a block, a line break: most of a body is
-// plain, and goes 32 bytes at a time.
+// plain, and goes 64 bytes at a time.
 func skipPlain[T string | []byte](s T, i int, block bool) int {
 	if !block {
-		for len(s)-i >= 32 && notPrintable(load64(s, i))|notPrintable(load64(s, i+8))|notPrintable(load64(s, i+16))|notPrintable(load64(s, i+24)) == 0 {
-			i += 32
+		for len(s)-i >= 64 && notPrintableRun(s[i:i+64])&highs == 0 {
+			i += 64
 		}
 		for len(s)-i >= 8 && asciiPrintable(load64(s, i)) {
 			i += 8
 		}
 		return i
 	}
-	for len(s)-i >= 32 && notBlock(load64(s, i))|notBlock(load64(s, i+8))|notBlock(load64(s, i+16))|notBlock(load64(s, i+24)) == 0 {
-		i += 32
+	for len(s)-i >= 64 && notBlockRun(s[i:i+64]) == 0 {
+		i += 64
 	}
 	for len(s)-i >= 8 && notBlock(load64(s, i)) == 0 {
 		i += 8
@@ -293,20 +304,27 @@ func skipPlain[T string | []byte](s T, i int, block bool) int {
 	return i
 }
 
-// notBlock marks, in the high bit of each byte, the bytes of w that are
-// neither printable ASCII nor a line break. A byte after a control byte or
-// one above 0x7e may be marked too (the subtraction borrows from it, the
-// addition carries into it): that only sends it to the byte by byte test.
-func notBlock(w uint64) uint64 {
-	const ones, highs, lows = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
-	x := w ^ (ones * '\n')
-	breaks := ^((x&lows + lows) | x) & highs // exactly the line breaks
-	return ((w - ones*0x20) | w | (w + ones)) & highs &^ breaks
+// notPrintableRun is notPrintable of the eight words of a 64-byte run,
+// ORed; notBlockRun is notBlock's. Taking the run as one slice lets the
+// compiler drop the bounds checks of the eight loads.
+func notPrintableRun[T string | []byte](run T) uint64 {
+	_ = run[63]
+	return notPrintable(load64(run, 0)) | notPrintable(load64(run, 8)) | notPrintable(load64(run, 16)) | notPrintable(load64(run, 24)) |
+		notPrintable(load64(run, 32)) | notPrintable(load64(run, 40)) | notPrintable(load64(run, 48)) | notPrintable(load64(run, 56))
 }
 
-// load64 reads the eight bytes of s at i as a little-endian word.
+func notBlockRun[T string | []byte](run T) uint64 {
+	_ = run[63]
+	return notBlock(load64(run, 0)) | notBlock(load64(run, 8)) | notBlock(load64(run, 16)) | notBlock(load64(run, 24)) |
+		notBlock(load64(run, 32)) | notBlock(load64(run, 40)) | notBlock(load64(run, 48)) | notBlock(load64(run, 56))
+}
+
+// load64 reads the eight bytes of s at i as a little-endian word; the
+// compiler makes the shifts one load.
 func load64[T string | []byte](s T, i int) uint64 {
-	return binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+	b := s[i : i+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
 // PrintableRune reports whether r (above ASCII) may stand as itself in a
@@ -327,11 +345,11 @@ func PrintableRune(r rune) bool {
 }
 
 // blockSafe reports whether s can be a literal block: several lines of
-// printable text with no CR, and some line with text on it.
+// printable text (which is UTF-8) with no CR, and some line with text on
+// it.
 func blockSafe(s string) bool {
 	return strings.Contains(s, "\n") &&
 		strings.TrimLeft(s, " \t\n") != "" &&
-		utf8.ValidString(s) &&
 		printable(s, true)
 }
 
@@ -396,7 +414,6 @@ func AppendEscaped[T string | []byte](dst []byte, s T, more bool) ([]byte, int) 
 // double-quoted scalar as it is: printable ASCII, neither quote nor
 // backslash.
 func quotedAsIs(w uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	quote, backslash := w^(ones*'"'), w^(ones*'\\')
 	return asciiPrintable(w) && ((quote-ones)&^quote|(backslash-ones)&^backslash)&highs == 0
 }
