@@ -175,6 +175,19 @@ func BenchmarkString(b *testing.B) {
 	}
 }
 
+// BenchmarkStringProse decodes 1.3 KB of prose in paragraphs of a hundred
+// bytes and more, its escapes only the line breaks between them.
+func BenchmarkStringProse(b *testing.B) {
+	text := strings.Repeat(`Crossing the street safely takes attention: look left, right, then left again before you step off the curb.\n\n`, 12)
+	raw := json.RawMessage(`"` + text + `"`)
+	b.SetBytes(int64(len(raw)))
+	for range b.N {
+		if _, ok := String(raw); !ok {
+			b.Fatal("not a string")
+		}
+	}
+}
+
 // FuzzAppendCompact checks the allocation-free compactor agrees with
 // encoding/json's Compact on valid JSON.
 func FuzzAppendCompact(f *testing.F) {

@@ -2,6 +2,7 @@ package rawjson
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strings"
 	"unicode"
 	"unicode/utf16"
@@ -23,9 +24,16 @@ func unquote(raw []byte) (string, bool) {
 	b.Grow(len(s))
 	start := 0 // s[start:i] goes out as it is
 	for i := 0; i < len(s); {
-		switch c := s[i]; {
-		case asIs[c]:
+		for len(s)-i >= 8 && asIsWord(binary.LittleEndian.Uint64(s[i:])) {
+			i += 8
+		}
+		for i < len(s) && asIs[s[i]] {
 			i++
+		}
+		if i == len(s) {
+			break
+		}
+		switch c := s[i]; {
 		case c == '\\':
 			b.Write(s[start:i])
 			n := writeEscape(&b, s[i:])
@@ -58,6 +66,13 @@ var asIs = func() (t [256]bool) {
 	}
 	return t
 }()
+
+// asIsWord reports whether each of the eight bytes in w is asIs: no
+// control byte, no byte above ASCII, no quote and no backslash.
+func asIsWord(w uint64) bool {
+	quote, backslash := w^(ones*'"'), w^(ones*'\\')
+	return (controlBits(w)|w|(quote-ones)&^quote|(backslash-ones)&^backslash)&highs == 0
+}
 
 // writeEscape writes the character of the escape s starts with and returns
 // the escape's length, 0 when s starts with none.
