@@ -27,9 +27,13 @@ type antTraffic struct {
 	full    map[uint64]int // hash of a request's whole history → latest exchange with output
 	// accepted holds, for every message of every accepted request, the
 	// hash of its judging context: model, system, tools and the history up
-	// to and including it.
-	accepted map[uint64]bool
-	h        *thread.Hasher
+	// to and including it. An accepted request's contexts go in only when
+	// a lookup needs them (wasAccepted): reqs[:indexed] are in, and
+	// unindexedLen is the most messages of an accepted request after them.
+	accepted     map[uint64]bool
+	indexed      int
+	unindexedLen int
+	h            *thread.Hasher
 	// threads has each request's message fingerprints, hashed with h's
 	// wire and table: resolve takes them instead of hashing again.
 	threads *thread.Analysis
@@ -138,18 +142,15 @@ func newAntTraffic(tr *check.Traffic) *antTraffic {
 			if !ex.Accepted() {
 				continue
 			}
-			// The maps are made by the first accepted request: a request
-			// judged alone needs neither.
-			if a.accepted == nil {
+			// The map is made by the first accepted request: a request
+			// judged alone needs none.
+			if a.full == nil {
 				a.full = map[uint64]int{}
-				a.accepted = make(map[uint64]bool, mostMessages(tr)) // an entry per message of the longest
 			}
 			if antOutput(ex) != nil {
 				a.full[r.prefix[len(r.prefix)-1]] = i
 			}
-			for _, c := range r.ctx {
-				a.accepted[c] = true
-			}
+			a.unindexedLen = max(a.unindexedLen, len(r.ctx))
 		}
 	}
 	return a
@@ -261,7 +262,7 @@ func (a *antTraffic) resolve(at int, ex *engine.Exchange, echoes bool) *antReq {
 		}
 		r.prefix[k+1] = thread.Mix(r.prefix[k], r.msgHash[k])
 		r.ctx[k] = thread.Mix(r.setting, r.prefix[k+1])
-		r.fresh[k] = !a.accepted[r.ctx[k]]
+		r.fresh[k] = !a.wasAccepted(r, k)
 	}
 	if !echoes {
 		return r
@@ -285,6 +286,37 @@ func (a *antTraffic) resolve(at int, ex *engine.Exchange, echoes bool) *antReq {
 	}
 	r.silent = antSilentSeverity(r)
 	return r
+}
+
+// wasAccepted reports whether an accepted request before r sent r's
+// message k in its context (r.ctx[k]). The context of message k hashes
+// the k+1 messages up to it, so only a request with more than k messages
+// can have sent it: the accepted requests not yet indexed go into the map
+// only for a lookup below the length of one of them. A conversation that
+// grows by one exchange at a time looks up past every request before it,
+// and none of them is indexed: judging the next turn live does not insert
+// every message of the turn before again.
+func (a *antTraffic) wasAccepted(r *antReq, k int) bool {
+	if k < a.unindexedLen {
+		a.index(r.at - a.tr.From)
+	}
+	return a.accepted[r.ctx[k]]
+}
+
+// index puts the contexts of the accepted requests in reqs[:before] in
+// the accepted map.
+func (a *antTraffic) index(before int) {
+	if a.accepted == nil {
+		a.accepted = make(map[uint64]bool, mostMessages(a.tr)) // an entry per message of the longest
+	}
+	for _, p := range a.reqs[a.indexed:before] {
+		if p != nil && p.ex.Accepted() {
+			for _, c := range p.ctx {
+				a.accepted[c] = true
+			}
+		}
+	}
+	a.indexed, a.unindexedLen = before, 0
 }
 
 // listCalls records the tool calls of a message judged before, unresolved:
