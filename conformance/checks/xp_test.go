@@ -66,6 +66,25 @@ func TestXPRawRules(t *testing.T) {
 				if d := cmp.Diff(tc.want, got); d != "" {
 					t.Errorf("findings (-want +got):\n%s", d)
 				}
+				// Judged live, as the recorder judges each request on
+				// arrival, every request gets what the whole judgement
+				// gives it.
+				for i := range tr.Exchanges {
+					var whole, live []string
+					for _, s := range got {
+						if strings.HasPrefix(s, fmt.Sprintf("[%d] ", i)) {
+							whole = append(whole, s)
+						}
+					}
+					for _, f := range check.Judge(&check.Traffic{Exchanges: tr.Exchanges[:i+1], Latest: true}, checks) {
+						if f.Interaction == i {
+							live = append(live, fmt.Sprintf("[%d] %s %s %s", f.Interaction, f.Severity, f.Check, f.Location))
+						}
+					}
+					if d := cmp.Diff(whole, live); d != "" {
+						t.Errorf("request %d judged live (-whole +live):\n%s", i, d)
+					}
+				}
 			})
 		}
 	}

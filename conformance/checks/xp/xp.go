@@ -42,6 +42,12 @@ var checks = []*check.Check{
 }
 
 func judgeXPRaw001(tr *check.Traffic, r *check.Reporter) {
+	if tr.Latest && len(tr.Exchanges) > 0 && !hasPayload(tr, len(tr.Exchanges)-1) {
+		// A live judgement wants the last exchange's findings only, and
+		// one that adds no payload has none: the walk over the requests
+		// before it, as long as the conversation, is skipped.
+		return
+	}
 	origins := origin.Of(tr)
 	reported := map[string]bool{}
 	// judged holds the echoed tokens already judged: a growing history
@@ -105,6 +111,36 @@ func judgeXPRaw001(tr *check.Traffic, r *check.Reporter) {
 			})
 		}
 	}
+}
+
+// hasPayload reports whether exchange i holds a payload judgeXPRaw001
+// judges: in the messages its request adds to the request before it (as
+// the judge reads them), or in its response.
+func hasPayload(tr *check.Traffic, i int) bool {
+	ex := &tr.Exchanges[i]
+	found := false
+	note := func(*engine.Block, string, json.RawMessage) { found = true }
+	if ex.Request != nil {
+		msgs := ex.Request.Messages
+		from := 0
+		for j := i - 1; j >= tr.From; j-- {
+			if prev := tr.Exchanges[j].Request; prev != nil {
+				if thread.StartsWith(msgs, prev.Messages) {
+					from = len(prev.Messages)
+				}
+				break
+			}
+		}
+		for m := from; m < len(msgs) && !found; m++ {
+			xpPayloads(&msgs[m], ex.Wire, note)
+		}
+	}
+	if ex.Response != nil {
+		for m := range ex.Response.Output {
+			xpPayloads(&ex.Response.Output[m], ex.Wire, note)
+		}
+	}
+	return found
 }
 
 // xpPayloads calls fn for every opaque payload of a message's blocks, with
