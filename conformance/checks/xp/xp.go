@@ -54,20 +54,11 @@ func judgeXPRaw001(tr *check.Traffic, r *check.Reporter) {
 	// sends each again in every request, and the verdict does not change
 	// (a token carried by an earlier response stays carried).
 	judged := map[string]bool{}
-	// last is the latest request's messages: a request that extends them
-	// in memory (a growing conversation decoded through a memo) repeats
-	// their payloads, every one judged or reported already.
-	var last []engine.Message
 	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Request != nil {
 			msgs := ex.Request.Messages
-			from := 0
-			if thread.StartsWith(msgs, last) {
-				from = len(last)
-			}
-			last = msgs
-			for m := from; m < len(msgs); m++ {
+			for m := addedFrom(tr, i); m < len(msgs); m++ {
 				xpPayloads(&msgs[m], ex.Wire, func(b *engine.Block, field string, raw json.RawMessage) {
 					loc := "request." + b.Path + "." + field
 					if raw == nil {
@@ -113,25 +104,31 @@ func judgeXPRaw001(tr *check.Traffic, r *check.Reporter) {
 	}
 }
 
+// addedFrom is where the messages exchange i's request adds begin: a
+// request that extends the one before it in memory (a growing conversation
+// decoded through a memo) repeats its payloads, every one judged or
+// reported already. 0 for any other request.
+func addedFrom(tr *check.Traffic, i int) int {
+	for j := i - 1; j >= tr.From; j-- {
+		if prev := tr.Exchanges[j].Request; prev != nil {
+			if thread.StartsWith(tr.Exchanges[i].Request.Messages, prev.Messages) {
+				return len(prev.Messages)
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
 // hasPayload reports whether exchange i holds a payload judgeXPRaw001
-// judges: in the messages its request adds to the request before it (as
-// the judge reads them), or in its response.
+// judges: in the messages its request adds (addedFrom), or in its response.
 func hasPayload(tr *check.Traffic, i int) bool {
 	ex := &tr.Exchanges[i]
 	found := false
 	note := func(*engine.Block, string, json.RawMessage) { found = true }
 	if ex.Request != nil {
 		msgs := ex.Request.Messages
-		from := 0
-		for j := i - 1; j >= tr.From; j-- {
-			if prev := tr.Exchanges[j].Request; prev != nil {
-				if thread.StartsWith(msgs, prev.Messages) {
-					from = len(prev.Messages)
-				}
-				break
-			}
-		}
-		for m := from; m < len(msgs) && !found; m++ {
+		for m := addedFrom(tr, i); m < len(msgs) && !found; m++ {
 			xpPayloads(&msgs[m], ex.Wire, note)
 		}
 	}
