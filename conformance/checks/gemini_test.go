@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -252,11 +253,39 @@ func TestGemSignatureRules(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := gemFindings(gemTrafficOf(t, tc.model, tc.bodies...))
+			tr := gemTrafficOf(t, tc.model, tc.bodies...)
+			got := gemFindings(tr)
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("findings (-want +got):\n%s", d)
 			}
+			gemJudgedLiveAsWhole(t, tr, got)
 		})
+	}
+}
+
+// gemJudgedLiveAsWhole judges every request of tr live, as the recorder
+// judges each on arrival (only its findings wanted, check.Traffic.Latest),
+// and compares what it gets with whole, the findings of the whole traffic
+// (as gemFindings renders them).
+func gemJudgedLiveAsWhole(t *testing.T, tr *check.Traffic, whole []string) {
+	t.Helper()
+	for i := range tr.Exchanges {
+		prefix := fmt.Sprintf("[%d] ", i)
+		var want []string
+		for _, s := range whole {
+			if strings.HasPrefix(s, prefix) {
+				want = append(want, s)
+			}
+		}
+		var live []string
+		for _, s := range gemFindings(&check.Traffic{Exchanges: tr.Exchanges[:i+1], Latest: true}) {
+			if strings.HasPrefix(s, prefix) {
+				live = append(live, s)
+			}
+		}
+		if d := cmp.Diff(want, live); d != "" {
+			t.Errorf("request %d judged live (-whole +live):\n%s", i, d)
+		}
 	}
 }
 
@@ -395,7 +424,8 @@ func TestGemLinear(t *testing.T) {
 }
 
 // FuzzGeminiChecks feeds the family two calls whose bodies are anything
-// that decodes: no check may panic, whatever shape the history has.
+// that decodes: no check may panic, whatever shape the history has, and
+// the second request judged live gets what the whole judgement gives it.
 func FuzzGeminiChecks(f *testing.F) {
 	for _, path := range corpus.Files(f) {
 		c, err := cassette.Load(path)
@@ -423,10 +453,25 @@ func FuzzGeminiChecks(f *testing.F) {
 				URL:         "https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro-preview:generateContent?key=REDACTED",
 				RequestBody: body[0], Status: 200, ResponseBody: body[1]}))
 		}
+		var whole []string
 		for _, fd := range check.Judge(&check.Traffic{Exchanges: exs}, checks) {
 			if fd.Check == "" || fd.Message == "" || fd.Location == "" || fd.Interaction < 0 || fd.Interaction > 1 {
 				t.Fatalf("malformed finding: %+v", fd)
 			}
+			if fd.Interaction == 1 {
+				whole = append(whole, fd.String()+"\n"+fd.Diff)
+			}
+		}
+		// Judged live (only the last request's findings wanted), the last
+		// request gets what it gets judged with the first.
+		var latest []string
+		for _, fd := range check.Judge(&check.Traffic{Exchanges: exs, Latest: true}, checks) {
+			if fd.Interaction == 1 {
+				latest = append(latest, fd.String()+"\n"+fd.Diff)
+			}
+		}
+		if !slices.Equal(latest, whole) {
+			t.Fatalf("the last request judged latest:\n%q\njudged whole:\n%q", latest, whole)
 		}
 	})
 }

@@ -177,7 +177,16 @@ func newGemTraffic(tr *check.Traffic) *gemTraffic {
 			continue
 		}
 		var whole uint64
-		if ex.Request != nil {
+		switch {
+		case ex.Request == nil:
+		case tr.Latest && i == tr.From && i < len(tr.Exchanges)-1:
+			// A live judgement keeps the last request's findings only, and
+			// the first request judged echoes nothing the traffic holds (its
+			// origins come before it): its parts cannot make a finding of
+			// the last one a repeat (gemOnce). Its hashes are enough: the
+			// last request may extend it, or echo its answer.
+			whole = x.hash(ex.Request)[len(ex.Request.Messages)]
+		default:
 			g.reqs[i], whole = x.request(i, ex)
 		}
 		x.outputs[i] = x.response(ex)
@@ -258,18 +267,9 @@ func (x *gemIndex) request(at int, ex *engine.Exchange) (*gemReq, uint64) {
 	req := ex.Request
 	r := &gemReq{ex: ex, req: req, enforcing: gemEnforcing(req.Model), turnStart: -1,
 		runOf: make([]int, len(req.Messages))}
-	prefix := make([]uint64, len(req.Messages)+1)
-	hashed := 0
-	if thread.StartsWith(req.Messages, x.lastMsgs) {
-		hashed = copy(prefix, x.lastPrefix) - 1
-	}
-	x.lastMsgs, x.lastPrefix = req.Messages, prefix
+	prefix := x.hash(req)
 	for i := range req.Messages {
-		m := &req.Messages[i]
-		if i >= hashed {
-			prefix[i+1] = thread.Mix(prefix[i], x.h.Message(m))
-		}
-		if m.Role != engine.RoleAssistant && gemOrdinary(m) {
+		if m := &req.Messages[i]; m.Role != engine.RoleAssistant && gemOrdinary(m) {
 			r.turnStart = i
 		}
 	}
@@ -339,6 +339,22 @@ func (x *gemIndex) request(at int, ex *engine.Exchange) (*gemReq, uint64) {
 		x.bind(run, prefix[run.first])
 	}
 	return r, prefix[len(req.Messages)]
+}
+
+// hash returns the prefix hashes of req's contents: prefix[k] hashes
+// contents[:k], whatever their signatures. A request that extends the one
+// hashed before in memory takes over its hashes.
+func (x *gemIndex) hash(req *engine.Request) []uint64 {
+	prefix := make([]uint64, len(req.Messages)+1)
+	hashed := 0
+	if thread.StartsWith(req.Messages, x.lastMsgs) {
+		hashed = copy(prefix, x.lastPrefix) - 1
+	}
+	x.lastMsgs, x.lastPrefix = req.Messages, prefix
+	for i := hashed; i < len(req.Messages); i++ {
+		prefix[i+1] = thread.Mix(prefix[i], x.h.Message(&req.Messages[i]))
+	}
+	return prefix
 }
 
 // bind ties a run to the response content it echoes and pairs its parts
