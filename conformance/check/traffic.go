@@ -111,6 +111,18 @@ func (tr *Traffic) lookup(name string) (any, bool) {
 	return nil, false
 }
 
+// WantedFrom is the first exchange whose findings are wanted: From, or
+// under Latest the last exchange. A check whose judgement of a request
+// does not depend on the requests before it starts there; one that
+// reports each distinct thing once, at the first request that sends it,
+// starts at From.
+func (tr *Traffic) WantedFrom() int {
+	if tr.Latest {
+		return max(tr.From, len(tr.Exchanges)-1)
+	}
+	return tr.From
+}
+
 // wires is the set of wires tr's exchanges speak, found once per traffic
 // (every check asks).
 func (tr *Traffic) wires() []engine.Wire {

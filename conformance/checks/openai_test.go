@@ -60,6 +60,10 @@ func TestChatToolChecks(t *testing.T) {
 		{name: "empty tool message", check: "OAI-TOOL-004",
 			calls: []oaiCall{{url: chatURL, req: chReq(chUser, chCalls, `{"role":"tool","tool_call_id":"call_a","content":[]}`, chToolB)}},
 			want:  []string{"0: tool message messages[2] for call call_a is empty"}},
+		{name: "empty tool message, reported once", check: "OAI-TOOL-004",
+			calls: []oaiCall{{url: chatURL, req: chReq(chUser, chCalls, `{"role":"tool","tool_call_id":"call_a","content":""}`, chToolB), resp: chResp(chAnswer)},
+				{url: chatURL, req: chReq(chUser, chCalls, `{"role":"tool","tool_call_id":"call_a","content":""}`, chToolB, chAnswer, chUser)}},
+			want: []string{"0: tool message messages[2] for call call_a is empty"}},
 		{name: "call from a cut stream answered as cancelled", check: "OAI-TOOL-004",
 			calls: []oaiCall{{url: chatURL, req: chReq(chUser), resp: cutStream},
 				{url: chatURL, req: chReq(chUser, chCalls, `{"role":"tool","tool_call_id":"call_a","content":"Cancelled: the stream was interrupted."}`, chToolB)}}},
@@ -97,6 +101,20 @@ func TestChatCompat(t *testing.T) {
 			calls: []oaiCall{turn("https://openrouter.ai/api/v1/chat/completions", "deepseek/deepseek-r1"), next("https://openrouter.ai/api/v1/chat/completions", "deepseek/deepseek-r1", chUser, withoutRC, chToolA)}},
 		{name: "client-authored call not judged", check: "OAI-COMPAT-001",
 			calls: []oaiCall{next(dsURL, "deepseek-chat", chUser, withoutRC, chToolA)}},
+	})
+	const (
+		orURL       = "https://openrouter.ai/api/v1/chat/completions"
+		withDetails = `{"role":"assistant","content":"","reasoning_details":[{"type":"reasoning.encrypted","data":"gAAAA-one","index":0}],"tool_calls":[{"id":"call_a","type":"function","function":{"name":"get_weather","arguments":"{}"}}]}`
+	)
+	runOAICases(t, []oaiCase{
+		{name: "reasoning_details echoed", check: "OAI-COMPAT-002",
+			calls: []oaiCall{{url: orURL, req: `{"model":"openai/gpt-5","messages":[` + chUser + `]}`, resp: chResp(withDetails)},
+				next(orURL, "openai/gpt-5", chUser, withDetails, chToolA)}},
+		{name: "reasoning_details dropped, reported once", check: "OAI-COMPAT-002",
+			calls: []oaiCall{{url: orURL, req: `{"model":"openai/gpt-5","messages":[` + chUser + `]}`, resp: chResp(withDetails)},
+				{url: orURL, req: `{"model":"openai/gpt-5","messages":[` + chUser + `,` + withoutRC + `,` + chToolA + `]}`, resp: chResp(chAnswer)},
+				next(orURL, "openai/gpt-5", chUser, withoutRC, chToolA, chAnswer, chUser)},
+			want: []string{"1: assistant message has no reasoning_details, but interaction 0 produced a reasoning.encrypted entry with a data"}},
 	})
 }
 

@@ -3,6 +3,7 @@ package checks_test
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -71,6 +72,25 @@ func runOAICases(t *testing.T, cases []oaiCase) {
 				at, sub, _ := strings.Cut(w, ": ")
 				if fmt.Sprint(got[i].Interaction) != at || !strings.Contains(got[i].Message+"\n"+got[i].Diff, sub) {
 					t.Errorf("finding %d = %s\n%s\nwant interaction %s containing %q", i, got[i], got[i].Diff, at, sub)
+				}
+			}
+			// Judged live, as the recorder judges each request on arrival
+			// (only its findings wanted), every request gets what the
+			// whole judgement gives it.
+			for i := range tr.Exchanges {
+				var whole, live []string
+				for _, f := range got {
+					if f.Interaction == i {
+						whole = append(whole, f.String())
+					}
+				}
+				for _, f := range check.Judge(&check.Traffic{Exchanges: tr.Exchanges[:i+1], Latest: true}, []*check.Check{checks.Lookup(c.check)}) {
+					if f.Interaction == i {
+						live = append(live, f.String())
+					}
+				}
+				if !slices.Equal(whole, live) {
+					t.Errorf("request %d judged live:\n%q\njudged whole:\n%q", i, live, whole)
 				}
 			}
 		})

@@ -437,14 +437,10 @@ func antSharesText(m, out *engine.Message) bool {
 
 // each calls f for each Anthropic request judged, in order.
 func (a *antTraffic) each(f func(i int, r *antReq)) {
-	from := a.tr.From
-	if a.tr.Latest {
-		// A live judgement wants the last request's findings only: the
-		// ones before it (a growing conversation's previous call, as
-		// long as it) were judged when each was the last.
-		from = max(from, len(a.tr.Exchanges)-1)
-	}
-	a.walk(from, f)
+	// A live judgement wants the last request's findings only: the ones
+	// before it (a growing conversation's previous call, as long as it)
+	// were judged when each was the last.
+	a.walk(a.tr.WantedFrom(), f)
 }
 
 // eachAll is each for a check whose judgement of a request depends on the

@@ -76,7 +76,7 @@ func chatReasoningHost(rawURL, model string) string {
 // judgeDeepSeekToolChoice (OAI-COMPAT-003): DeepSeek's thinking mode takes
 // tool_choice auto or none only.
 func judgeDeepSeekToolChoice(tr *check.Traffic, r *check.Reporter) {
-	for i := tr.From; i < len(tr.Exchanges); i++ {
+	for i := tr.WantedFrom(); i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		req := ex.Request
 		if ex.Wire != engine.WireOpenAI || req == nil || chatReasoningHost(ex.URL, req.Model) != "DeepSeek" || len(req.ToolChoice) == 0 {

@@ -56,7 +56,7 @@ func reasoningDetails(m *engine.Message) ([]reasoningDetail, bool) {
 // an error (the model's provider refuses it); an entry left out a warning.
 func judgeOpenRouterDetails(tr *check.Traffic, r *check.Reporter) {
 	reported := map[string]bool{}
-	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin) {
+	chatWalkAll(tr, func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin) {
 		if ex.Dialect != engine.DialectOpenRouter {
 			return
 		}

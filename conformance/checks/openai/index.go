@@ -19,14 +19,26 @@ type chatOrigin struct {
 	unfinished bool
 }
 
-// chatWalk calls judge for every decoded chat request in cassette order,
-// with a lookup of the tool calls earlier responses produced, by call id
-// (the origin index). Call ids are unique per response, so one index serves
-// every interleaved conversation; client-authored calls (no earlier
-// response) are simply not in it.
+// chatWalk calls judge for every decoded chat request whose findings are
+// wanted (check.Traffic.WantedFrom), in cassette order, with a lookup of
+// the tool calls earlier responses produced, by call id (the origin
+// index). Call ids are unique per response, so one index serves every
+// interleaved conversation; client-authored calls (no earlier response)
+// are simply not in it.
 func chatWalk(tr *check.Traffic, judge func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin)) {
+	chatWalkFrom(tr, tr.WantedFrom(), judge)
+}
+
+// chatWalkAll is chatWalk over every request judged, for a check that
+// reports each call once, at the first request that sends it: in a live
+// judgement it must see the requests before the last too.
+func chatWalkAll(tr *check.Traffic, judge func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin)) {
+	chatWalkFrom(tr, tr.From, judge)
+}
+
+func chatWalkFrom(tr *check.Traffic, from int, judge func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin)) {
 	x := origin.Of(tr)
-	for i := tr.From; i < len(tr.Exchanges); i++ {
+	for i := from; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Wire != engine.WireOpenAI || ex.Request == nil {
 			continue

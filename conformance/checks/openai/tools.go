@@ -87,7 +87,7 @@ func judgeChatResultsMatched(tr *check.Traffic, r *check.Reporter) {
 // the decoded strings are compared. Each call is reported once.
 func judgeChatArguments(tr *check.Traffic, r *check.Reporter) {
 	reported := map[string]bool{}
-	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin) {
+	chatWalkAll(tr, func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin) {
 		for i := range req.Messages {
 			if req.Messages[i].Role != engine.RoleAssistant {
 				continue
@@ -130,7 +130,7 @@ var chatCancelWords = []string{"cancel", "abort", "interrupt", "denied", "not ru
 // call is reported once, where first seen.
 func judgeChatCancel(tr *check.Traffic, r *check.Reporter) {
 	reported := map[string]bool{}
-	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin) {
+	chatWalkAll(tr, func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin) {
 		for i := range req.Messages {
 			m := &req.Messages[i]
 			b := chatResult(m)

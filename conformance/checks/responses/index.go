@@ -101,11 +101,23 @@ func (idx rspIndex) originOf(o origin.Origin) *rspOrigin {
 	return r
 }
 
-// rspWalk calls judge for every decoded Responses request in cassette order,
-// with the index of everything earlier responses produced.
+// rspWalk calls judge for every decoded Responses request whose findings
+// are wanted (check.Traffic.WantedFrom), in cassette order, with the index
+// of everything earlier responses produced.
 func rspWalk(tr *check.Traffic, judge func(ex *engine.Exchange, req *engine.Request, idx rspIndex)) {
+	rspWalkFrom(tr, tr.WantedFrom(), judge)
+}
+
+// rspWalkAll is rspWalk over every request judged, for a check that
+// reports each call once, at the first request that sends it: in a live
+// judgement it must see the requests before the last too.
+func rspWalkAll(tr *check.Traffic, judge func(ex *engine.Exchange, req *engine.Request, idx rspIndex)) {
+	rspWalkFrom(tr, tr.From, judge)
+}
+
+func rspWalkFrom(tr *check.Traffic, from int, judge func(ex *engine.Exchange, req *engine.Request, idx rspIndex)) {
 	x := origin.Of(tr)
-	for i := tr.From; i < len(tr.Exchanges); i++ {
+	for i := from; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Wire == engine.WireResponses && ex.Request != nil {
 			judge(ex, ex.Request, rspIndex{x: x, before: i})

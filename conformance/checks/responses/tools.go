@@ -149,7 +149,7 @@ func judgeRspIDsAndRoles(tr *check.Traffic, r *check.Reporter) {
 // growing history repeats it in every later request.
 func judgeRspCancel(tr *check.Traffic, r *check.Reporter) {
 	reported := map[string]bool{}
-	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, _ rspIndex) {
+	rspWalkAll(tr, func(ex *engine.Exchange, req *engine.Request, _ rspIndex) {
 		outAt := map[string]int{}
 		for i := range req.Messages {
 			if o := rspOutput(&req.Messages[i]); o != nil {
