@@ -146,6 +146,9 @@ func (p *Pending) Verdict() Verdict {
 		clear(exs[p.from:]) // drop the references; the buffer is all zeros again
 		*p.buf = exs[:0]
 		trafficBuffers.Put(p.buf)
+		if p.blocks != nil {
+			p.blocks.Release() // nothing reads the judgement's prints any more
+		}
 	}()
 	for k, d := range p.later {
 		if d != nil {

@@ -1,6 +1,10 @@
 package thread
 
-import "github.com/llmtck/llmtck/engine"
+import (
+	"sync/atomic"
+
+	"github.com/llmtck/llmtck/engine"
+)
 
 // keptPrint is what newRequest works out for a request, kept with a
 // linter's Prints for a call the linter has added (Prints.Keep): a
@@ -16,8 +20,19 @@ type keptPrint struct {
 	starts []int
 	mfps   []uint64
 	units  []Unit
-	taken  bool // a later print extends these slices in place; only Keep reads it
+	// room says who may write after the slices' length: the print of the
+	// next call Keep keeps for good (roomTaken), or a judgement's print of
+	// the request it judges until the judgement is over (roomLent: see
+	// Prints.borrow). Whoever finds it taken copies the slices instead.
+	room atomic.Int32
 }
+
+// The states of keptPrint.room.
+const (
+	roomFree  = iota
+	roomLent  // to a judgement, until Prints.Release
+	roomTaken // by the print of a later call, for good
+)
 
 // keptPrints is how many requests a Prints keeps the print of: the latest
 // of a few conversations side by side (an agent, its sub-agents, side
@@ -45,11 +60,10 @@ func (p *Prints) Keep(ex *engine.Exchange) {
 	from := 0
 	if base := p.printed(k.wire, k.head, k.msgs); base != nil {
 		from = len(base.msgs)
-		if base.taken { // its room is another's: copy
-			k.starts, k.mfps, k.units = clip(base.starts), clip(base.mfps), clip(base.units)
-		} else {
-			base.taken = true
+		if base.room.CompareAndSwap(roomFree, roomTaken) {
 			k.starts, k.mfps, k.units = base.starts, base.mfps, base.units
+		} else { // its room is another's: copy
+			k.starts, k.mfps, k.units = clip(base.starts), clip(base.mfps), clip(base.units)
 		}
 	}
 	k.starts, k.mfps, k.units = fingerprint(f, k.msgs, from, k.starts, k.mfps, k.units)
@@ -75,3 +89,31 @@ func (p *Prints) printed(w engine.Wire, head uint64, msgs []engine.Message) *kep
 	}
 	return best
 }
+
+// borrow lends a judgement the room after k's slices: the request it
+// judges, which extends k's (the next turn of a growing conversation),
+// then grows them in place instead of copying them whole. It reports
+// whether k's room was free. Only a judgement's own Prints (Over) borrows;
+// Release gives the room back once the judgement is over, and the call
+// that the linter then keeps takes it for good.
+func (p *Prints) borrow(k *keptPrint) bool {
+	if p == nil || !p.solo || p.under == nil || !k.room.CompareAndSwap(roomFree, roomLent) {
+		return false
+	}
+	p.lent = append(p.lent, k)
+	return true
+}
+
+// Release gives back the room a judgement borrowed: call it once the
+// judgement is over, when nothing reads its requests' prints any more.
+func (p *Prints) Release() {
+	for _, k := range p.lent {
+		k.room.Store(roomFree)
+	}
+	p.released += len(p.lent)
+	p.lent = nil
+}
+
+// Rooms reports how many rooms of kept prints p has borrowed, and how many
+// of those it has given back.
+func (p *Prints) Rooms() (borrowed, released int) { return p.released + len(p.lent), p.released }

@@ -37,6 +37,8 @@ type Prints struct {
 	keptMu   sync.Mutex
 	kept     [keptPrints]*keptPrint // ring of the latest Keep's
 	keptNext int
+	lent     []*keptPrint // rooms a judgement's Prints borrowed (borrow)
+	released int          // and has given back (Release)
 }
 
 // printTable holds fingerprints by block, a map per hasher setting

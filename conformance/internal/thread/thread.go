@@ -71,6 +71,10 @@ type Request struct {
 	// request has extended r's in place: the room after them is its.
 	grown *Request
 	taken bool
+	// kept is the print a linter kept of this very request, whose slices
+	// r's are (clipped); nil otherwise. A request that extends r may
+	// borrow its room (Prints.borrow).
+	kept *keptPrint
 	// rejected is true when the provider answered 4xx or 5xx: that history
 	// never became conversation state.
 	rejected bool
@@ -112,11 +116,19 @@ func newRequest(tr *check.Traffic, ex *engine.Exchange, pos int, last *Request) 
 		r.grown = last
 		from = len(last.Msgs)
 		r.starts, r.mfps, r.Units = last.starts, last.mfps, last.Units
+		if k := last.kept; k != nil && f.known.borrow(k) {
+			// last's are a kept print's, clipped: with its room, r's
+			// grow in place (the whole history is not copied).
+			r.starts, r.mfps, r.Units = k.starts, k.mfps, k.units
+		}
 	} else if kept := f.known.printed(r.Wire, r.head, r.Msgs); kept != nil {
 		// A call the linter added, fingerprinted then: its slices are
 		// clipped, so that what is appended here goes to a copy.
 		from = len(kept.msgs)
 		r.starts, r.mfps, r.Units = clip(kept.starts), clip(kept.mfps), clip(kept.units)
+		if from == len(r.Msgs) {
+			r.kept = kept
+		}
 	} else {
 		r.starts = make([]int, 0, len(r.Msgs))
 		r.mfps = make([]uint64, 0, len(r.Msgs))
@@ -222,7 +234,9 @@ func (r *Request) prefixKeys() []uint64 {
 		if g := r.grown; g != nil && g.keys != nil {
 			k = g.keys // r's fingerprints extend g's in place: so do its keys
 		} else {
-			k = append(make([]uint64, 0, len(r.mfps)+1), r.head)
+			// With room for a few more turns: the next request of a
+			// growing conversation extends these in place.
+			k = append(make([]uint64, 0, len(r.mfps)+1+keysRoom), r.head)
 		}
 		for i := len(k) - 1; i < len(r.mfps); i++ {
 			k = append(k, Mix(k[i], r.mfps[i]))
@@ -231,6 +245,9 @@ func (r *Request) prefixKeys() []uint64 {
 	}
 	return r.keys
 }
+
+// keysRoom is how many more prefix keys prefixKeys leaves room for.
+const keysRoom = 8
 
 // extends reports whether r's history starts with all of base's.
 func (r *Request) extends(base *Request) bool {

@@ -200,7 +200,9 @@ func TestKeptPrintsAlike(t *testing.T) {
 				defer wg.Done()
 				end := min(i+2, len(tr.Exchanges))
 				judged := &check.Traffic{Exchanges: tr.Exchanges[:end], From: i}
-				Share(judged, kept.Over(true))
+				over := kept.Over(true)
+				defer over.Release() // the judgement is over: the next Keep may take the room it borrowed
+				Share(judged, over)
 				var last *Request
 				for j := i; j < end; j++ {
 					got := newRequest(judged, &tr.Exchanges[j], j, last)
@@ -222,6 +224,72 @@ func TestKeptPrintsAlike(t *testing.T) {
 		t.Fatal("no print went on from a kept one: the test proves nothing")
 	}
 	t.Logf("%d requests' prints went on from a kept one", taken)
+}
+
+// TestJudgementBorrowsTheRoomOfAKeptPrint: a judgement whose request
+// extends a kept call (the next turn of a growing conversation) grows that
+// call's print in place instead of copying it, while no other print has
+// its room; once it gives the room back, the call the linter keeps next
+// takes it for good, and a later judgement that extends the same call
+// otherwise copies.
+func TestJudgementBorrowsTheRoomOfAKeptPrint(t *testing.T) {
+	var msgs []engine.Message
+	for i := range 64 {
+		role := engine.RoleUser
+		if i%2 == 1 {
+			role = engine.RoleAssistant
+		}
+		msgs = append(msgs, engine.Message{Role: role, Blocks: []engine.Block{{Type: engine.BlockText, Text: "turn " + strconv.Itoa(i)}}})
+	}
+	call := func(n int) engine.Exchange { // the conversation's first n messages, shared in memory
+		return engine.Exchange{Wire: engine.WireAnthropic, Request: &engine.Request{Model: "m", Messages: msgs[:n]}}
+	}
+	// A call whose print has room for the next message: how much room
+	// appending leaves is the runtime's choice.
+	var exs []engine.Exchange
+	var history *Prints
+	var kept *keptPrint
+	for n := 2; n < len(msgs) && exs == nil; n++ {
+		history = NewPrints()
+		e := call(n)
+		history.Keep(&e)
+		kept = history.printed(engine.WireAnthropic, headOfAlone(&e), e.Request.Messages)
+		if cap(kept.units) >= len(kept.units)+2 && cap(kept.starts) > n && cap(kept.mfps) > n {
+			exs = []engine.Exchange{e, call(n + 1)}
+		}
+	}
+	if exs == nil {
+		t.Fatal("no kept print had room for the next message: the test proves nothing")
+	}
+	judge := func(over *Prints) *Request {
+		tr := &check.Traffic{Exchanges: exs, From: 0}
+		Share(tr, over)
+		first := newRequest(tr, &exs[0], 0, nil)
+		next := newRequest(tr, &exs[1], 1, first)
+		if want := newRequest(&check.Traffic{Exchanges: exs}, &exs[1], 1, nil); !slices.Equal(next.Units, want.Units) || !slices.Equal(next.mfps, want.mfps) || !slices.Equal(next.starts, want.starts) {
+			t.Fatal("the judged request's prints differ from its own worked out alone")
+		}
+		return next
+	}
+	inPlace := func(units []Unit) bool { return &units[0] == &kept.units[0] }
+
+	first := history.Over(true)
+	if next := judge(first); !inPlace(next.Units) {
+		t.Error("a judgement of the next turn copied the kept print: it did not borrow its room")
+	}
+	second := history.Over(true)
+	if next := judge(second); inPlace(next.Units) {
+		t.Error("a second judgement grew the kept print in place while the first still had its room")
+	}
+	first.Release()
+	second.Release()
+	history.Keep(&exs[1])
+	if got := history.printed(engine.WireAnthropic, headOfAlone(&exs[1]), exs[1].Request.Messages); got == kept || !inPlace(got.units) {
+		t.Error("the call kept after the judgements copied the print it extends: the room was not given back")
+	}
+	if next := judge(history.Over(true)); inPlace(next.Units) {
+		t.Error("a judgement grew the kept print in place after a later call took its room")
+	}
 }
 
 // headOfAlone is the head fingerprint newRequest works out for ex.
