@@ -145,6 +145,9 @@ type gemIndex struct {
 	// echoes every signature again in every request.
 	decoded map[string]*gemSig
 	h       *thread.Hasher // without payloads: a request's contents whatever its signatures
+	// threads has every request's message fingerprints with payloads:
+	// those of a message without any are the ones h gives. nil: none.
+	threads *thread.Analysis
 	// lastMsgs and lastPrefix are the latest request's contents and
 	// their prefix hashes: a request that extends them in memory (a
 	// growing conversation decoded through a memo) starts with the same.
@@ -170,6 +173,7 @@ func newGemTraffic(tr *check.Traffic) *gemTraffic {
 		full:    map[uint64]int{},
 		decoded: map[string]*gemSig{},
 		h:       thread.HasherFor(tr, engine.WireGemini).WithoutPayloads(),
+		threads: thread.Of(tr),
 	}
 	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
@@ -185,7 +189,7 @@ func newGemTraffic(tr *check.Traffic) *gemTraffic {
 			// origins come before it): its parts cannot make a finding of
 			// the last one a repeat (gemOnce). Its hashes are enough: the
 			// last request may extend it, or echo its answer.
-			whole = x.hash(ex.Request)[len(ex.Request.Messages)]
+			whole = x.hash(i, ex.Request)[len(ex.Request.Messages)]
 		default:
 			g.reqs[i], whole = x.request(i, ex)
 		}
@@ -267,7 +271,7 @@ func (x *gemIndex) request(at int, ex *engine.Exchange) (*gemReq, uint64) {
 	req := ex.Request
 	r := &gemReq{ex: ex, req: req, enforcing: gemEnforcing(req.Model), turnStart: -1,
 		runOf: make([]int, len(req.Messages))}
-	prefix := x.hash(req)
+	prefix := x.hash(at, req)
 	for i := range req.Messages {
 		if m := &req.Messages[i]; m.Role != engine.RoleAssistant && gemOrdinary(m) {
 			r.turnStart = i
@@ -341,18 +345,31 @@ func (x *gemIndex) request(at int, ex *engine.Exchange) (*gemReq, uint64) {
 	return r, prefix[len(req.Messages)]
 }
 
-// hash returns the prefix hashes of req's contents: prefix[k] hashes
-// contents[:k], whatever their signatures. A request that extends the one
-// hashed before in memory takes over its hashes.
-func (x *gemIndex) hash(req *engine.Request) []uint64 {
+// hash returns the prefix hashes of req, the request of exchange at:
+// prefix[k] hashes contents[:k], whatever their signatures. A request that
+// extends the one hashed before in memory takes over its hashes, and a
+// content without signatures takes the fingerprint threading gave it.
+func (x *gemIndex) hash(at int, req *engine.Request) []uint64 {
 	prefix := make([]uint64, len(req.Messages)+1)
 	hashed := 0
 	if thread.StartsWith(req.Messages, x.lastMsgs) {
 		hashed = copy(prefix, x.lastPrefix) - 1
 	}
 	x.lastMsgs, x.lastPrefix = req.Messages, prefix
+	var known []uint64 // of the contents after the lead
+	if x.threads != nil {
+		known = x.threads.MessagePrints(at)
+	}
+	lead := len(req.Messages) - len(known)
 	for i := hashed; i < len(req.Messages); i++ {
-		prefix[i+1] = thread.Mix(prefix[i], x.h.Message(&req.Messages[i]))
+		m := &req.Messages[i]
+		var fp uint64
+		if i >= lead && !thread.HasPayload(m) {
+			fp = known[i-lead]
+		} else {
+			fp = x.h.Message(m)
+		}
+		prefix[i+1] = thread.Mix(prefix[i], fp)
 	}
 	return prefix
 }

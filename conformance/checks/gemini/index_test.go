@@ -13,8 +13,9 @@ import (
 )
 
 // A request that extends the one before in memory (a growing conversation
-// decoded through a memo) takes over its prefix hashes: every request's
-// hashes are still those it would have worked out alone.
+// decoded through a memo) takes over its prefix hashes, and a content
+// without signatures takes threading's fingerprint: every request's hashes
+// are still those it would have worked out alone.
 func TestRequestPrefixTakenOver(t *testing.T) {
 	memo := engine.NewMemo()
 	tr := &check.Traffic{}
@@ -31,7 +32,7 @@ func TestRequestPrefixTakenOver(t *testing.T) {
 		contents = append(contents, `{"role":"model","parts":[`+call+`]}`, fmt.Sprintf(`{"role":"user","parts":[{"functionResponse":{"name":"step_%d","response":{"output":"ok"}}}]}`, turn))
 	}
 	x := &gemIndex{full: map[uint64]int{}, decoded: map[string]*gemSig{}, outputs: make([][]*gemOutput, len(tr.Exchanges)),
-		h: thread.HasherFor(tr, engine.WireGemini).WithoutPayloads()}
+		h: thread.HasherFor(tr, engine.WireGemini).WithoutPayloads(), threads: thread.Of(tr)}
 	shared := 0
 	for i := range tr.Exchanges {
 		ex := &tr.Exchanges[i]

@@ -143,6 +143,22 @@ func (f *Hasher) Message(m *engine.Message) uint64 {
 	return h
 }
 
+// HasPayload reports whether m carries an opaque payload (a signature,
+// redacted data, encrypted content) in any block, nested ones included.
+// A message without one has the same fingerprint with payloads as
+// without (WithoutPayloads): a caller that has the one has the other.
+func HasPayload(m *engine.Message) bool { return hasPayload(m.Blocks) }
+
+func hasPayload(bs []engine.Block) bool {
+	for i := range bs {
+		b := &bs[i]
+		if len(b.Signature) > 0 || len(b.Data) > 0 || len(b.EncryptedContent) > 0 || hasPayload(b.Content) {
+			return true
+		}
+	}
+	return false
+}
+
 // Blocks is the fingerprint of a list of blocks (a system prompt).
 func (f *Hasher) Blocks(bs []engine.Block) uint64 {
 	h := Mix(0, uint64(len(bs)))

@@ -35,3 +35,33 @@ func TestStartWorkedOutOnceIsTheHash(t *testing.T) {
 		}
 	}
 }
+
+// FuzzHasPayload: a message HasPayload finds no payload in has one
+// fingerprint with payloads and without, on every wire; one with a
+// payload is reported as having one.
+func FuzzHasPayload(f *testing.F) {
+	f.Add("t", []byte(nil), []byte(nil), []byte(nil), false, uint8(0))
+	f.Add("t", []byte(`"c2ln"`), []byte(nil), []byte(nil), false, uint8(0))
+	f.Add("t", []byte(nil), []byte(nil), []byte(`"enc"`), true, uint8(1))
+	f.Add("t", []byte(nil), []byte(`"red"`), []byte(nil), true, uint8(2))
+	f.Fuzz(func(t *testing.T, text string, sig, data, enc []byte, nested bool, kind uint8) {
+		b := engine.Block{Type: engine.BlockText, Text: text, Signature: sig, Data: data, EncryptedContent: enc}
+		if kind%3 == 1 {
+			b.Type = engine.BlockThinking
+		}
+		m := engine.Message{Role: engine.RoleAssistant, Blocks: []engine.Block{b}}
+		if nested {
+			m.Blocks = []engine.Block{{Type: engine.BlockToolResult, ToolCallID: "call_1", Content: []engine.Block{b}}}
+		}
+		carries := len(sig) > 0 || len(data) > 0 || len(enc) > 0
+		if got := HasPayload(&m); got != carries {
+			t.Fatalf("HasPayload = %t for a block with signature %q, data %q, encrypted content %q (nested %t)", got, sig, data, enc, nested)
+		}
+		for _, w := range []engine.Wire{engine.WireAnthropic, engine.WireGemini, engine.WireResponses} {
+			with, without := NewHasher(w).Message(&m), NewHasher(w).WithoutPayloads().Message(&m)
+			if !carries && with != without {
+				t.Fatalf("%s: a message without payloads has fingerprint %x with payloads and %x without", w, with, without)
+			}
+		}
+	})
+}
