@@ -52,11 +52,14 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		panic(http.ErrAbortHandler)
 	}
 	defer resp.Body.Close()
+	replayed, _ := resp.Body.(*replayBody)
 	dst := w.Header()
 	for k, vs := range resp.Header {
 		dst[k] = vs
 	}
-	dropHopByHop(dst)
+	if replayed == nil {
+		dropHopByHop(dst) // a replayed header has none left (served)
+	}
 	if _, ok := dst["Content-Type"]; !ok {
 		dst["Content-Type"] = nil // do not let net/http guess one
 	}
@@ -73,6 +76,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if live {
 		rc.Flush()
+	}
+	if replayed != nil && !live {
+		replayed.writeAll(w) // due at once and whole: no buffer between
+		return
 	}
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)

@@ -1,7 +1,10 @@
 package proxy
 
 import (
+	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,26 +27,39 @@ type entry struct {
 	toolsOnce sync.Once
 	tools     int
 
-	splitOnce sync.Once
-	chunks    [][]byte        // the body cut into events, for replay
+	answerOnce sync.Once
+	answer     answer
+}
+
+// answer is what replay sends for a recorded response, worked out once per
+// interaction: a replay server answers the same few requests again and
+// again.
+type answer struct {
+	stream    bool
+	status    string          // the status line
+	header    http.Header     // the recorded header as replay sends it, shared: a caller that changes it copies it
+	truncated string          // why the recorded body broke off; "" when it did not
+	failure   string          // why no response came at all (status 0)
+	chunks    [][]byte        // the body cut into events
 	at        []time.Duration // when each piece is due
 	end       time.Duration   // when the body ended after the headers; -1 when unknown
-
-	headerOnce sync.Once
-	header     http.Header // the recorded header as replay sends it
 }
 
-// servedHeader returns the header replay sends, worked out once and
-// shared: a caller that may change it takes a copy.
-func (e *entry) servedHeader() http.Header {
-	e.headerOnce.Do(func() { e.header = served(e.in.Response.Header, e.in.Response.Body) })
-	return e.header
-}
-
-// pieces returns the recorded body cut for replay, cutting it once.
-func (e *entry) pieces(stream bool) ([][]byte, []time.Duration, time.Duration) {
-	e.splitOnce.Do(func() { e.chunks, e.at, e.end = split(&e.in.Response, stream) })
-	return e.chunks, e.at, e.end
+// reply returns what replay sends for e.
+func (e *entry) reply() *answer {
+	e.answerOnce.Do(func() {
+		rec := &e.in.Response
+		a := &e.answer
+		a.stream = isStream(rec.Header, rec.Body)
+		a.status = rec.StatusText
+		if a.status == "" || !strings.HasPrefix(a.status, strconv.Itoa(rec.Status)) {
+			a.status = fmt.Sprintf("%d %s", rec.Status, http.StatusText(rec.Status))
+		}
+		a.header = served(rec.Header, rec.Body)
+		a.truncated, a.failure = rec.Header.Get(headerTruncated), rec.Header.Get(headerError)
+		a.chunks, a.at, a.end = split(rec, a.stream)
+	})
+	return &e.answer
 }
 
 // toolCalls counts the tool calls in the recorded response, once. Only the

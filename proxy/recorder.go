@@ -128,7 +128,23 @@ func (r *Recorder) roundTrip(req *http.Request, readHeaderOnly bool) (*http.Resp
 		tools:          -1,
 	}
 	r.inflight.add()
-	body, err := readBody(req)
+	var body []byte
+	var err error
+	if r.opts.Mode == ModeReplay && !r.opts.Lint {
+		// Nothing keeps the body of a plain replay once the call is
+		// answered (a linter would): its buffer serves the next call.
+		bp := encodeBuffers.Get().(*[]byte)
+		defer func() {
+			c.reqBody = nil
+			if cap(*bp) <= maxPooled {
+				encodeBuffers.Put(bp)
+			}
+		}()
+		body, err = readBodyInto(*bp, req)
+		*bp = body
+	} else {
+		body, err = readBody(req)
+	}
 	if err != nil {
 		c.addNote("reading the request body: " + err.Error())
 		c.end(verbFor(nil), time.Since(c.start))

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -40,11 +39,11 @@ func (c *call) rememberReplayed(rec *cassette.Response) {
 // of a failure is replayed as that failure: no response at all, or a body
 // that breaks off where it did.
 func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
-	in := e.in
-	rec := &in.Response
+	rec := &e.in.Response
+	a := e.reply()
 	c.index, c.replayOf = e.index, e.final
 	c.status = rec.Status
-	c.stream = isStream(rec.Header, rec.Body)
+	c.stream = a.stream
 	if r.log.w != nil {
 		c.tools = e.toolCalls()
 	}
@@ -55,7 +54,7 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 		c.rememberReplayed(rec)
 	}
 
-	chunks, at, end := e.pieces(c.stream)
+	chunks, at, end := a.chunks, a.at, a.end
 	scale := r.opts.Timing.Scale
 	// The recorded duration runs from the request to the end of the body;
 	// what the body took after the headers was not spent before them.
@@ -72,12 +71,11 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 		return nil, err
 	}
 	if rec.Status == 0 {
-		cause := rec.Header.Get(headerError)
-		c.addNote("replayed a failed call: " + cause)
+		c.addNote("replayed a failed call: " + a.failure)
 		c.end("replay", time.Since(c.start))
-		return nil, fmt.Errorf("replayed failure: %s", cause)
+		return nil, fmt.Errorf("replayed failure: %s", a.failure)
 	}
-	truncated := rec.Header.Get(headerTruncated)
+	truncated := a.truncated
 	if truncated != "" {
 		c.addNote("replaying a truncated body: " + truncated)
 	}
@@ -92,17 +90,13 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 	if (!c.stream || scale == 0) && truncated == "" {
 		length = int64(len(rec.Body))
 	}
-	status := rec.StatusText
-	if status == "" || !strings.HasPrefix(status, strconv.Itoa(rec.Status)) {
-		status = fmt.Sprintf("%d %s", rec.Status, http.StatusText(rec.Status))
-	}
-	header := e.servedHeader()
+	header := a.header
 	if !c.readHeaderOnly {
 		header = header.Clone()
 	}
 	return &http.Response{
 		StatusCode:    rec.Status,
-		Status:        status,
+		Status:        a.status,
 		Proto:         "HTTP/1.1",
 		ProtoMajor:    1,
 		ProtoMinor:    1,
@@ -114,10 +108,11 @@ func (r *Recorder) replay(c *call, e *entry) (*http.Response, error) {
 }
 
 // served is the recorded header as replay sends it: without llmtck's own
-// notes and without framing headers that the new connection sets itself.
+// notes, and without framing and hop-by-hop headers, which the new
+// connection sets itself.
 func served(h http.Header, body []byte) http.Header {
-	out := h.Clone()
-	for _, k := range []string{headerTruncated, headerIncomplete, headerError, "Content-Length", "Transfer-Encoding", "Connection"} {
+	out := dropHopByHop(h.Clone())
+	for _, k := range []string{headerTruncated, headerIncomplete, headerError, "Content-Length"} {
 		out.Del(k)
 	}
 	// Other tools' recordings keep Content-Encoding although they store the
@@ -261,6 +256,18 @@ func (b *replayBody) Read(p []byte) (int, error) {
 		n += m
 	}
 	return n, nil
+}
+
+// writeAll writes the pieces of a body that is due at once and complete
+// (unpaced, not cut off: sent with its length) straight to w. A write
+// that fails means the client went away; closing the body records that.
+func (b *replayBody) writeAll(w io.Writer) {
+	for ; b.i < len(b.chunks); b.i++ {
+		if _, err := w.Write(b.chunks[b.i]); err != nil {
+			return
+		}
+	}
+	b.once.Do(b.done)
 }
 
 func (b *replayBody) Close() error {

@@ -306,3 +306,43 @@ func TestReplayedHeaderIsTheCallersOwn(t *testing.T) {
 		}
 	}
 }
+
+// A replayed response carries none of the hop-by-hop headers its recording
+// kept (those the recording's Connection header names included), through
+// the Handler or as a transport, and keeps the rest; the body, due at once,
+// comes whole with its length.
+func TestReplayDropsHopByHopHeaders(t *testing.T) {
+	body := []byte(`{"id":"msg_1","content":[{"type":"text","text":"hi"}]}`)
+	in := &cassette.Interaction{
+		Request: cassette.Request{Method: "POST", URL: "https://api.anthropic.com/v1/messages", Body: []byte(`{"model":"m"}`)},
+		Response: cassette.Response{Status: 200, Header: http.Header{
+			"Content-Type": {"application/json"}, "Request-Id": {"req_1"},
+			"Connection": {"X-Hop"}, "X-Hop": {"1"}, "Keep-Alive": {"timeout=5"}, "Proxy-Connection": {"keep-alive"},
+		}, Body: body},
+	}
+	path := filepath.Join(t.TempDir(), "h.yaml")
+	if err := cassette.Save(path, &cassette.Cassette{Interactions: []*cassette.Interaction{in}}); err != nil {
+		t.Fatal(err)
+	}
+	rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: path})
+	back := httptest.NewServer(NewHandler(rp, nil))
+	defer back.Close()
+	for _, via := range []struct {
+		name   string
+		client *http.Client
+		url    string
+	}{{"handler", back.Client(), back.URL + "/v1/messages"}, {"transport", &http.Client{Transport: rp}, in.Request.URL}} {
+		resp, got := post(t, via.client, via.url, in.Request.Body)
+		for _, k := range []string{"X-Hop", "Keep-Alive", "Proxy-Connection"} {
+			if v, ok := resp.Header[k]; ok {
+				t.Errorf("through the %s: %s: %q was replayed", via.name, k, v)
+			}
+		}
+		if v := resp.Header.Get("Request-Id"); v != "req_1" {
+			t.Errorf("through the %s: Request-Id = %q, want req_1", via.name, v)
+		}
+		if !bytes.Equal(got, body) || resp.ContentLength != int64(len(body)) {
+			t.Errorf("through the %s: body %q (length %d), want %q with its length", via.name, got, resp.ContentLength, body)
+		}
+	}
+}

@@ -12,7 +12,10 @@ import (
 // readBody reads a request body whole: requests are small JSON documents.
 // A body of known length takes a buffer of that length and one byte, room
 // for the read that finds its end (bytes.Buffer would want 512 more).
-func readBody(req *http.Request) ([]byte, error) {
+func readBody(req *http.Request) ([]byte, error) { return readBodyInto(nil, req) }
+
+// readBodyInto is readBody into buf's room, which it grows as needed.
+func readBodyInto(buf []byte, req *http.Request) ([]byte, error) {
 	if req.Body == nil || req.Body == http.NoBody {
 		return nil, nil
 	}
@@ -21,7 +24,10 @@ func readBody(req *http.Request) ([]byte, error) {
 	if req.ContentLength > 0 && req.ContentLength < 64<<20 {
 		size = int(req.ContentLength) + 1
 	}
-	buf, err := readUpTo(make([]byte, 0, size), req.Body, math.MaxInt)
+	if cap(buf) < size {
+		buf = make([]byte, 0, size)
+	}
+	buf, err := readUpTo(buf[:0], req.Body, math.MaxInt)
 	if err == io.EOF {
 		err = nil
 	}
