@@ -31,6 +31,7 @@ type call struct {
 
 	method, host, path string
 	url                string // redacted
+	target             string // what replay matches of url: path and query
 	wire               engine.Wire
 	reqHeader          http.Header // redacted, hop-by-hop headers removed
 	reqBody            []byte

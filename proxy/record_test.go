@@ -2,11 +2,16 @@ package proxy
 
 import (
 	"bytes"
+	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/llmtck/llmtck/internal/redact"
 	"github.com/llmtck/llmtck/internal/sse"
@@ -73,4 +78,85 @@ func TestRecordBaseURLThenReplay(t *testing.T) {
 		}
 	}
 	t.Log(logs.String())
+}
+
+// Calls that go back and forth between URLs (another query, another path,
+// a key in the query, another host) are each recorded under their own URL,
+// its key masked, and replay tells them apart: the recorder remembers the
+// latest URL's masking, and must not hand it to the next.
+func TestRecordAlternatingURLs(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"path":%q,"alt":%q}`, r.URL.Path, r.URL.Query().Get("alt"))
+	}))
+	defer up.Close()
+	path := filepath.Join(t.TempDir(), "urls.yaml")
+	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path})
+	u, _ := url.Parse(up.URL)
+	front := httptest.NewServer(NewHandler(rec, u))
+	defer front.Close()
+	targets := []string{
+		"/v1beta/models/gemini-2.5-pro:generateContent?key=" + fakeGoogleKey,
+		"/v1beta/models/gemini-2.5-pro:generateContent?alt=sse",
+		"/v1beta/models/gemini-2.5-pro:generateContent?key=" + fakeGoogleKey,
+		"/v1beta/models/gemini-2.5-flash:generateContent",
+	}
+	want := []string{
+		up.URL + "/v1beta/models/gemini-2.5-pro:generateContent?key=" + redact.Mask,
+		up.URL + "/v1beta/models/gemini-2.5-pro:generateContent?alt=sse",
+		up.URL + "/v1beta/models/gemini-2.5-pro:generateContent?key=" + redact.Mask,
+		up.URL + "/v1beta/models/gemini-2.5-flash:generateContent",
+	}
+	body := []byte(`{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`)
+	for _, tgt := range targets {
+		if resp, _ := post(t, front.Client(), front.URL+tgt, body); resp.StatusCode != 200 {
+			t.Fatalf("%s: status %d", tgt, resp.StatusCode)
+		}
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	stock := loadStock(t, path)
+	var got []string
+	for _, in := range stock.Interactions {
+		got = append(got, in.Request.URL)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("recorded URLs mismatch (-want +got):\n%s", d)
+	}
+	// The same path and query on another host, the recorder as a transport.
+	other := httptest.NewServer(up.Config.Handler)
+	defer other.Close()
+	hosts := filepath.Join(t.TempDir(), "hosts.yaml")
+	rt := mustRecorder(t, Options{Mode: ModeRecord, Cassette: hosts})
+	for _, base := range []string{up.URL, other.URL, up.URL} {
+		if resp, _ := post(t, &http.Client{Transport: rt}, base+targets[3], body); resp.StatusCode != 200 {
+			t.Fatalf("%s: status %d", base, resp.StatusCode)
+		}
+	}
+	if err := rt.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got = got[:0]
+	for _, in := range loadStock(t, hosts).Interactions {
+		got = append(got, in.Request.URL)
+	}
+	if d := cmp.Diff([]string{up.URL + targets[3], other.URL + targets[3], up.URL + targets[3]}, got); d != "" {
+		t.Fatalf("recorded URLs on two hosts mismatch (-want +got):\n%s", d)
+	}
+
+	rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: path})
+	back := httptest.NewServer(NewHandler(rp, nil))
+	defer back.Close()
+	for _, c := range []struct{ target, answer string }{
+		{targets[3], `{"path":"/v1beta/models/gemini-2.5-flash:generateContent","alt":""}`},
+		{targets[1], `{"path":"/v1beta/models/gemini-2.5-pro:generateContent","alt":"sse"}`},
+		{targets[3], `{"path":"/v1beta/models/gemini-2.5-flash:generateContent","alt":""}`},
+		{targets[1], `{"path":"/v1beta/models/gemini-2.5-pro:generateContent","alt":"sse"}`},
+	} {
+		if _, answer := post(t, back.Client(), back.URL+c.target, body); string(answer) != c.answer {
+			t.Errorf("replay of %s answered %s, want %s", c.target, answer, c.answer)
+		}
+	}
 }
