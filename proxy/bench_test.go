@@ -602,10 +602,11 @@ func heapInUse() int64 {
 	return int64(m.HeapInuse)
 }
 
-// BenchmarkReplayThroughput compares the replay server with a static Go
-// handler that serves the same recorded bytes, for a JSON body and a stream:
-// in calls per second, and in CPU per call (%-replay-of-static-by-cpu is
-// the static handler's CPU per call over replay's).
+// BenchmarkReplayThroughput compares the replay server, built as `llmtck
+// replay` builds it (a log line per call), with a static Go handler that
+// serves the same recorded bytes, for a JSON body and a stream: in calls
+// per second, and in CPU per call (%-replay-of-static-by-cpu is the static
+// handler's CPU per call over replay's).
 func BenchmarkReplayThroughput(b *testing.B) {
 	for _, fixture := range []string{antThinking, antStream} {
 		src := loadCorpus(b, fixture)
@@ -626,7 +627,7 @@ func BenchmarkReplayThroughput(b *testing.B) {
 				w.Write(in.Response.Body)
 			}))
 			defer static.Close()
-			rp := mustRecorder(b, Options{Mode: ModeReplay, Cassette: path})
+			rp := mustRecorder(b, Options{Mode: ModeReplay, Cassette: path, Log: stderrFile(b)})
 			replay := httptest.NewServer(NewHandler(rp, nil))
 			defer replay.Close()
 			servers := []*httptest.Server{static, replay}
