@@ -68,6 +68,7 @@ func (r *Recorder) book(host string) (*book, error) {
 	b := r.books[path]
 	if b == nil {
 		b = &book{path: path, name: filepath.Base(path), ready: make(chan struct{})}
+		b.lines.hold = r.log.w != nil
 		b.memo = engine.NewMemo()
 		if r.opts.Lint {
 			b.lint = lint.New(nil)

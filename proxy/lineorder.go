@@ -24,7 +24,22 @@ type lineOrder struct {
 	// released together go out in one write.
 	out     []*call
 	writing bool
+
+	// hold lets released lines wait up to holdFor while other calls are
+	// still running, so that under load lines go out a batch to a write
+	// instead of a write each (a write is a system call of a few µs: as
+	// much as the rest of a replayed call's own work). A call that ends
+	// with none running writes at once. Set when the lines go to a log.
+	hold    bool
+	pending bool // a timer will write what is held
 }
+
+// holdFor bounds how long a released line waits for others, and holdMost
+// how many lines wait.
+const (
+	holdFor  = time.Millisecond
+	holdMost = 64
+)
 
 // line is a call's log line, ready once its call has ended.
 type line struct {
@@ -67,6 +82,13 @@ func (o *lineOrder) doneLater(c *call, verb string, d time.Duration) {
 	o.mu.Lock()
 	o.ready(c, verb, d)
 	o.mu.Unlock()
+}
+
+// writeHeld writes the lines held, whatever is running.
+func (o *lineOrder) writeHeld() {
+	o.mu.Lock()
+	o.pending = false
+	o.write(true)
 }
 
 // writeReleased writes the lines released and not yet written.
@@ -147,10 +169,21 @@ type placement struct {
 }
 
 // writeOut writes the released lines, unless another goroutine is writing
-// (it writes these too before it stops). The caller holds o.mu, which
-// writeOut lets go.
-func (o *lineOrder) writeOut() {
+// (it writes these too before it stops), or they are held (see hold). The
+// caller holds o.mu, which writeOut lets go.
+func (o *lineOrder) writeOut() { o.write(false) }
+
+// write is writeOut that holds no line when force is set.
+func (o *lineOrder) write(force bool) {
 	if o.writing || len(o.out) == 0 {
+		o.mu.Unlock()
+		return
+	}
+	if !force && o.hold && !o.flushed && len(o.waiting) > 0 && len(o.out) < holdMost {
+		if !o.pending {
+			o.pending = true
+			time.AfterFunc(holdFor, o.writeHeld)
+		}
 		o.mu.Unlock()
 		return
 	}

@@ -301,3 +301,70 @@ func holdingUpstream(t *testing.T, held string) (up *httptest.Server, arrived <-
 	t.Cleanup(up.Close)
 	return up, in, release
 }
+
+// Under load a released log line may wait for others to go out in one
+// write, but only briefly: a call whose line is free to go, while a call
+// that started after it still runs, is logged within a few milliseconds,
+// not when the other ends. A call that ends with none running is logged
+// before its client has the answer.
+func TestLogLineWaitsBrieflyForOthers(t *testing.T) {
+	release := map[string]chan struct{}{"a": make(chan struct{}), "b": make(chan struct{})}
+	arrived := make(chan string, 2)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		if name := strings.Split(r.URL.Path, "/")[1]; name != "now" {
+			arrived <- name
+			<-release[name]
+		}
+		fmt.Fprint(w, `{"id":"msg_1","type":"message","content":[{"type":"text","text":"Hi."}]}`)
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	var log syncBuffer
+	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: filepath.Join(t.TempDir(), "c.yaml"), Log: &log})
+	front := httptest.NewServer(NewHandler(rec, u))
+	defer front.Close()
+	body := []byte(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`)
+	var freed sync.Map
+	free := func(name string) { // once; and before the servers close, which wait for their calls
+		if _, done := freed.LoadOrStore(name, true); !done {
+			close(release[name])
+		}
+	}
+	defer free("a")
+	defer free("b")
+
+	post(t, front.Client(), front.URL+"/now/v1/messages", body)
+	if !strings.Contains(log.String(), "/now/v1/messages 200") {
+		t.Fatalf("a call that ended with none running is not logged by the time its client has the answer:\n%s", log.String())
+	}
+
+	var wg sync.WaitGroup
+	for _, name := range []string{"b", "a"} { // b starts first, then a
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			post(t, front.Client(), front.URL+"/"+name+"/v1/messages", body)
+		}()
+		if got := <-arrived; got != name {
+			t.Fatalf("call %s arrived first", got)
+		}
+	}
+	free("b")
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(log.String(), "/b/v1/messages 200") {
+		if time.Now().After(deadline) {
+			t.Fatalf("call b ended with nothing before it, but its line waits for call a, still running:\n%s", log.String())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	free("a")
+	wg.Wait()
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := regexp.MustCompile(`/(\w+)/v1/messages`).FindAllStringSubmatch(log.String(), -1); len(got) != 3 || got[1][1] != "b" || got[2][1] != "a" {
+		t.Fatalf("the log is\n%s\nwant the lines of now, b and a, in the order they started", log.String())
+	}
+}
