@@ -166,7 +166,9 @@ func (r *Recorder) roundTrip(req *http.Request, readHeaderOnly bool) (*http.Resp
 			}
 		}()
 		body, err = readBodyInto(*bp, req)
-		*bp = body
+		if cap(body) > cap(*bp) {
+			*bp = body // grown: the larger goes back
+		}
 	} else {
 		body, err = readBody(req)
 	}

@@ -282,13 +282,7 @@ func TestReplayedHeaderIsTheCallersOwn(t *testing.T) {
 		Response: cassette.Response{Status: 200, Header: http.Header{"Content-Type": {"application/json"}, "Request-Id": {"req_1"}},
 			Body: []byte(`{"id":"msg_1"}`)},
 	}
-	path := filepath.Join(t.TempDir(), "h.yaml")
-	if err := cassette.Save(path, &cassette.Cassette{Interactions: []*cassette.Interaction{in}}); err != nil {
-		t.Fatal(err)
-	}
-	rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: path})
-	back := httptest.NewServer(NewHandler(rp, nil))
-	defer back.Close()
+	rp, back := replayOf(t, in)
 	direct := &http.Client{Transport: rp}
 	for i := range 3 {
 		for _, via := range []struct {
@@ -320,13 +314,7 @@ func TestReplayDropsHopByHopHeaders(t *testing.T) {
 			"Connection": {"X-Hop"}, "X-Hop": {"1"}, "Keep-Alive": {"timeout=5"}, "Proxy-Connection": {"keep-alive"},
 		}, Body: body},
 	}
-	path := filepath.Join(t.TempDir(), "h.yaml")
-	if err := cassette.Save(path, &cassette.Cassette{Interactions: []*cassette.Interaction{in}}); err != nil {
-		t.Fatal(err)
-	}
-	rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: path})
-	back := httptest.NewServer(NewHandler(rp, nil))
-	defer back.Close()
+	rp, back := replayOf(t, in)
 	for _, via := range []struct {
 		name   string
 		client *http.Client
@@ -345,4 +333,18 @@ func TestReplayDropsHopByHopHeaders(t *testing.T) {
 			t.Errorf("through the %s: body %q (length %d), want %q with its length", via.name, got, resp.ContentLength, body)
 		}
 	}
+}
+
+// replayOf replays a cassette of the one interaction in, as a transport
+// and behind the base-URL Handler.
+func replayOf(t *testing.T, in *cassette.Interaction) (*Recorder, *httptest.Server) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "one.yaml")
+	if err := cassette.Save(path, &cassette.Cassette{Interactions: []*cassette.Interaction{in}}); err != nil {
+		t.Fatal(err)
+	}
+	rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: path})
+	back := httptest.NewServer(NewHandler(rp, nil))
+	t.Cleanup(back.Close)
+	return rp, back
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
 
@@ -678,25 +677,12 @@ func FuzzAnthropicChecks(f *testing.F) {
 			exs = append(exs, providers.Decode(i, providers.Call{Method: "POST", URL: antAPI, Wire: engine.WireAnthropic,
 				RequestBody: body[0], Status: 200, ResponseBody: body[1]}))
 		}
-		var whole []string
-		for _, fd := range check.Judge(&check.Traffic{Exchanges: exs}, checks) {
+		whole := check.Judge(&check.Traffic{Exchanges: exs}, checks)
+		for _, fd := range whole {
 			if fd.Check == "" || fd.Message == "" {
 				t.Fatalf("finding without check or message: %+v", fd)
 			}
-			if fd.Interaction == 1 {
-				whole = append(whole, fd.String()+"\n"+fd.Diff)
-			}
 		}
-		// Judged live (only the last request's findings wanted), the last
-		// request gets what it gets judged with the first.
-		var latest []string
-		for _, fd := range check.Judge(&check.Traffic{Exchanges: exs, Latest: true}, checks) {
-			if fd.Interaction == 1 {
-				latest = append(latest, fd.String()+"\n"+fd.Diff)
-			}
-		}
-		if !slices.Equal(latest, whole) {
-			t.Fatalf("the last request judged latest:\n%q\njudged whole:\n%q", latest, whole)
-		}
+		lastJudgedLiveAsWhole(t, exs, checks, whole)
 	})
 }

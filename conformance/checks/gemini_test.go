@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -453,25 +452,12 @@ func FuzzGeminiChecks(f *testing.F) {
 				URL:         "https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro-preview:generateContent?key=REDACTED",
 				RequestBody: body[0], Status: 200, ResponseBody: body[1]}))
 		}
-		var whole []string
-		for _, fd := range check.Judge(&check.Traffic{Exchanges: exs}, checks) {
+		whole := check.Judge(&check.Traffic{Exchanges: exs}, checks)
+		for _, fd := range whole {
 			if fd.Check == "" || fd.Message == "" || fd.Location == "" || fd.Interaction < 0 || fd.Interaction > 1 {
 				t.Fatalf("malformed finding: %+v", fd)
 			}
-			if fd.Interaction == 1 {
-				whole = append(whole, fd.String()+"\n"+fd.Diff)
-			}
 		}
-		// Judged live (only the last request's findings wanted), the last
-		// request gets what it gets judged with the first.
-		var latest []string
-		for _, fd := range check.Judge(&check.Traffic{Exchanges: exs, Latest: true}, checks) {
-			if fd.Interaction == 1 {
-				latest = append(latest, fd.String()+"\n"+fd.Diff)
-			}
-		}
-		if !slices.Equal(latest, whole) {
-			t.Fatalf("the last request judged latest:\n%q\njudged whole:\n%q", latest, whole)
-		}
+		lastJudgedLiveAsWhole(t, exs, checks, whole)
 	})
 }
