@@ -3,8 +3,8 @@ package conformance
 import (
 	"testing"
 
-	"github.com/llmtck/llmtck/engine/store"
-	"github.com/llmtck/llmtck/engine/store/storetest"
+	"github.com/llmtck/llmtck/reference/store"
+	"github.com/llmtck/llmtck/reference/store/storetest"
 )
 
 // TestMessageStore runs the message-store contract (seed 002, with the

@@ -10,7 +10,7 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/scenario"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Option configures Run, CheckCassette and Golden. An option prints as the
@@ -32,13 +32,13 @@ const (
 type config struct {
 	entry      string
 	only, skip []string
-	wire       engine.Wire
+	wire       traffic.Wire
 	gaps       map[string]string // check ID → reason
 	goldenFile string
-	caps       map[string]bool        // Capabilities; nil means everything
-	scenarios  []string               // Scenarios globs
-	scenarioFS fs.FS                  // ScenarioFS: play these instead of the bundled ones
-	models     map[engine.Wire]string // Model: the model each provider's turns name
+	caps       map[string]bool         // Capabilities; nil means everything
+	scenarios  []string                // Scenarios globs
+	scenarioFS fs.FS                   // ScenarioFS: play these instead of the bundled ones
+	models     map[traffic.Wire]string // Model: the model each provider's turns name
 }
 
 // tolerated lists what the simulator logs but does not refuse: declared
@@ -140,11 +140,11 @@ func (o skipOption) apply(c *config) error {
 	return nil
 }
 
-type wireOption engine.Wire
+type wireOption traffic.Wire
 
 // ForceWire decodes every call of a cassette as the given wire instead of
 // detecting it.
-func ForceWire(w engine.Wire) Option { return wireOption(w) }
+func ForceWire(w traffic.Wire) Option { return wireOption(w) }
 
 func (o wireOption) String() string { return fmt.Sprintf("conformance.ForceWire(%q)", string(o)) }
 
@@ -152,7 +152,7 @@ func (o wireOption) apply(c *config) error {
 	if err := c.usedBy(entryCheckCassette, entryGolden); err != nil {
 		return err
 	}
-	c.wire = engine.Wire(o)
+	c.wire = traffic.Wire(o)
 	return nil
 }
 
@@ -231,7 +231,7 @@ func validGlobs(globs []string) error {
 }
 
 func knownCapability(c string) bool {
-	for _, w := range []engine.Wire{engine.WireAnthropic, engine.WireOpenAI, engine.WireResponses, engine.WireGemini} {
+	for _, w := range []traffic.Wire{traffic.WireAnthropic, traffic.WireOpenAI, traffic.WireResponses, traffic.WireGemini} {
 		if c == string(w) {
 			return true
 		}
@@ -276,7 +276,7 @@ func (o scenarioFSOption) apply(c *config) error {
 }
 
 type modelOption struct {
-	provider engine.Wire
+	provider traffic.Wire
 	model    string
 }
 
@@ -284,7 +284,7 @@ type modelOption struct {
 // sends it and the simulator behaves as that model does: on Anthropic, the
 // models with preserved thinking (claude-fable-5-1 …) refuse a changed
 // prefix under signed thinking, older ones (the scenarios' default) accept it.
-func Model(provider, model string) Option { return modelOption{engine.Wire(provider), model} }
+func Model(provider, model string) Option { return modelOption{traffic.Wire(provider), model} }
 
 func (o modelOption) String() string {
 	return fmt.Sprintf("conformance.Model(%q, %q)", o.provider, o.model)
@@ -294,11 +294,11 @@ func (o modelOption) apply(c *config) error {
 	if err := c.usedBy(entryRun); err != nil {
 		return err
 	}
-	if o.model == "" || !slices.Contains([]engine.Wire{engine.WireAnthropic, engine.WireOpenAI, engine.WireResponses, engine.WireGemini, engine.WireBedrock}, o.provider) {
+	if o.model == "" || !slices.Contains([]traffic.Wire{traffic.WireAnthropic, traffic.WireOpenAI, traffic.WireResponses, traffic.WireGemini, traffic.WireBedrock}, o.provider) {
 		return errors.New("want a provider (anthropic, openai, responses, gemini, bedrock) and a model")
 	}
 	if c.models == nil {
-		c.models = map[engine.Wire]string{}
+		c.models = map[traffic.Wire]string{}
 	}
 	c.models[o.provider] = o.model
 	return nil
@@ -306,7 +306,7 @@ func (o modelOption) apply(c *config) error {
 
 // withModels returns sc with the turns and steps of each provider in
 // models naming that model.
-func withModels(sc *scenario.Scenario, models map[engine.Wire]string) *scenario.Scenario {
+func withModels(sc *scenario.Scenario, models map[traffic.Wire]string) *scenario.Scenario {
 	if len(models) == 0 {
 		return sc
 	}

@@ -15,9 +15,10 @@ import (
 
 	"github.com/llmtck/llmtck/conformance"
 	"github.com/llmtck/llmtck/conformance/scenario"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/reference"
+	"github.com/llmtck/llmtck/reference/engine"
 	"github.com/llmtck/llmtck/reference/harness"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // runCaseEnv names the case TestHelperRun plays when the test binary runs
@@ -77,7 +78,7 @@ var runCases = map[string]func(t *testing.T){
 	},
 	"side-requests": func(t *testing.T) {
 		conformance.Run(t, func(t *testing.T, s *conformance.Session) {
-			base := s.BaseURL(engine.WireAnthropic)
+			base := s.BaseURL(traffic.WireAnthropic)
 			title := `{"model":"claude-haiku-4-5","max_tokens":20,"system":"Write a five-word title for the conversation.","messages":[{"role":"user","content":"Planning a trip"}]}`
 			for _, call := range []struct{ path, body string }{{"/v1/messages", title}, {"/v1/messages/count_tokens", title}} {
 				req, _ := http.NewRequest("POST", base+call.path, strings.NewReader(call.body))
@@ -337,14 +338,14 @@ func matchesAny(globs []string, name string) bool {
 // agents do.
 func helperHarness(drop, retry bool) conformance.Harness {
 	return func(t *testing.T, s *conformance.Session) {
-		var history []engine.Message
+		var history []traffic.Message
 		if s.System != "" {
-			history = append(history, engine.Message{Role: engine.RoleSystem, Blocks: []engine.Block{{Type: engine.BlockText, Text: s.System}}})
+			history = append(history, traffic.Message{Role: traffic.RoleSystem, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: s.System}}})
 		}
 		tools := reference.Tools(s.Tools)
 		client := http.DefaultClient
 		if drop {
-			client = reference.Tamper(nil, engine.WireAnthropic, dropSecondResult())
+			client = reference.Tamper(nil, traffic.WireAnthropic, dropSecondResult())
 		}
 		for _, turn := range s.Turns {
 			h, err := harness.New(harness.Config{BaseURL: s.BaseURL(turn.Provider), Wire: turn.Provider, Model: turn.Model,
@@ -352,7 +353,7 @@ func helperHarness(drop, retry bool) conformance.Harness {
 			if err != nil {
 				t.Fatal(err)
 			}
-			msgs := append(history, engine.Message{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: turn.Prompt}}})
+			msgs := append(history, traffic.Message{Role: traffic.RoleUser, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: turn.Prompt}}})
 			for attempt := 0; ; attempt++ {
 				ctx, cancel := context.WithCancel(context.Background())
 				s.OnCancel(cancel)
@@ -382,11 +383,11 @@ func helperHarness(drop, retry bool) conformance.Harness {
 
 // dropSecondResult breaks the first request whose last message answers two
 // tool calls: the second tool_result is left out.
-func dropSecondResult() func(int, *engine.Request) {
+func dropSecondResult() func(int, *traffic.Request) {
 	var once sync.Once
-	return func(_ int, req *engine.Request) {
+	return func(_ int, req *traffic.Request) {
 		last := &req.Messages[len(req.Messages)-1]
-		if len(last.Blocks) < 2 || last.Blocks[1].Type != engine.BlockToolResult {
+		if len(last.Blocks) < 2 || last.Blocks[1].Type != traffic.BlockToolResult {
 			return
 		}
 		once.Do(func() { last.Blocks = last.Blocks[:1] })
@@ -396,7 +397,7 @@ func dropSecondResult() func(int, *engine.Request) {
 // timestampedSystem is the reference engine with a system prompt that
 // says the time of each request, as harnesses do.
 func timestampedSystem(t *testing.T, s *conformance.Session) {
-	client := reference.Tamper(nil, engine.WireAnthropic, func(call int, req *engine.Request) {
+	client := reference.Tamper(nil, traffic.WireAnthropic, func(call int, req *traffic.Request) {
 		if len(req.System) > 0 {
 			req.System[0].Text += fmt.Sprintf(" Request %d.", call)
 		}

@@ -11,11 +11,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"gotest.tools/v3/golden"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // TestCorpusSummaries decodes every real recording and pins a summary of
@@ -31,7 +31,7 @@ func TestCorpusSummaries(t *testing.T) {
 			}
 			exs := providers.DecodeCassette(c, "")
 			for _, ex := range exs {
-				if ex.Wire != engine.WireUnknown && (ex.RequestErr != "" || ex.ResponseErr != "") {
+				if ex.Wire != traffic.WireUnknown && (ex.RequestErr != "" || ex.ResponseErr != "") {
 					t.Errorf("interaction %d (%s): %s %s", ex.Index, ex.Wire, ex.RequestErr, ex.ResponseErr)
 				}
 			}
@@ -45,7 +45,7 @@ func goldenName(name string) string {
 }
 
 // summarize renders what was decoded, one block per interaction.
-func summarize(name string, c *cassette.Cassette, exs []engine.Exchange) string {
+func summarize(name string, c *cassette.Cassette, exs []traffic.Exchange) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "file: %s\nformat: %s\n", name, c.Format)
 	var statuses []string
@@ -82,7 +82,7 @@ func summarize(name string, c *cassette.Cassette, exs []engine.Exchange) string 
 }
 
 // messageLine is "role[block block …]" with opaque payloads shown by length.
-func messageLine(m engine.Message) string {
+func messageLine(m traffic.Message) string {
 	var parts []string
 	for _, bl := range m.Blocks {
 		s := string(bl.Type)

@@ -3,7 +3,7 @@ package providers
 import (
 	"testing"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // FuzzDetect holds wire detection to its promises on any URL and bodies:
@@ -23,7 +23,7 @@ func FuzzDetect(f *testing.F) {
 	} {
 		f.Add(s.url, []byte(s.req), []byte(s.resp))
 	}
-	known := map[engine.Wire]bool{engine.WireAnthropic: true, engine.WireOpenAI: true, engine.WireResponses: true, engine.WireGemini: true, engine.WireBedrock: true, engine.WireUnknown: true}
+	known := map[traffic.Wire]bool{traffic.WireAnthropic: true, traffic.WireOpenAI: true, traffic.WireResponses: true, traffic.WireGemini: true, traffic.WireBedrock: true, traffic.WireUnknown: true}
 	f.Fuzz(func(t *testing.T, url string, req, resp []byte) {
 		w := Detect(url, req, resp)
 		if !known[w] {

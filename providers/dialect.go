@@ -5,67 +5,67 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // hostDialects names the dialect of the hosts llmtck knows: a suffix of
 // the host, lower case.
 var hostDialects = []struct {
 	suffix  string
-	dialect engine.Dialect
+	dialect traffic.Dialect
 }{
-	{"api.anthropic.com", engine.DialectDirect},
-	{"api.openai.com", engine.DialectDirect},
-	{"generativelanguage.googleapis.com", engine.DialectDirect},
-	{"amazonaws.com", engine.DialectBedrock}, // bedrock-runtime.<region>.amazonaws.com
-	{"aiplatform.googleapis.com", engine.DialectVertex},
-	{"-aiplatform.googleapis.com", engine.DialectVertex}, // <region>-aiplatform.googleapis.com
-	{"openai.azure.com", engine.DialectAzure},
-	{"cognitiveservices.azure.com", engine.DialectAzure},
-	{"services.ai.azure.com", engine.DialectAzure},
-	{"models.ai.azure.com", engine.DialectAzure},
-	{"openrouter.ai", engine.DialectOpenRouter},
-	{"api.deepseek.com", engine.DialectDeepSeek},
-	{"api.groq.com", engine.DialectGroq},
-	{"api.x.ai", engine.DialectXAI},
-	{"api.mistral.ai", engine.DialectMistral},
-	{"api.together.xyz", engine.DialectTogether},
-	{"api.together.ai", engine.DialectTogether},
-	{"api.fireworks.ai", engine.DialectFireworks},
-	{"api.moonshot.ai", engine.DialectMoonshot},
-	{"api.moonshot.cn", engine.DialectMoonshot},
-	{"api.z.ai", engine.DialectZAI},
-	{"open.bigmodel.cn", engine.DialectZAI},
+	{"api.anthropic.com", traffic.DialectDirect},
+	{"api.openai.com", traffic.DialectDirect},
+	{"generativelanguage.googleapis.com", traffic.DialectDirect},
+	{"amazonaws.com", traffic.DialectBedrock}, // bedrock-runtime.<region>.amazonaws.com
+	{"aiplatform.googleapis.com", traffic.DialectVertex},
+	{"-aiplatform.googleapis.com", traffic.DialectVertex}, // <region>-aiplatform.googleapis.com
+	{"openai.azure.com", traffic.DialectAzure},
+	{"cognitiveservices.azure.com", traffic.DialectAzure},
+	{"services.ai.azure.com", traffic.DialectAzure},
+	{"models.ai.azure.com", traffic.DialectAzure},
+	{"openrouter.ai", traffic.DialectOpenRouter},
+	{"api.deepseek.com", traffic.DialectDeepSeek},
+	{"api.groq.com", traffic.DialectGroq},
+	{"api.x.ai", traffic.DialectXAI},
+	{"api.mistral.ai", traffic.DialectMistral},
+	{"api.together.xyz", traffic.DialectTogether},
+	{"api.together.ai", traffic.DialectTogether},
+	{"api.fireworks.ai", traffic.DialectFireworks},
+	{"api.moonshot.ai", traffic.DialectMoonshot},
+	{"api.moonshot.cn", traffic.DialectMoonshot},
+	{"api.z.ai", traffic.DialectZAI},
+	{"open.bigmodel.cn", traffic.DialectZAI},
 }
 
 // DetectDialect names who served a call from its URL and, when the URL
 // names no host (path-only or response-only recordings), from the model
 // name a compatible server is known by.
-func DetectDialect(rawURL string, wire engine.Wire, model string) engine.Dialect {
+func DetectDialect(rawURL string, wire traffic.Wire, model string) traffic.Dialect {
 	u, err := parseURL(rawURL)
 	if err != nil {
 		u = url.URL{}
 	}
 	host, port, path := strings.ToLower(u.Hostname()), u.Port(), u.Path
 	switch {
-	case wire == engine.WireBedrock:
-		return engine.DialectDirect // Converse is Bedrock's own wire
+	case wire == traffic.WireBedrock:
+		return traffic.DialectDirect // Converse is Bedrock's own wire
 	case strings.HasPrefix(host, "bedrock-mantle."):
-		return engine.DialectBedrock // Bedrock's OpenAI-compatible endpoint
+		return traffic.DialectBedrock // Bedrock's OpenAI-compatible endpoint
 	case strings.Contains(path, "/model/") && (strings.HasSuffix(path, "/converse") || strings.HasSuffix(path, "/converse-stream") ||
 		strings.HasSuffix(path, "/invoke") || strings.HasSuffix(path, "/invoke-with-response-stream")):
-		return engine.DialectBedrock
+		return traffic.DialectBedrock
 	case strings.Contains(path, "/openai/deployments/"):
-		return engine.DialectAzure
+		return traffic.DialectAzure
 	case strings.HasPrefix(path, "/openai/v1/") && (host == "" || azureHost(host)):
-		return engine.DialectAzure
+		return traffic.DialectAzure
 	case strings.HasPrefix(path, "/api/chat") || strings.HasPrefix(path, "/api/generate") || port == "11434":
-		return engine.DialectOllama
+		return traffic.DialectOllama
 	}
 	if host == "localhost" || loopbackAddr(host) {
 		// llmtck's own replay server and simulators, or a local stand-in:
 		// judged as the provider it stands in for.
-		return engine.DialectUnknown
+		return traffic.DialectUnknown
 	}
 	for _, h := range hostDialects {
 		if hostIn(host, h.suffix) {
@@ -73,17 +73,17 @@ func DetectDialect(rawURL string, wire engine.Wire, model string) engine.Dialect
 		}
 	}
 	if host != "" {
-		return engine.DialectCompatible
+		return traffic.DialectCompatible
 	}
 	if strings.HasPrefix(path, "/api/v1/") {
-		return engine.DialectOpenRouter // openrouter.ai/api/v1, recorded without its host
+		return traffic.DialectOpenRouter // openrouter.ai/api/v1, recorded without its host
 	}
-	if wire == engine.WireOpenAI || wire == engine.WireResponses {
+	if wire == traffic.WireOpenAI || wire == traffic.WireResponses {
 		if d := modelDialect(model); d != "" {
 			return d
 		}
 	}
-	return engine.DialectUnknown
+	return traffic.DialectUnknown
 }
 
 // hostIn reports whether host is domain or one of its subdomains; a domain
@@ -98,32 +98,32 @@ func hostIn(host, domain string) bool {
 
 // modelDialect guesses the server of a path-only OpenAI-wire recording from
 // the model it names: vendors' own names, or a router's vendor/model.
-func modelDialect(model string) engine.Dialect {
+func modelDialect(model string) traffic.Dialect {
 	m := strings.ToLower(model)
 	switch {
 	case m == "":
 		return ""
 	case strings.Contains(m, "/"):
-		return engine.DialectCompatible // a router's vendor/model
+		return traffic.DialectCompatible // a router's vendor/model
 	case strings.HasPrefix(m, "deepseek"):
-		return engine.DialectDeepSeek
+		return traffic.DialectDeepSeek
 	case strings.HasPrefix(m, "grok"):
-		return engine.DialectXAI
+		return traffic.DialectXAI
 	case strings.HasPrefix(m, "mistral"), strings.HasPrefix(m, "magistral"), strings.HasPrefix(m, "codestral"), strings.HasPrefix(m, "devstral"):
-		return engine.DialectMistral
+		return traffic.DialectMistral
 	case strings.HasPrefix(m, "kimi"), strings.HasPrefix(m, "moonshot"):
-		return engine.DialectMoonshot
+		return traffic.DialectMoonshot
 	case strings.HasPrefix(m, "glm"):
-		return engine.DialectZAI
+		return traffic.DialectZAI
 	case strings.HasPrefix(m, "gpt"), strings.HasPrefix(m, "o1"), strings.HasPrefix(m, "o3"), strings.HasPrefix(m, "o4"), strings.HasPrefix(m, "chatgpt"), strings.HasPrefix(m, "codex"):
 		return ""
 	}
-	return engine.DialectCompatible
+	return traffic.DialectCompatible
 }
 
 func azureHost(host string) bool {
 	for _, h := range hostDialects {
-		if h.dialect == engine.DialectAzure && strings.HasSuffix(host, "."+h.suffix) {
+		if h.dialect == traffic.DialectAzure && strings.HasSuffix(host, "."+h.suffix) {
 			return true
 		}
 	}

@@ -3,30 +3,30 @@ package providers
 import (
 	"net/http"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // ErrorBody builds an error response body in the wire's own envelope, so an
 // SDK parses it and shows the message as it would a real provider error.
 // Wires llmtck does not know get Anthropic's envelope.
-func ErrorBody(wire engine.Wire, status int, message string) []byte {
+func ErrorBody(wire traffic.Wire, status int, message string) []byte {
 	var inner rawjson.Object
 	switch wire {
-	case engine.WireGemini:
+	case traffic.WireGemini:
 		inner.Int("code", status)
 		inner.String("message", message)
 		inner.String("status", googleStatus(status))
 		var o rawjson.Object
 		o.Raw("error", inner.Bytes())
 		return o.Bytes()
-	case engine.WireBedrock:
+	case traffic.WireBedrock:
 		// Bedrock names the exception in the x-amzn-ErrorType header (see
 		// BedrockErrorType); the body holds the message only.
 		var o rawjson.Object
 		o.String("message", message)
 		return o.Bytes()
-	case engine.WireOpenAI, engine.WireResponses:
+	case traffic.WireOpenAI, traffic.WireResponses:
 		inner.String("message", message)
 		inner.String("type", "invalid_request_error") // OpenAI's type for 400 and 404 alike
 		inner.Raw("param", []byte("null"))

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Call is one recorded HTTP call, as any cassette format yields it.
@@ -20,21 +20,21 @@ type Call struct {
 	ResponseBody   []byte
 	Duration       time.Duration
 	// Wire, when set, forces the wire instead of detecting it.
-	Wire engine.Wire
+	Wire traffic.Wire
 	// Memo, when set, shares the messages this request repeats from
-	// requests decoded before with the same Memo (see engine.Memo).
-	Memo *engine.Memo
+	// requests decoded before with the same Memo (see traffic.Memo).
+	Memo *traffic.Memo
 }
 
 // memoDecoder is a codec that can decode a request's messages through a
 // Memo.
 type memoDecoder interface {
-	DecodeRequestMemo(body []byte, memo *engine.Memo) (*engine.Request, error)
+	DecodeRequestMemo(body []byte, memo *traffic.Memo) (*traffic.Request, error)
 }
 
 // decodeRequest decodes a request body, through c.Memo when the codec can
 // (the part of it for the codec's wire).
-func decodeRequest(codec Codec, c Call) (*engine.Request, error) {
+func decodeRequest(codec Codec, c Call) (*traffic.Request, error) {
 	if md, ok := codec.(memoDecoder); ok && c.Memo != nil {
 		return md.DecodeRequestMemo(c.RequestBody, c.Memo.For(codec.Wire()))
 	}
@@ -45,8 +45,8 @@ func decodeRequest(codec Codec, c Call) (*engine.Request, error) {
 // decodes both bodies with that wire's codec. A body that does not decode is
 // reported in RequestErr or ResponseErr; Decode itself never fails, so one
 // bad interaction never hides the others.
-func Decode(index int, c Call) engine.Exchange {
-	ex := engine.Exchange{
+func Decode(index int, c Call) traffic.Exchange {
+	ex := traffic.Exchange{
 		Index:    index,
 		Method:   c.Method,
 		URL:      c.URL,
@@ -88,7 +88,7 @@ func Decode(index int, c Call) engine.Exchange {
 
 // setDialect names who served ex, from its URL or, without a host, from
 // the model its request or response names.
-func setDialect(ex *engine.Exchange) {
+func setDialect(ex *traffic.Exchange) {
 	model := ""
 	if ex.Request != nil {
 		model = ex.Request.Model
@@ -102,7 +102,7 @@ func setDialect(ex *engine.Exchange) {
 // AddResponse decodes the response of a call whose request Decode already
 // decoded, so a request judged on arrival is not decoded again when its
 // answer comes. A call whose wire only the response tells is decoded whole.
-func AddResponse(ex *engine.Exchange, c Call) {
+func AddResponse(ex *traffic.Exchange, c Call) {
 	if toldByResponse(ex) {
 		c.Wire = ""
 		*ex = Decode(ex.Index, c)
@@ -117,15 +117,15 @@ func AddResponse(ex *engine.Exchange, c Call) {
 
 // toldByResponse reports whether only the response can tell ex's wire: its
 // request did not, so AddResponse decodes the call whole.
-func toldByResponse(ex *engine.Exchange) bool {
-	return ex.Wire == engine.WireUnknown || ex.Wire == ""
+func toldByResponse(ex *traffic.Exchange) bool {
+	return ex.Wire == traffic.WireUnknown || ex.Wire == ""
 }
 
 // JoinResponse is AddResponse for a response decoded before its request:
 // resp is an exchange of the same call that AddResponse gave the response
 // to while it held only the call's method, URL and wire. ex, its request
 // decoded by Decode, takes that response as AddResponse would give it.
-func JoinResponse(ex, resp *engine.Exchange) {
+func JoinResponse(ex, resp *traffic.Exchange) {
 	if toldByResponse(ex) {
 		*ex = *resp // only the response told the wire: resp was decoded whole
 		return
@@ -140,7 +140,7 @@ func JoinResponse(ex, resp *engine.Exchange) {
 // duration and response header now, and returns what adds the rest. For a
 // call whose wire only the response can tell it does nothing and returns
 // nil: decode it with AddResponse.
-func DeferResponse(ex *engine.Exchange, c Call) func(*engine.Exchange) {
+func DeferResponse(ex *traffic.Exchange, c Call) func(*traffic.Exchange) {
 	if toldByResponse(ex) {
 		return nil
 	}
@@ -148,10 +148,10 @@ func DeferResponse(ex *engine.Exchange, c Call) func(*engine.Exchange) {
 	// The wire is known: the response is decoded alone, and the request,
 	// a growing conversation's larger part, need not be kept till then.
 	c.RequestHeader, c.RequestBody, c.Memo = nil, nil, nil
-	return func(ex *engine.Exchange) { AddResponse(ex, c) }
+	return func(ex *traffic.Exchange) { AddResponse(ex, c) }
 }
 
-func decodeResponse(ex *engine.Exchange, codec Codec, body []byte) {
+func decodeResponse(ex *traffic.Exchange, codec Codec, body []byte) {
 	resp, err := codec.DecodeResponse(ex.Status, ex.ResponseHeader, body)
 	if err != nil {
 		ex.ResponseErr = "response body: " + err.Error()
@@ -196,9 +196,9 @@ func StreamedByPath(rawURL string) bool {
 
 // DecodeCassette decodes every interaction of a cassette. A non-empty wire
 // forces that wire for every call instead of detecting it.
-func DecodeCassette(c *cassette.Cassette, wire engine.Wire) []engine.Exchange {
-	out := make([]engine.Exchange, len(c.Interactions))
-	memo := engine.NewMemo()
+func DecodeCassette(c *cassette.Cassette, wire traffic.Wire) []traffic.Exchange {
+	out := make([]traffic.Exchange, len(c.Interactions))
+	memo := traffic.NewMemo()
 	for i, in := range c.Interactions {
 		call := Call{
 			Method:         in.Request.Method,

@@ -5,10 +5,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // A response decoded alone and joined to its request (JoinResponse, as the
@@ -27,14 +27,14 @@ func TestJoinResponseIsAddResponse(t *testing.T) {
 				RequestBody: in.Request.Body, Status: in.Response.Status, ResponseHeader: in.Response.Header,
 				ResponseBody: in.Response.Body, Duration: in.Response.Duration}
 			wire := providers.Detect(call.URL, call.RequestBody, nil)
-			request := func() *engine.Exchange {
+			request := func() *traffic.Exchange {
 				ex := providers.Decode(0, providers.Call{Method: call.Method, URL: call.URL,
 					RequestHeader: call.RequestHeader, RequestBody: call.RequestBody, Wire: wire})
 				return &ex
 			}
 			want := request()
 			providers.AddResponse(want, call)
-			resp := &engine.Exchange{Method: call.Method, URL: call.URL, Wire: wire}
+			resp := &traffic.Exchange{Method: call.Method, URL: call.URL, Wire: wire}
 			providers.AddResponse(resp, call)
 			got := request()
 			providers.JoinResponse(got, resp)

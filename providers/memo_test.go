@@ -5,23 +5,23 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // memoCodec is a codec that decodes a request's messages through a Memo.
 type memoCodec interface {
 	providers.Codec
-	DecodeRequestMemo(body []byte, memo *engine.Memo) (*engine.Request, error)
+	DecodeRequestMemo(body []byte, memo *traffic.Memo) (*traffic.Request, error)
 }
 
 // memoWires are the wires whose codec decodes through a Memo: every wire a
 // conversation grows on.
-var memoWires = []engine.Wire{engine.WireAnthropic, engine.WireOpenAI, engine.WireResponses, engine.WireGemini, engine.WireBedrock}
+var memoWires = []traffic.Wire{traffic.WireAnthropic, traffic.WireOpenAI, traffic.WireResponses, traffic.WireGemini, traffic.WireBedrock}
 
-func memoCodecFor(t testing.TB, w engine.Wire) memoCodec {
+func memoCodecFor(t testing.TB, w traffic.Wire) memoCodec {
 	c, ok := providers.For(w).(memoCodec)
 	if !ok {
 		t.Fatalf("the %s codec does not decode through a memo", w)
@@ -31,7 +31,7 @@ func memoCodecFor(t testing.TB, w engine.Wire) memoCodec {
 
 // sameDecoding fails unless decoding body through memo gives what decoding
 // it alone gives, the error included.
-func sameDecoding(t *testing.T, c memoCodec, memo *engine.Memo, body []byte) {
+func sameDecoding(t *testing.T, c memoCodec, memo *traffic.Memo, body []byte) {
 	t.Helper()
 	want, werr := c.DecodeRequest(body)
 	got, err := c.DecodeRequestMemo(body, memo)
@@ -78,7 +78,7 @@ func FuzzDecodeRequestMemo(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, w uint8, body []byte) {
 		c := memoCodecFor(t, memoWires[int(w)%len(memoWires)])
-		memo := engine.NewMemo()
+		memo := traffic.NewMemo()
 		for range 2 {
 			sameDecoding(t, c, memo, body)
 		}
@@ -90,12 +90,12 @@ func FuzzDecodeRequestMemo(f *testing.F) {
 // (the memo then reads only the items after them), decodes as it does
 // alone on every wire, the error included.
 func FuzzDecodeGrowingThroughMemo(f *testing.F) {
-	grow := map[engine.Wire][2]string{
-		engine.WireAnthropic: {`{"model":"m","messages":[{"role":"user","content":"a"}]}`, `,{"role":"assistant","content":"b"}]}`},
-		engine.WireOpenAI:    {`{"model":"m","messages":[{"role":"user","content":"a"}]}`, `,{"role":"assistant","content":"b"}]}`},
-		engine.WireResponses: {`{"model":"m","input":[{"role":"user","content":"a"}]}`, `,{"type":"message","role":"assistant","content":[{"type":"output_text","text":"b"}]}]}`},
-		engine.WireGemini:    {`{"contents":[{"role":"user","parts":[{"text":"a"}]}]}`, `,{"role":"model","parts":[{"text":"b"}]}]}`},
-		engine.WireBedrock:   {`{"modelId":"m","messages":[{"role":"user","content":[{"text":"a"}]}]}`, `,{"role":"assistant","content":[{"text":"b"}]}]}`},
+	grow := map[traffic.Wire][2]string{
+		traffic.WireAnthropic: {`{"model":"m","messages":[{"role":"user","content":"a"}]}`, `,{"role":"assistant","content":"b"}]}`},
+		traffic.WireOpenAI:    {`{"model":"m","messages":[{"role":"user","content":"a"}]}`, `,{"role":"assistant","content":"b"}]}`},
+		traffic.WireResponses: {`{"model":"m","input":[{"role":"user","content":"a"}]}`, `,{"type":"message","role":"assistant","content":[{"type":"output_text","text":"b"}]}]}`},
+		traffic.WireGemini:    {`{"contents":[{"role":"user","parts":[{"text":"a"}]}]}`, `,{"role":"model","parts":[{"text":"b"}]}]}`},
+		traffic.WireBedrock:   {`{"modelId":"m","messages":[{"role":"user","content":[{"text":"a"}]}]}`, `,{"role":"assistant","content":[{"text":"b"}]}]}`},
 	}
 	for i, w := range memoWires {
 		first, extra := grow[w][0], grow[w][1]
@@ -108,7 +108,7 @@ func FuzzDecodeGrowingThroughMemo(f *testing.F) {
 	f.Fuzz(func(t *testing.T, w uint8, body []byte, cut uint16, extra []byte) {
 		c := memoCodecFor(t, memoWires[int(w)%len(memoWires)])
 		next := append(append([]byte(nil), body[:int(cut)%(len(body)+1)]...), extra...)
-		memo := engine.NewMemo()
+		memo := traffic.NewMemo()
 		for _, b := range [][]byte{body, next, next, body} {
 			sameDecoding(t, c, memo, b)
 		}
@@ -125,7 +125,7 @@ func TestMemoKeepsWiresApart(t *testing.T) {
 		{URL: "https://api.anthropic.com/v1/messages", RequestBody: []byte(`{"model":"m","max_tokens":1,"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"yes"}]}`)},
 		{URL: "https://api.openai.com/v1/chat/completions", RequestBody: []byte(`{"model":"m","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"yes"}]}`)},
 	}
-	memo := engine.NewMemo()
+	memo := traffic.NewMemo()
 	for i, c := range calls {
 		c.Method = "POST"
 		alone := providers.Decode(i, c)

@@ -6,20 +6,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
-func toolCallsIn(resp *engine.Response) int {
+func toolCallsIn(resp *traffic.Response) int {
 	n := 0
 	if resp == nil {
 		return 0
 	}
 	for _, m := range resp.Output {
 		for _, b := range m.Blocks {
-			if b.Type == engine.BlockToolCall {
+			if b.Type == traffic.BlockToolCall {
 				n++
 			}
 		}

@@ -25,10 +25,10 @@ import (
 
 	"github.com/elazarl/goproxy"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/redact"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // The benchmarks compare, in one run on loopback, a direct connection with
@@ -712,7 +712,7 @@ func BenchmarkMatch(b *testing.B) {
 	b.Run("same-bytes", func(b *testing.B) {
 		b.SetBytes(int64(len(in.Request.Body)))
 		for range b.N {
-			if p.match("POST", tg, nil, engine.WireAnthropic, in.Request.Body) == nil {
+			if p.match("POST", tg, nil, traffic.WireAnthropic, in.Request.Body) == nil {
 				b.Fatal("no match")
 			}
 		}
@@ -724,7 +724,7 @@ func BenchmarkMatch(b *testing.B) {
 		}
 		b.SetBytes(int64(len(other)))
 		for range b.N {
-			if p.match("POST", tg, nil, engine.WireAnthropic, other) == nil {
+			if p.match("POST", tg, nil, traffic.WireAnthropic, other) == nil {
 				b.Fatal("no match")
 			}
 		}

@@ -9,8 +9,8 @@ import (
 	"sync"
 
 	"github.com/llmtck/llmtck/conformance/lint"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // book is one cassette in use: what can be replayed from it, where new calls
@@ -32,7 +32,7 @@ type book struct {
 	// queue runs the linter off the calls' path when no call waits for
 	// its verdict; nil when calls are judged on arrival.
 	queue *lintQueue
-	memo  *engine.Memo // decodes the history a conversation repeats once
+	memo  *traffic.Memo // decodes the history a conversation repeats once
 
 	lines lineOrder // the calls' log lines, in the order their requests started
 
@@ -69,7 +69,7 @@ func (r *Recorder) book(host string) (*book, error) {
 	if b == nil {
 		b = &book{path: path, name: filepath.Base(path), ready: make(chan struct{})}
 		b.lines.hold = r.log.w != nil
-		b.memo = engine.NewMemo()
+		b.memo = traffic.NewMemo()
 		if r.opts.Lint {
 			b.lint = lint.New(nil)
 			if !r.refuses() {
@@ -122,7 +122,7 @@ func (r *Recorder) open(b *book) error {
 }
 
 // judge judges a request against the calls answered so far.
-func (b *book) judge(ex engine.Exchange) lint.Verdict {
+func (b *book) judge(ex traffic.Exchange) lint.Verdict {
 	b.mu.RLock()
 	p := b.lint.Prepare(ex)
 	b.mu.RUnlock()
@@ -137,7 +137,7 @@ const maxHistory = 256
 
 // remember adds an answered call to the linter's history; later, when set,
 // decodes its response the first time a judgement needs it.
-func (b *book) remember(ex engine.Exchange, later func(*engine.Exchange)) {
+func (b *book) remember(ex traffic.Exchange, later func(*traffic.Exchange)) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.lint.Len() == maxHistory {

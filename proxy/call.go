@@ -11,10 +11,10 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/lint"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/redact"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // call is one request on its way through the recorder, from arrival to its
@@ -32,13 +32,13 @@ type call struct {
 	method, host, path string
 	url                string // redacted
 	target             string // what replay matches of url: path and query
-	wire               engine.Wire
+	wire               traffic.Wire
 	reqHeader          http.Header // redacted, hop-by-hop headers removed
 	reqBody            []byte
 	findings           []check.Finding
 	// ex is the call decoded: its request on arrival when it is linted,
 	// its response added once the body has ended.
-	ex *engine.Exchange
+	ex *traffic.Exchange
 	// queued is set when the call is linted on its cassette's lint queue:
 	// ex and findings are then the queue's, and the log line is written
 	// by it.
@@ -84,8 +84,8 @@ func (c *call) finished(body *bodyBuffer, clock *eventClock, cause string) {
 			Body: body.Bytes(), Duration: dur,
 		},
 	}
-	var ex *engine.Exchange
-	var later func(*engine.Exchange)
+	var ex *traffic.Exchange
+	var later func(*traffic.Exchange)
 	switch {
 	case !c.queued:
 		ex, later = c.decode(in, c.ex)
@@ -120,7 +120,7 @@ func (c *call) finished(body *bodyBuffer, clock *eventClock, cause string) {
 
 // decodeQueued is decode on the lint queue, where the request was decoded:
 // a stream's response, decoded alone on the call's path, is joined to it.
-func (c *call) decodeQueued(in *cassette.Interaction, resp *engine.Exchange) (*engine.Exchange, func(*engine.Exchange)) {
+func (c *call) decodeQueued(in *cassette.Interaction, resp *traffic.Exchange) (*traffic.Exchange, func(*traffic.Exchange)) {
 	if !c.stream {
 		return c.decode(in, c.ex)
 	}
@@ -163,7 +163,7 @@ func (c *call) borrow(first byte) *lease {
 	return c.book.sink.borrow(head, first)
 }
 
-func streamOf(ex *engine.Exchange) *engine.Stream {
+func streamOf(ex *traffic.Exchange) *traffic.Stream {
 	if ex == nil || ex.Response == nil {
 		return nil
 	}
@@ -284,7 +284,7 @@ func (b *book) requestLeak(req *cassette.Request) *redact.Leak {
 // the log does not count, or can count without decoding, is left for the
 // linter to decode when a later request continues its conversation (later;
 // most are never: an eval harness's).
-func (c *call) decode(in *cassette.Interaction, req *engine.Exchange) (ex *engine.Exchange, later func(*engine.Exchange)) {
+func (c *call) decode(in *cassette.Interaction, req *traffic.Exchange) (ex *traffic.Exchange, later func(*traffic.Exchange)) {
 	if in.Response.Body == nil || !c.stream && c.r.log.w == nil && req == nil {
 		return nil, nil
 	}
@@ -317,21 +317,21 @@ func (c *call) decode(in *cassette.Interaction, req *engine.Exchange) (ex *engin
 		// Nothing here reads the request: decode the response alone (a
 		// growing conversation's request is the larger by far), unless
 		// only the response can tell the wire.
-		ex = &engine.Exchange{Method: call.Method, URL: call.URL, Wire: c.wire}
+		ex = &traffic.Exchange{Method: call.Method, URL: call.URL, Wire: c.wire}
 	}
 	providers.AddResponse(ex, call)
 	c.tools = countTools(ex.Response)
 	return ex, nil
 }
 
-func countTools(resp *engine.Response) int {
+func countTools(resp *traffic.Response) int {
 	if resp == nil {
 		return -1
 	}
 	n := 0
 	for _, m := range resp.Output {
 		for _, b := range m.Blocks {
-			if b.Type == engine.BlockToolCall {
+			if b.Type == traffic.BlockToolCall {
 				n++
 			}
 		}

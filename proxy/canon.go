@@ -9,28 +9,28 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // volatile lists, per wire, request fields that change from run to run
 // without changing what is asked (a per-session user id, a cache key), as
 // paths of object keys from the top. Replay matching ignores them.
-var volatile = map[engine.Wire][][]string{
-	engine.WireAnthropic: {{"metadata", "user_id"}},
-	engine.WireOpenAI:    {{"user"}, {"safety_identifier"}, {"prompt_cache_key"}},
-	engine.WireResponses: {{"user"}, {"safety_identifier"}, {"prompt_cache_key"}},
+var volatile = map[traffic.Wire][][]string{
+	traffic.WireAnthropic: {{"metadata", "user_id"}},
+	traffic.WireOpenAI:    {{"user"}, {"safety_identifier"}, {"prompt_cache_key"}},
+	traffic.WireResponses: {{"user"}, {"safety_identifier"}, {"prompt_cache_key"}},
 }
 
 // canonical returns body with object keys sorted, insignificant whitespace
 // removed and the wire's volatile fields left out, so two requests that
 // differ only in those ways compare equal as bytes. Strings and numbers are
 // kept as written. A body that is not JSON is its own canonical form.
-func canonical(wire engine.Wire, body []byte) []byte {
+func canonical(wire traffic.Wire, body []byte) []byte {
 	return appendCanonical(nil, wire, body)
 }
 
 // appendCanonical appends the canonical form of body to dst.
-func appendCanonical(dst []byte, wire engine.Wire, body []byte) []byte {
+func appendCanonical(dst []byte, wire traffic.Wire, body []byte) []byte {
 	return appendCanonicalSkipping(dst, volatile[wire], body)
 }
 

@@ -8,9 +8,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // entry is one recorded interaction that replay can serve.
@@ -22,7 +22,7 @@ type entry struct {
 	in     *cassette.Interaction
 	method string
 	target string
-	wire   engine.Wire
+	wire   traffic.Wire
 
 	toolsOnce sync.Once
 	tools     int
@@ -68,7 +68,7 @@ func (e *entry) reply() *answer {
 func (e *entry) toolCalls() int {
 	e.toolsOnce.Do(func() {
 		rec := &e.in.Response
-		ex := engine.Exchange{Index: e.index, Method: e.method, URL: e.in.Request.URL, Wire: e.wire}
+		ex := traffic.Exchange{Index: e.index, Method: e.method, URL: e.in.Request.URL, Wire: e.wire}
 		providers.AddResponse(&ex, providers.Call{
 			Method: e.method, URL: e.in.Request.URL, RequestBody: e.in.Request.Body,
 			Status: rec.Status, ResponseHeader: rec.Header, ResponseBody: rec.Body,
@@ -148,7 +148,7 @@ func (p *player) add(index int, in *cassette.Interaction, final *placement) {
 var keyBufs = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
 
 // match returns the recorded interaction that answers the request, or nil.
-func (p *player) match(method, target string, header http.Header, wire engine.Wire, body []byte) *entry {
+func (p *player) match(method, target string, header http.Header, wire traffic.Wire, body []byte) *entry {
 	raw := keyBufs.Get().(*[]byte)
 	defer keyBufs.Put(raw)
 	*raw = p.m.rawKey((*raw)[:0], method, target, header, body)

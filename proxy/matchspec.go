@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Match says what must be equal for a recorded request to answer an
@@ -79,7 +79,7 @@ func (m Match) has(part string) bool {
 // key appends a request's match key: the parts m compares, then the body
 // as m compares it. header holds the request's headers (recorded ones are
 // redacted, so a credential header never matches a live value).
-func (m Match) key(dst []byte, method, target string, header http.Header, wire engine.Wire, body []byte) []byte {
+func (m Match) key(dst []byte, method, target string, header http.Header, wire traffic.Wire, body []byte) []byte {
 	dst = m.head(dst, method, target, header)
 	switch {
 	case m.has("body"):
@@ -127,7 +127,7 @@ func (m Match) head(dst []byte, method, target string, header http.Header) []byt
 }
 
 // skips are the JSON paths body-json leaves out on wire.
-func (m Match) skips(wire engine.Wire) [][]string {
+func (m Match) skips(wire traffic.Wire) [][]string {
 	if len(m.Ignore) == 0 {
 		return volatile[wire]
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/redact"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // maxDiffLines bounds the differences a miss lists.
@@ -46,7 +46,7 @@ func (m *miss) String() string {
 
 // nearest finds the recorded request closest to the incoming one: same
 // method and path first, then the fewest differing JSON paths.
-func (p *player) nearest(method, target string, wire engine.Wire, body []byte) *miss {
+func (p *player) nearest(method, target string, wire traffic.Wire, body []byte) *miss {
 	p.mu.Lock()
 	entries := append([]*entry(nil), p.entries...)
 	p.mu.Unlock()
@@ -92,7 +92,7 @@ func (p *player) nearest(method, target string, wire engine.Wire, body []byte) *
 	return best
 }
 
-func stripVolatile(wire engine.Wire, v any) any {
+func stripVolatile(wire traffic.Wire, v any) any {
 	for _, path := range volatile[wire] {
 		m, ok := v.(map[string]any)
 		for i, key := range path {

@@ -4,8 +4,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/llmtck/llmtck/engine"
 	rspwire "github.com/llmtck/llmtck/providers/responses"
+	"github.com/llmtck/llmtck/reference/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // adapt is the history as the adapter of to.wire, for model to.model, is
@@ -18,14 +19,14 @@ import (
 // and another family cannot decrypt them (OAI-RSN-005). Eliding changes
 // only this request: conv keeps every thought for a later adapter that can
 // replay it.
-func adapt(conv *conversation, to source, b breaks) []engine.Message {
+func adapt(conv *conversation, to source, b breaks) []traffic.Message {
 	w := to.wire
 	accepts := b.replayTags(w)
-	var out []engine.Message
+	var out []traffic.Message
 	for i, m := range conv.msgs {
 		from := conv.origin[i]
 		switched := !b.keepReasoningOnSwitch && from.wire == w && modelSwitched(w, from.model, to.model)
-		if from.wire == "" || (from.wire == w && !switched) || m.Role != engine.RoleAssistant {
+		if from.wire == "" || (from.wire == w && !switched) || m.Role != traffic.RoleAssistant {
 			out = append(out, m)
 			continue
 		}
@@ -33,7 +34,7 @@ func adapt(conv *conversation, to source, b breaks) []engine.Message {
 		if switched {
 			tags = nil
 		}
-		rebuilt := engine.Message{Role: engine.RoleAssistant}
+		rebuilt := traffic.Message{Role: traffic.RoleAssistant}
 		for _, blk := range m.Blocks {
 			rebuilt.Blocks = append(rebuilt.Blocks, carry(blk, tags, b.leakThoughts)...)
 		}
@@ -42,8 +43,8 @@ func adapt(conv *conversation, to source, b breaks) []engine.Message {
 		}
 		// Item-per-message wires (Responses) split one reply in several
 		// assistant messages; the others take it as one.
-		if n := len(out); n > 0 && w != engine.WireResponses && out[n-1].Role == engine.RoleAssistant && conv.origin[i-1] == from {
-			out[n-1].Blocks = append(append([]engine.Block(nil), out[n-1].Blocks...), rebuilt.Blocks...)
+		if n := len(out); n > 0 && w != traffic.WireResponses && out[n-1].Role == traffic.RoleAssistant && conv.origin[i-1] == from {
+			out[n-1].Blocks = append(append([]traffic.Block(nil), out[n-1].Blocks...), rebuilt.Blocks...)
 			continue
 		}
 		out = append(out, rebuilt)
@@ -54,7 +55,7 @@ func adapt(conv *conversation, to source, b breaks) []engine.Message {
 // carry is what of block b, produced by another wire, goes to an adapter
 // that replays the tags in accepts. leak is the broken engine that sends an
 // opaque thought the adapter did not declare, relabelled as its own.
-func carry(b engine.Block, accepts []string, leak bool) []engine.Block {
+func carry(b traffic.Block, accepts []string, leak bool) []traffic.Block {
 	if isReasoning(b) {
 		now := time.Now()
 		t, ok := engine.ThoughtFromBlock(b, engine.RawThought{ID: "thought", CreatedAt: now, UpdatedAt: now})
@@ -68,34 +69,34 @@ func carry(b engine.Block, accepts []string, leak bool) []engine.Block {
 		switch {
 		case len(d.Opaque) > 0:
 			if tb, ok := engine.ThoughtBlock(t); ok {
-				return []engine.Block{tb}
+				return []traffic.Block{tb}
 			}
 		case len(d.Plain) > 0 && t.Content != "":
-			return []engine.Block{engine.PlainThoughtBlock(t)}
+			return []traffic.Block{engine.PlainThoughtBlock(t)}
 		}
 		return nil
 	}
 	switch b.Type {
-	case engine.BlockText:
+	case traffic.BlockText:
 		if b.Text == "" {
 			return nil
 		}
-		return []engine.Block{textBlock(b.Text)}
-	case engine.BlockToolCall:
+		return []traffic.Block{textBlock(b.Text)}
+	case traffic.BlockToolCall:
 		args, err := engine.ToolArguments(b.Input)
 		if err != nil {
 			args = b.Input
 		}
-		return []engine.Block{{Type: engine.BlockToolCall, ID: b.ID, Name: b.Name, Input: args}}
+		return []traffic.Block{{Type: traffic.BlockToolCall, ID: b.ID, Name: b.Name, Input: args}}
 	}
-	return []engine.Block{b}
+	return []traffic.Block{b}
 }
 
 // isReasoning reports whether b carries reasoning: thinking, redacted
 // thinking, a Responses reasoning item, a Gemini thought part.
-func isReasoning(b engine.Block) bool {
+func isReasoning(b traffic.Block) bool {
 	switch b.Type {
-	case engine.BlockThinking, engine.BlockRedacted, engine.BlockReasoning:
+	case traffic.BlockThinking, traffic.BlockRedacted, traffic.BlockReasoning:
 		return true
 	}
 	return false
@@ -103,8 +104,8 @@ func isReasoning(b engine.Block) bool {
 
 // modelSwitched reports whether a Responses message produced by model from
 // must lose its reasoning to go to model to.
-func modelSwitched(w engine.Wire, from, to string) bool {
-	if w != engine.WireResponses || from == "" || to == "" {
+func modelSwitched(w traffic.Wire, from, to string) bool {
+	if w != traffic.WireResponses || from == "" || to == "" {
 		return false
 	}
 	return !rspwire.Reasons(to) || rspwire.Family(from) != rspwire.Family(to)

@@ -7,26 +7,27 @@ import (
 	"fmt"
 
 	"github.com/llmtck/llmtck/conformance/simulator"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/reference/engine"
 	"github.com/llmtck/llmtck/reference/harness"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // conversation is what the application keeps between turns: the history,
 // and for each message the wire that produced it ("" for messages the
 // application wrote: the system prompt, user prompts, tool results).
 type conversation struct {
-	msgs   []engine.Message
+	msgs   []traffic.Message
 	origin []source
 }
 
 // source is where a message of the conversation came from: the wire and
 // model whose response it was; zero for the application's own messages.
 type source struct {
-	wire  engine.Wire
+	wire  traffic.Wire
 	model string
 }
 
-func (c *conversation) add(from source, ms ...engine.Message) {
+func (c *conversation) add(from source, ms ...traffic.Message) {
 	for _, m := range ms {
 		c.msgs = append(c.msgs, m)
 		c.origin = append(c.origin, from)
@@ -45,7 +46,7 @@ func Play(ctx context.Context, s *simulator.Session, opts Options) error {
 	b := opts.Variant.breaks()
 	var conv conversation
 	if s.System != "" {
-		conv.add(source{}, engine.Message{Role: engine.RoleSystem, Blocks: []engine.Block{textBlock(s.System)}})
+		conv.add(source{}, traffic.Message{Role: traffic.RoleSystem, Blocks: []traffic.Block{textBlock(s.System)}})
 	}
 	for i, turn := range s.Turns {
 		if turn.Compact != "" {
@@ -104,7 +105,7 @@ func playTurn(ctx context.Context, s *simulator.Session, opts Options, b breaks,
 // run runs the harness loop from msgs and returns the messages it added
 // to the history and why it ended. Ephemeral messages among msgs are sent
 // once and are not part of the history.
-func run(ctx context.Context, h *harness.Harness, msgs []engine.Message, tools []engine.ToolDefinition, b breaks) ([]engine.Message, engine.EndReason, error) {
+func run(ctx context.Context, h *harness.Harness, msgs []traffic.Message, tools []engine.ToolDefinition, b breaks) ([]traffic.Message, engine.EndReason, error) {
 	r, err := h.Start(ctx, harness.Params{Messages: msgs, Tools: tools})
 	if err != nil {
 		return nil, "", err
@@ -128,7 +129,7 @@ func run(ctx context.Context, h *harness.Harness, msgs []engine.Message, tools [
 	if len(hist) < kept {
 		return nil, r.EndReason(), fmt.Errorf("the harness history shrank from %d to %d messages", kept, len(hist))
 	}
-	var added []engine.Message
+	var added []traffic.Message
 	for i := kept; i < len(hist); i++ {
 		added = append(added, hist[i])
 		if r.Transcript().Note(i).Truncated {
@@ -167,8 +168,8 @@ func Tools(tools []simulator.Tool) []engine.ToolDefinition {
 
 // thinkingFor is the session's thinking configuration for a provider that
 // takes one: only the Messages API has this request field.
-func thinkingFor(w engine.Wire, t *engine.Thinking) *engine.Thinking {
-	if w != engine.WireAnthropic && w != engine.WireBedrock {
+func thinkingFor(w traffic.Wire, t *traffic.Thinking) *traffic.Thinking {
+	if w != traffic.WireAnthropic && w != traffic.WireBedrock {
 		return nil
 	}
 	return t
@@ -194,14 +195,14 @@ func compact(conv *conversation, summary string) error {
 }
 
 // finalText is the text of the last assistant message among msgs.
-func finalText(msgs []engine.Message) string {
+func finalText(msgs []traffic.Message) string {
 	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role != engine.RoleAssistant {
+		if msgs[i].Role != traffic.RoleAssistant {
 			continue
 		}
 		var s string
 		for _, b := range msgs[i].Blocks {
-			if b.Type == engine.BlockText {
+			if b.Type == traffic.BlockText {
 				s += b.Text
 			}
 		}
@@ -210,11 +211,11 @@ func finalText(msgs []engine.Message) string {
 	return ""
 }
 
-func textBlock(s string) engine.Block { return engine.Block{Type: engine.BlockText, Text: s} }
+func textBlock(s string) traffic.Block { return traffic.Block{Type: traffic.BlockText, Text: s} }
 
 // InterruptedNote follows an answer the user stopped mid-stream.
 const InterruptedNote = "[The user interrupted the previous answer before it finished.]"
 
-func userMessage(s string, ephemeral bool) engine.Message {
-	return engine.Message{Role: engine.RoleUser, Blocks: []engine.Block{textBlock(s)}, Ephemeral: ephemeral}
+func userMessage(s string, ephemeral bool) traffic.Message {
+	return traffic.Message{Role: traffic.RoleUser, Blocks: []traffic.Block{textBlock(s)}, Ephemeral: ephemeral}
 }

@@ -7,24 +7,24 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // client is the HTTP client for wire w: c itself, or, for a variant that
 // tampers with requests, c behind a transport that does.
-func (b breaks) client(c *http.Client, w engine.Wire) *http.Client {
+func (b breaks) client(c *http.Client, w traffic.Wire) *http.Client {
 	if b.tamper == nil {
 		return c
 	}
-	return Tamper(c, w, func(_ int, req *engine.Request) { b.tamper(req) })
+	return Tamper(c, w, func(_ int, req *traffic.Request) { b.tamper(req) })
 }
 
 // Tamper returns a deliberately broken client: c (nil means
 // http.DefaultClient) behind a transport that decodes each request body as
 // wire w, lets fn break it, and sends it encoded again. call counts the
 // requests from 0.
-func Tamper(c *http.Client, w engine.Wire, fn func(call int, req *engine.Request)) *http.Client {
+func Tamper(c *http.Client, w traffic.Wire, fn func(call int, req *traffic.Request)) *http.Client {
 	if c == nil {
 		c = http.DefaultClient
 	}
@@ -42,7 +42,7 @@ func Tamper(c *http.Client, w engine.Wire, fn func(call int, req *engine.Request
 type tamperer struct {
 	next  http.RoundTripper
 	codec providers.Codec
-	fn    func(call int, req *engine.Request)
+	fn    func(call int, req *traffic.Request)
 
 	mu    sync.Mutex
 	calls int

@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/reference/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // The broken engines: each breaks one behaviour of the reference engine,
@@ -52,11 +53,11 @@ var Variants = []Variant{VariantReencodeThinking, VariantDropSignature, VariantF
 
 // breaks are the engine behaviours a Variant breaks.
 type breaks struct {
-	persistEphemeral      bool                  // keep the ephemeral feedback in the history
-	dropCancelled         bool                  // drop the results of cancelled tool calls
-	leakThoughts          bool                  // route every opaque thought to every adapter
-	keepReasoningOnSwitch bool                  // keep Responses reasoning when the model changes
-	tamper                func(*engine.Request) // rewrites each request before it is sent
+	persistEphemeral      bool                   // keep the ephemeral feedback in the history
+	dropCancelled         bool                   // drop the results of cancelled tool calls
+	leakThoughts          bool                   // route every opaque thought to every adapter
+	keepReasoningOnSwitch bool                   // keep Responses reasoning when the model changes
+	tamper                func(*traffic.Request) // rewrites each request before it is sent
 }
 
 func (v Variant) breaks() breaks {
@@ -82,11 +83,11 @@ func (v Variant) breaks() breaks {
 }
 
 // replayTags are the tags the adapter of wire w declares.
-func (b breaks) replayTags(w engine.Wire) []string { return engine.ReplayTags(w) }
+func (b breaks) replayTags(w traffic.Wire) []string { return engine.ReplayTags(w) }
 
 // eachSigned applies f to the signature of every echoed thinking block.
-func eachSigned(f func(json.RawMessage) json.RawMessage) func(*engine.Request) {
-	return func(req *engine.Request) {
+func eachSigned(f func(json.RawMessage) json.RawMessage) func(*traffic.Request) {
+	return func(req *traffic.Request) {
 		for i := range req.Messages {
 			for j := range req.Messages[i].Blocks {
 				b := &req.Messages[i].Blocks[j]
@@ -112,11 +113,11 @@ func reencode(tok json.RawMessage) json.RawMessage {
 }
 
 // forgetToolResult removes the last tool result of the request.
-func forgetToolResult(req *engine.Request) {
+func forgetToolResult(req *traffic.Request) {
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		m := &req.Messages[i]
 		for j := len(m.Blocks) - 1; j >= 0; j-- {
-			if m.Blocks[j].Type == engine.BlockToolResult {
+			if m.Blocks[j].Type == traffic.BlockToolResult {
 				m.Blocks = append(m.Blocks[:j:j], m.Blocks[j+1:]...)
 				if len(m.Blocks) == 0 {
 					req.Messages = append(req.Messages[:i:i], req.Messages[i+1:]...)
@@ -128,10 +129,10 @@ func forgetToolResult(req *engine.Request) {
 }
 
 // reorderReasoning swaps each reasoning item with the item after it.
-func reorderReasoning(req *engine.Request) {
+func reorderReasoning(req *traffic.Request) {
 	ms := req.Messages
 	for i := 0; i+1 < len(ms); i++ {
-		if ms[i].WireType == "reasoning" && ms[i+1].Role == engine.RoleAssistant && ms[i+1].WireType != "reasoning" {
+		if ms[i].WireType == "reasoning" && ms[i+1].Role == traffic.RoleAssistant && ms[i+1].WireType != "reasoning" {
 			ms[i], ms[i+1] = ms[i+1], ms[i]
 			i++
 		}
@@ -139,12 +140,12 @@ func reorderReasoning(req *engine.Request) {
 }
 
 // dropCancelledResults removes the results of cancelled tool calls.
-func dropCancelledResults(req *engine.Request) {
-	var msgs []engine.Message
+func dropCancelledResults(req *traffic.Request) {
+	var msgs []traffic.Message
 	for _, m := range req.Messages {
-		var kept []engine.Block
+		var kept []traffic.Block
 		for _, b := range m.Blocks {
-			if !(b.Type == engine.BlockToolResult && b.IsError && strings.Contains(resultText(b), "cancelled")) {
+			if !(b.Type == traffic.BlockToolResult && b.IsError && strings.Contains(resultText(b), "cancelled")) {
 				kept = append(kept, b)
 			}
 		}
@@ -157,7 +158,7 @@ func dropCancelledResults(req *engine.Request) {
 }
 
 // resultText is a tool result's text, whichever way its wire carries it.
-func resultText(b engine.Block) string {
+func resultText(b traffic.Block) string {
 	s := string(b.ResultRaw)
 	for _, c := range b.Content {
 		s += c.Text

@@ -6,14 +6,15 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/llmtck/llmtck/internal/cassette"
 	"slices"
 	"strings"
+
+	"github.com/llmtck/llmtck/internal/cassette"
 
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/report"
 	"github.com/llmtck/llmtck/conformance/view"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 	"github.com/spf13/cobra"
 )
 
@@ -41,11 +42,11 @@ Exit codes: 0 no error-level finding, 1 at least one error-level finding,
 			if len(args) == 0 {
 				return usageErr("check: no PATH given")
 			}
-			var wire engine.Wire
+			var wire traffic.Wire
 			switch {
 			case provider == "auto":
 			case slices.Contains(providerNames, provider):
-				wire = engine.Wire(provider)
+				wire = traffic.Wire(provider)
 			default:
 				return usageErr("check: --provider %q: want auto, %s", provider, strings.Join(providerNames, ", "))
 			}

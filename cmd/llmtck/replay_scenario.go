@@ -13,7 +13,7 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/conformance/simulator"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // replayScenario serves the simulator of the scenario called name on addr
@@ -35,25 +35,25 @@ func replayScenario(cmd *cobra.Command, name, addr string) error {
 // endpoints are the paths each simulated provider answers, for the
 // startup line: the base URL is the listener's address (with /v1 for
 // openai-go, which expects it).
-var endpoints = map[engine.Wire]string{
-	engine.WireAnthropic: "POST /v1/messages",
-	engine.WireOpenAI:    "POST /v1/chat/completions",
-	engine.WireResponses: "POST /v1/responses",
-	engine.WireGemini:    "POST /v1beta/models/MODEL:generateContent",
+var endpoints = map[traffic.Wire]string{
+	traffic.WireAnthropic: "POST /v1/messages",
+	traffic.WireOpenAI:    "POST /v1/chat/completions",
+	traffic.WireResponses: "POST /v1/responses",
+	traffic.WireGemini:    "POST /v1beta/models/MODEL:generateContent",
 }
 
 // wireForPath is the provider a request path belongs to, so that one
 // listener serves every provider a scenario talks to.
-func wireForPath(p string) (engine.Wire, bool) {
+func wireForPath(p string) (traffic.Wire, bool) {
 	switch {
 	case p == "/v1/messages":
-		return engine.WireAnthropic, true
+		return traffic.WireAnthropic, true
 	case p == "/v1/chat/completions":
-		return engine.WireOpenAI, true
+		return traffic.WireOpenAI, true
 	case p == "/v1/responses":
-		return engine.WireResponses, true
+		return traffic.WireResponses, true
 	case strings.HasPrefix(p, "/v1beta/models/"), strings.HasPrefix(p, "/v1/models/"):
-		return engine.WireGemini, true
+		return traffic.WireGemini, true
 	}
 	return "", false
 }

@@ -18,8 +18,8 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/conformance/simulator"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/reference"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // replay --scenario serves a real SDK client driven by hand: three calls
@@ -145,12 +145,12 @@ func TestReplayScenarioUsageErrors(t *testing.T) {
 }
 
 func TestWireForPath(t *testing.T) {
-	for p, want := range map[string]engine.Wire{
-		"/v1/messages":         engine.WireAnthropic,
-		"/v1/chat/completions": engine.WireOpenAI,
-		"/v1/responses":        engine.WireResponses,
-		"/v1beta/models/gemini-2.5-flash:streamGenerateContent": engine.WireGemini,
-		"/v1/models/gemini-2.5-pro:generateContent":             engine.WireGemini,
+	for p, want := range map[string]traffic.Wire{
+		"/v1/messages":         traffic.WireAnthropic,
+		"/v1/chat/completions": traffic.WireOpenAI,
+		"/v1/responses":        traffic.WireResponses,
+		"/v1beta/models/gemini-2.5-flash:streamGenerateContent": traffic.WireGemini,
+		"/v1/models/gemini-2.5-pro:generateContent":             traffic.WireGemini,
 		"/v1/complete": "",
 	} {
 		if got, _ := wireForPath(p); got != want {
@@ -178,7 +178,7 @@ func TestReplayScenarioServesTheReferenceEngine(t *testing.T) {
 		t.Run(sc.Name, func(t *testing.T) {
 			var log bytes.Buffer
 			srv := httptest.NewServer(newScenarioHandler(simulator.NewSimulator(sc), &log))
-			urls := map[engine.Wire]string{}
+			urls := map[traffic.Wire]string{}
 			for _, w := range sc.Wires() {
 				urls[w] = srv.URL
 			}

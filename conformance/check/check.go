@@ -3,7 +3,7 @@ package check
 import (
 	"slices"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Check is one rule of the catalogue. Its ID never changes once released.
@@ -16,7 +16,7 @@ type Check struct {
 	// with commas.
 	Scope string
 	// Wire is the wire the check applies to; "" means every wire.
-	Wire engine.Wire
+	Wire traffic.Wire
 	// Law is the rule in one sentence.
 	Law string
 	// ProviderError is the provider's error text the check prevents,
@@ -55,7 +55,7 @@ func (c *Check) AppliesTo(tr *Traffic) bool { return c.appliesTo(tr, tr.wires())
 
 // appliesTo is AppliesTo given tr's wires, which Judge works out once for
 // all the checks.
-func (c *Check) appliesTo(tr *Traffic, wires []engine.Wire) bool {
+func (c *Check) appliesTo(tr *Traffic, wires []traffic.Wire) bool {
 	if c.Judge == nil || c.Retired != "" || (c.Applies != nil && !c.Applies(tr)) {
 		return false
 	}

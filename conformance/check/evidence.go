@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Evidence backs a rule the provider enforces: where its refusal was
@@ -16,7 +16,7 @@ type Evidence struct {
 	// Endpoints are the dialects the refusal is observed on; empty means
 	// every endpoint (a stream no client can read, a body that does not
 	// decode).
-	Endpoints []engine.Dialect `json:"endpoints,omitempty"`
+	Endpoints []traffic.Dialect `json:"endpoints,omitempty"`
 	// Models says which models the rule holds for, when not all of them.
 	Models string `json:"models,omitempty"`
 	// Sources cite the observation: issue threads, provider documentation,
@@ -26,8 +26,8 @@ type Evidence struct {
 
 // Holds reports whether the rule is observed on dialect d. A recording
 // that names no host is judged as the provider's own API would judge it.
-func (e Evidence) Holds(d engine.Dialect) bool {
-	if len(e.Endpoints) == 0 || d == "" || d == engine.DialectUnknown {
+func (e Evidence) Holds(d traffic.Dialect) bool {
+	if len(e.Endpoints) == 0 || d == "" || d == traffic.DialectUnknown {
 		return true
 	}
 	return slices.Contains(e.Endpoints, d)
@@ -50,9 +50,9 @@ var (
 	// AnthropicEndpoints: the Anthropic API and the gateways that run the
 	// same validation on Anthropic bodies (Bedrock InvokeModel and Converse
 	// relay its errors as "The model returned the following errors: …").
-	AnthropicEndpoints = []engine.Dialect{engine.DialectDirect, engine.DialectBedrock, engine.DialectVertex}
+	AnthropicEndpoints = []traffic.Dialect{traffic.DialectDirect, traffic.DialectBedrock, traffic.DialectVertex}
 	// OpenAIEndpoints: OpenAI's API and Azure OpenAI, which serves it.
-	OpenAIEndpoints = []engine.Dialect{engine.DialectDirect, engine.DialectAzure}
+	OpenAIEndpoints = []traffic.Dialect{traffic.DialectDirect, traffic.DialectAzure}
 	// GeminiEndpoints: the Gemini API and Vertex AI.
-	GeminiEndpoints = []engine.Dialect{engine.DialectDirect, engine.DialectVertex}
+	GeminiEndpoints = []traffic.Dialect{traffic.DialectDirect, traffic.DialectVertex}
 )

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Traffic is what the checks judge: every exchange of one cassette, in order.
@@ -13,7 +13,7 @@ import (
 // check families share are kept on it.
 type Traffic struct {
 	Path      string
-	Exchanges []engine.Exchange
+	Exchanges []traffic.Exchange
 	// Ephemeral is content the harness was told to send once and never
 	// persist (a scenario's schema-retry feedback); HIST-005 finds it
 	// anywhere but the last message of a request.
@@ -44,10 +44,10 @@ type Traffic struct {
 	more     []analysis
 	// wireRoom backs wireSet for a traffic of a wire or two (a live
 	// judgement of one request), which then allocates nothing.
-	wireRoom [2]engine.Wire
+	wireRoom [2]traffic.Wire
 
 	wiresOnce sync.Once
-	wireSet   []engine.Wire
+	wireSet   []traffic.Wire
 }
 
 // maxAnalyses is room for every family's analysis and the ones they share
@@ -125,7 +125,7 @@ func (tr *Traffic) WantedFrom() int {
 
 // wires is the set of wires tr's exchanges speak, found once per traffic
 // (every check asks).
-func (tr *Traffic) wires() []engine.Wire {
+func (tr *Traffic) wires() []traffic.Wire {
 	tr.wiresOnce.Do(func() {
 		tr.wireSet = tr.wireRoom[:0]
 		for i := tr.From; i < len(tr.Exchanges); i++ {
@@ -139,7 +139,7 @@ func (tr *Traffic) wires() []engine.Wire {
 
 // exchange is the exchange whose Index is index: normally the one at that
 // position, since Index is the position in the cassette.
-func (tr *Traffic) exchange(index int) *engine.Exchange {
+func (tr *Traffic) exchange(index int) *traffic.Exchange {
 	if index >= 0 && index < len(tr.Exchanges) && tr.Exchanges[index].Index == index {
 		return &tr.Exchanges[index]
 	}

@@ -12,10 +12,10 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // antEx is one hand-written Anthropic call for the table tests.
@@ -37,7 +37,7 @@ func antTrafficOf(t testing.TB, exs ...antEx) *check.Traffic {
 // antTrafficThrough is antTrafficOf with the requests decoded through memo,
 // as check and the recorder decode them: a request that repeats the one
 // before shares its messages in memory. A nil memo decodes each alone.
-func antTrafficThrough(t testing.TB, memo *engine.Memo, exs ...antEx) *check.Traffic {
+func antTrafficThrough(t testing.TB, memo *traffic.Memo, exs ...antEx) *check.Traffic {
 	t.Helper()
 	tr := &check.Traffic{Path: t.Name()}
 	for i, e := range exs {
@@ -532,7 +532,7 @@ func TestAnthropicFreshThroughAMemo(t *testing.T) {
 		{"another system prompt: judged again", calls(`"system":"be brief"`), []int{2, 3}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tr := antTrafficThrough(t, engine.NewMemo(), tc.exs...)
+			tr := antTrafficThrough(t, traffic.NewMemo(), tc.exs...)
 			if !thread.StartsWith(tr.Exchanges[3].Request.Messages, tr.Exchanges[2].Request.Messages) {
 				t.Fatal("the memo no longer hands the last request the messages of the one before: this test tests nothing")
 			}
@@ -611,7 +611,7 @@ func antGrowingConversation(tb testing.TB, n, turns int) *check.Traffic {
 func antFamily() []*check.Check {
 	var out []*check.Check
 	for _, c := range checks.All() {
-		if c.Wire == engine.WireAnthropic && !strings.HasPrefix(c.ID, "ANT-EPH-") {
+		if c.Wire == traffic.WireAnthropic && !strings.HasPrefix(c.ID, "ANT-EPH-") {
 			out = append(out, c)
 		}
 	}
@@ -672,9 +672,9 @@ func FuzzAnthropicChecks(f *testing.F) {
 		onOpus46(atUser("q"), atAssistant(atThinking("t", atSigA), atText("a")), atUser("q2")), []byte(atResp(atText("b"))))
 	checks := antFamily()
 	f.Fuzz(func(t *testing.T, req0, resp0, req1, resp1 []byte) {
-		var exs []engine.Exchange
+		var exs []traffic.Exchange
 		for i, body := range [][2][]byte{{req0, resp0}, {req1, resp1}} {
-			exs = append(exs, providers.Decode(i, providers.Call{Method: "POST", URL: antAPI, Wire: engine.WireAnthropic,
+			exs = append(exs, providers.Decode(i, providers.Call{Method: "POST", URL: antAPI, Wire: traffic.WireAnthropic,
 				RequestBody: body[0], Status: 200, ResponseBody: body[1]}))
 		}
 		whole := check.Judge(&check.Traffic{Exchanges: exs}, checks)

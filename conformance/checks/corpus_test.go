@@ -10,8 +10,8 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/report"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/corpus"
+	"github.com/llmtck/llmtck/traffic"
 	"gotest.tools/v3/golden"
 )
 
@@ -56,7 +56,7 @@ func corpusSummary(tr *check.Traffic, findings []check.Finding) string {
 		switch {
 		case ex.RequestErr != "" || ex.ResponseErr != "":
 			decoded = "NOT DECODED: " + strings.TrimSpace(ex.RequestErr+" "+ex.ResponseErr)
-		case ex.Wire == engine.WireUnknown:
+		case ex.Wire == traffic.WireUnknown:
 			decoded = "no wire"
 		}
 		fmt.Fprintf(&b, "#%d %s %s %d %s\n", i, ex.Wire, ex.Dialect, ex.Status, decoded)

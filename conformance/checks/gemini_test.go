@@ -13,10 +13,10 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/report"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Hand-built Gemini traffic for the rules the corpus has no shape for:
@@ -69,7 +69,7 @@ func gemTrafficOf(t testing.TB, model string, bodies ...string) *check.Traffic {
 // gemTrafficThrough is gemTrafficOf with the requests decoded through memo,
 // as check and the recorder decode them: a request that repeats the one
 // before shares its messages in memory. A nil memo decodes each alone.
-func gemTrafficThrough(t testing.TB, memo *engine.Memo, model string, bodies ...string) *check.Traffic {
+func gemTrafficThrough(t testing.TB, memo *traffic.Memo, model string, bodies ...string) *check.Traffic {
 	t.Helper()
 	tr := &check.Traffic{}
 	for i := 0; i+1 < len(bodies); i += 2 {
@@ -80,7 +80,7 @@ func gemTrafficThrough(t testing.TB, memo *engine.Memo, model string, bodies ...
 			Method: "POST", URL: "https://generativelanguage.googleapis.com/v1beta/models/" + model + ":generateContent",
 			RequestBody: []byte(bodies[i]), Status: 200, ResponseBody: []byte(bodies[i+1]), Memo: memo,
 		})
-		if ex.RequestErr != "" || ex.ResponseErr != "" || ex.Wire != engine.WireGemini {
+		if ex.RequestErr != "" || ex.ResponseErr != "" || ex.Wire != traffic.WireGemini {
 			t.Fatalf("exchange %d: %s %s %s", ex.Index, ex.Wire, ex.RequestErr, ex.ResponseErr)
 		}
 		tr.Exchanges = append(tr.Exchanges, ex)
@@ -446,9 +446,9 @@ func FuzzGeminiChecks(f *testing.F) {
 		[]byte(gemResponse()))
 	checks, _ := checks.Select([]string{"GEM-*", "XP-RAW-*"}, nil)
 	f.Fuzz(func(t *testing.T, req0, resp0, req1, resp1 []byte) {
-		var exs []engine.Exchange
+		var exs []traffic.Exchange
 		for i, body := range [][2][]byte{{req0, resp0}, {req1, resp1}} {
-			exs = append(exs, providers.Decode(i, providers.Call{Method: "POST", Wire: engine.WireGemini,
+			exs = append(exs, providers.Decode(i, providers.Call{Method: "POST", Wire: traffic.WireGemini,
 				URL:         "https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro-preview:generateContent?key=REDACTED",
 				RequestBody: body[0], Status: 200, ResponseBody: body[1]}))
 		}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // TestHist005 walks HIST-005 over a schema retry on each wire: the feedback
@@ -20,12 +20,12 @@ func TestHist005(t *testing.T) {
 	prompt, prose, answer, next := "List the two largest files as JSON.", "src/parser.go and src/lexer.go.", `{"files":["src/parser.go","src/lexer.go"]}`, "Thanks."
 
 	chat := func(msgs ...string) histCall {
-		return histCall{wire: engine.WireOpenAI, req: `{"model":"gpt-4.1","messages":[` + strings.Join(msgs, ",") + `]}`}
+		return histCall{wire: traffic.WireOpenAI, req: `{"model":"gpt-4.1","messages":[` + strings.Join(msgs, ",") + `]}`}
 	}
 	cu := func(s string) string { return fmt.Sprintf(`{"role":"user","content":%q}`, s) }
 	ca := func(s string) string { return fmt.Sprintf(`{"role":"assistant","content":%q}`, s) }
 	rsp := func(items ...string) histCall {
-		return histCall{wire: engine.WireResponses, req: `{"model":"gpt-5","store":false,"input":[` + strings.Join(items, ",") + `]}`}
+		return histCall{wire: traffic.WireResponses, req: `{"model":"gpt-5","store":false,"input":[` + strings.Join(items, ",") + `]}`}
 	}
 	ru := func(s string) string {
 		return fmt.Sprintf(`{"role":"user","content":[{"type":"input_text","text":%q}]}`, s)
@@ -34,7 +34,7 @@ func TestHist005(t *testing.T) {
 		return fmt.Sprintf(`{"type":"message","role":"assistant","content":[{"type":"output_text","text":%q}]}`, s)
 	}
 	gem := func(contents ...string) histCall {
-		return histCall{wire: engine.WireGemini, req: `{"contents":[` + strings.Join(contents, ",") + `]}`}
+		return histCall{wire: traffic.WireGemini, req: `{"contents":[` + strings.Join(contents, ",") + `]}`}
 	}
 	gu := func(s string) string { return fmt.Sprintf(`{"role":"user","parts":[{"text":%q}]}`, s) }
 	gm := func(s string) string { return fmt.Sprintf(`{"role":"model","parts":[{"text":%q}]}`, s) }

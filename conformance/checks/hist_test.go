@@ -9,7 +9,7 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // TestHistRules walks the history rules one shape at a time. Each case is a
@@ -52,12 +52,12 @@ func TestHistRules(t *testing.T) {
 			antCall(sys, u1, asst(text("Which one?")), userBlocks(`{"type":"text","text":"parser_test.go","cache_control":{"type":"ephemeral"}}`)),
 		}, nil},
 		{"other JSON spacing", []histCall{
-			{wire: engine.WireAnthropic, req: `{"model":"m","max_tokens":9,"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_9","name":"ls","input":{"a":1}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_9","content":"x"}]}]}`},
-			{wire: engine.WireAnthropic, req: `{"model": "m", "max_tokens": 9, "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}, {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_9", "name": "ls", "input": {"a": 1}}]}, {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_9", "content": "x"}]}]}`},
+			{wire: traffic.WireAnthropic, req: `{"model":"m","max_tokens":9,"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_9","name":"ls","input":{"a":1}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_9","content":"x"}]}]}`},
+			{wire: traffic.WireAnthropic, req: `{"model": "m", "max_tokens": 9, "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}, {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_9", "name": "ls", "input": {"a": 1}}]}, {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_9", "content": "x"}]}]}`},
 		}, nil},
 		{"repair after a rejected request", []histCall{
 			antCall(sys, u1, a1, r1),
-			{wire: engine.WireAnthropic, req: antBody(sys, u1, a1, r1, asst(text("bad")), u2), status: 400},
+			{wire: traffic.WireAnthropic, req: antBody(sys, u1, a1, r1, asst(text("bad")), u2), status: 400},
 			antCall(sys, u1, a1, r1, a2, u2),
 		}, nil},
 		{"earlier user message edited", []histCall{
@@ -87,21 +87,21 @@ func TestHistRules(t *testing.T) {
 			antCall(sys, user("Summary: ready."), r1, a2, u2),
 		}, []string{"HIST-002@1/error", "HIST-004@1/info"}},
 		{"thinking echoed after its ephemeral prefix is gone", []histCall{
-			{wire: engine.WireAnthropic, req: onFable(antBody(sys, u1, reminder)), resp: antResponse(`{"type":"thinking","thinking":"t","signature":"sig-r0"}`, text("ok"))},
-			{wire: engine.WireAnthropic, req: onFable(antBody(sys, u1, asst(think("t", "sig-r0"), text("ok")), u2))},
+			{wire: traffic.WireAnthropic, req: onFable(antBody(sys, u1, reminder)), resp: antResponse(`{"type":"thinking","thinking":"t","signature":"sig-r0"}`, text("ok"))},
+			{wire: traffic.WireAnthropic, req: onFable(antBody(sys, u1, asst(think("t", "sig-r0"), text("ok")), u2))},
 		}, []string{"ANT-EPH-001@1/error"}},
 		// claude-sonnet-4-5 does not run the prefix check: only a warning.
 		{"thinking echoed after its ephemeral prefix is gone, older model", []histCall{
-			{wire: engine.WireAnthropic, req: antBody(sys, u1, reminder), resp: antResponse(`{"type":"thinking","thinking":"t","signature":"sig-r0"}`, text("ok"))},
+			{wire: traffic.WireAnthropic, req: antBody(sys, u1, reminder), resp: antResponse(`{"type":"thinking","thinking":"t","signature":"sig-r0"}`, text("ok"))},
 			antCall(sys, u1, asst(think("t", "sig-r0"), text("ok")), u2),
 		}, []string{"ANT-EPH-001@1/warning"}},
 		{"thinking echoed after its ephemeral prefix is gone, drop_block", []histCall{
-			{wire: engine.WireAnthropic, req: antBody(sys, u1, reminder), resp: antResponse(`{"type":"thinking","thinking":"t","signature":"sig-r0"}`, text("ok"))},
-			{wire: engine.WireAnthropic, req: strings.Replace(antBody(sys, u1, asst(think("t", "sig-r0"), text("ok")), u2), `"system"`,
+			{wire: traffic.WireAnthropic, req: antBody(sys, u1, reminder), resp: antResponse(`{"type":"thinking","thinking":"t","signature":"sig-r0"}`, text("ok"))},
+			{wire: traffic.WireAnthropic, req: strings.Replace(antBody(sys, u1, asst(think("t", "sig-r0"), text("ok")), u2), `"system"`,
 				`"thinking":{"type":"adaptive","block_binding":{"prefix_mismatch_behavior":"drop_block"}},"system"`, 1)},
 		}, []string{"ANT-EPH-001@1/warning"}},
 		{"ephemeral content kept in history is fine for thinking", []histCall{
-			{wire: engine.WireAnthropic, req: antBody(sys, u1, reminder), resp: antResponse(`{"type":"thinking","thinking":"t","signature":"sig-r0"}`, text("ok"))},
+			{wire: traffic.WireAnthropic, req: antBody(sys, u1, reminder), resp: antResponse(`{"type":"thinking","thinking":"t","signature":"sig-r0"}`, text("ok"))},
 			antCall(sys, u1, reminder, asst(think("t", "sig-r0"), text("ok")), u2),
 		}, nil},
 		{"ephemeral text before the tool results", []histCall{
@@ -133,7 +133,7 @@ func TestHistRulesOtherWires(t *testing.T) {
 	out := `{"type":"function_call_output","call_id":"call_1","output":"a.txt"}`
 	ru := func(s string) string { return fmt.Sprintf(`{"role":"user","content":%q}`, s) }
 	resp := func(store string, items ...string) histCall {
-		return histCall{wire: engine.WireResponses, req: `{"model":"gpt-5",` + store + `"input":[` + strings.Join(items, ",") + `]}`}
+		return histCall{wire: traffic.WireResponses, req: `{"model":"gpt-5",` + store + `"input":[` + strings.Join(items, ",") + `]}`}
 	}
 	const stateless = `"store":false,`
 
@@ -143,7 +143,7 @@ func TestHistRulesOtherWires(t *testing.T) {
 	gfr := `{"role":"user","parts":[{"functionResponse":{"name":"ls","response":{"output":"a.txt"}}}]}`
 	gu := func(s string) string { return `{"role":"user","parts":[{"text":"` + s + `"}]}` }
 	gem := func(contents ...string) histCall {
-		return histCall{wire: engine.WireGemini, req: `{"contents":[` + strings.Join(contents, ",") + `]}`}
+		return histCall{wire: traffic.WireGemini, req: `{"contents":[` + strings.Join(contents, ",") + `]}`}
 	}
 
 	cases := []struct {

@@ -8,10 +8,10 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/lint"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // The live linter judges each request, as it arrives, the way check judges
@@ -130,7 +130,7 @@ func matchIncrementalToFull(t *testing.T, acrossCassettes, deferred bool) {
 			later := providers.DeferResponse(&undecoded, providers.Call{Method: in.Request.Method, URL: in.Request.URL,
 				Status: in.Response.Status, ResponseHeader: in.Response.Header, ResponseBody: in.Response.Body, Duration: in.Response.Duration})
 			if deferred && later != nil {
-				fast.AddDeferred(undecoded, func(ex *engine.Exchange) { decodes++; later(ex) })
+				fast.AddDeferred(undecoded, func(ex *traffic.Exchange) { decodes++; later(ex) })
 				added++
 			} else {
 				fast.Add(ex)
@@ -197,7 +197,7 @@ func TestLatestJudgesTheLastAsAWholeJudgementDoes(t *testing.T) {
 // lastJudgedLiveAsWhole fails t unless the last request of exs, judged
 // live (only its findings wanted: check.Traffic.Latest), gets the findings,
 // diffs included, that whole, the judgement of all of exs, gives it.
-func lastJudgedLiveAsWhole(t *testing.T, exs []engine.Exchange, checks []*check.Check, whole []check.Finding) {
+func lastJudgedLiveAsWhole(t *testing.T, exs []traffic.Exchange, checks []*check.Check, whole []check.Finding) {
 	t.Helper()
 	last := len(exs) - 1
 	about := func(fs []check.Finding) []string {

@@ -13,10 +13,10 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/internal/origin"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Mutation testing on real traffic: one fault at a time is planted into the
@@ -105,13 +105,13 @@ func (m mutant) family() string { return m.families[0] }
 // judgeMutant decodes the mutated request i in place of the original and
 // reports whether one of the families raised an error on interaction i,
 // with what was raised there when none did.
-func judgeMutant(c *cassette.Cassette, exs []engine.Exchange, i int, body []byte, families []string) (bool, string) {
+func judgeMutant(c *cassette.Cassette, exs []traffic.Exchange, i int, body []byte, families []string) (bool, string) {
 	in := c.Interactions[i]
 	mutated := providers.Decode(i, providers.Call{
 		Method: in.Request.Method, URL: in.Request.URL, RequestHeader: in.Request.Header, RequestBody: body,
 		Status: in.Response.Status, ResponseHeader: in.Response.Header, ResponseBody: in.Response.Body, Duration: in.Response.Duration,
 	})
-	all := append([]engine.Exchange(nil), exs...)
+	all := append([]traffic.Exchange(nil), exs...)
 	all[i] = mutated
 	var raised []string
 	for _, f := range check.Judge(&check.Traffic{Exchanges: all}, checks.All()) {
@@ -132,7 +132,7 @@ func judgeMutant(c *cassette.Cassette, exs []engine.Exchange, i int, body []byte
 }
 
 // mutantsOf lists the faults request i of exs can reveal.
-func mutantsOf(x *origin.Index, exs []engine.Exchange, i int) []mutant {
+func mutantsOf(x *origin.Index, exs []traffic.Exchange, i int) []mutant {
 	ex := &exs[i]
 	msgs := ex.Request.Messages
 	var out []mutant
@@ -147,7 +147,7 @@ func mutantsOf(x *origin.Index, exs []engine.Exchange, i int) []mutant {
 		return id != "" && ok
 	}
 	switch ex.Wire {
-	case engine.WireAnthropic:
+	case traffic.WireAnthropic:
 		if !holds("ANT-THINK-001", ex) {
 			break
 		}
@@ -156,11 +156,11 @@ func mutantsOf(x *origin.Index, exs []engine.Exchange, i int) []mutant {
 			for j := range m.Blocks {
 				b := &m.Blocks[j]
 				switch {
-				case m.Role == engine.RoleAssistant && b.Type == engine.BlockThinking && produced(b.Signature):
+				case m.Role == traffic.RoleAssistant && b.Type == traffic.BlockThinking && produced(b.Signature):
 					out = append(out, flip("flip thinking signature at "+b.Path, []string{"ANT-THINK"}, b.Path, "signature"))
-				case m.Role == engine.RoleAssistant && b.Type == engine.BlockRedacted && produced(b.Data):
+				case m.Role == traffic.RoleAssistant && b.Type == traffic.BlockRedacted && produced(b.Data):
 					out = append(out, flip("flip redacted data at "+b.Path, []string{"ANT-THINK"}, b.Path, "data"))
-				case b.Type == engine.BlockToolResult && k > 0 && called(b.ToolCallID):
+				case b.Type == traffic.BlockToolResult && k > 0 && called(b.ToolCallID):
 					out = append(out,
 						drop("drop tool_result at "+b.Path, []string{"ANT-TOOL"}, b.Path),
 						set("re-id tool_result at "+b.Path, []string{"ANT-TOOL"}, b.Path+".tool_use_id", `"toolu_01MutantMutantMutant"`),
@@ -169,26 +169,26 @@ func mutantsOf(x *origin.Index, exs []engine.Exchange, i int) []mutant {
 			}
 		}
 		// The assistant message of the current tool loop: its thinking dropped.
-		if n := len(msgs); n >= 2 && msgs[n-2].Role == engine.RoleAssistant && antLoopContinues(&msgs[n-1]) {
+		if n := len(msgs); n >= 2 && msgs[n-2].Role == traffic.RoleAssistant && antLoopContinues(&msgs[n-1]) {
 			m := &msgs[n-2]
-			if len(m.Blocks) > 0 && m.Blocks[0].Type == engine.BlockThinking && produced(m.Blocks[0].Signature) && !m.ContentString {
+			if len(m.Blocks) > 0 && m.Blocks[0].Type == traffic.BlockThinking && produced(m.Blocks[0].Signature) && !m.ContentString {
 				out = append(out, drop("drop thinking at "+m.Blocks[0].Path, []string{"ANT-THINK"}, m.Blocks[0].Path))
 			}
 		}
-	case engine.WireOpenAI:
+	case traffic.WireOpenAI:
 		if !holds("OAI-TOOL-001", ex) {
 			break
 		}
 		for k := range msgs {
 			m := &msgs[k]
-			if m.Role != engine.RoleTool || len(m.Blocks) != 1 || !called(m.Blocks[0].ToolCallID) {
+			if m.Role != traffic.RoleTool || len(m.Blocks) != 1 || !called(m.Blocks[0].ToolCallID) {
 				continue
 			}
 			out = append(out,
 				drop("drop tool message at "+m.Path, []string{"OAI-TOOL"}, m.Path),
 				set("re-id tool message at "+m.Path, []string{"OAI-TOOL"}, m.Path+".tool_call_id", `"call_MutantMutantMutant"`))
 		}
-	case engine.WireResponses:
+	case traffic.WireResponses:
 		if !holds("OAI-TOOL-010", ex) {
 			break
 		}
@@ -210,7 +210,7 @@ func mutantsOf(x *origin.Index, exs []engine.Exchange, i int) []mutant {
 					set("re-id function_call_output at "+m.Path, []string{"OAI-TOOL"}, m.Path+".call_id", `"call_MutantMutantMutant"`))
 			}
 		}
-	case engine.WireGemini:
+	case traffic.WireGemini:
 		if !holds("GEM-TOOL-002", ex) {
 			break
 		}
@@ -220,9 +220,9 @@ func mutantsOf(x *origin.Index, exs []engine.Exchange, i int) []mutant {
 			for j := range m.Blocks {
 				b := &m.Blocks[j]
 				switch {
-				case m.Role == engine.RoleAssistant && b.Type == engine.BlockToolCall && k > turn && gemEnforces(ex.Request.Model) && produced(b.Signature):
+				case m.Role == traffic.RoleAssistant && b.Type == traffic.BlockToolCall && k > turn && gemEnforces(ex.Request.Model) && produced(b.Signature):
 					out = append(out, flip("flip thoughtSignature at "+b.Path, []string{"GEM-SIG"}, b.Path, "thoughtSignature", "thought_signature"))
-				case b.Type == engine.BlockToolResult && k > 0 && msgs[k-1].Role == engine.RoleAssistant:
+				case b.Type == traffic.BlockToolResult && k > 0 && msgs[k-1].Role == traffic.RoleAssistant:
 					out = append(out, drop("drop functionResponse at "+b.Path, []string{"GEM-TOOL"}, b.Path))
 				}
 			}
@@ -232,26 +232,26 @@ func mutantsOf(x *origin.Index, exs []engine.Exchange, i int) []mutant {
 }
 
 // holds reports whether the rule behind id is an error where ex went.
-func holds(id string, ex *engine.Exchange) bool {
+func holds(id string, ex *traffic.Exchange) bool {
 	return checks.Lookup(id).Evidence.Holds(ex.Dialect)
 }
 
 // antLoopContinues reports whether a user message answers tool calls.
-func antLoopContinues(m *engine.Message) bool {
-	return m.Role == engine.RoleUser && len(m.Blocks) > 0 && m.Blocks[0].Type == engine.BlockToolResult
+func antLoopContinues(m *traffic.Message) bool {
+	return m.Role == traffic.RoleUser && len(m.Blocks) > 0 && m.Blocks[0].Type == traffic.BlockToolResult
 }
 
 // gemTurnStart is the last user content with ordinary content: the current
 // turn begins after it.
-func gemTurnStart(msgs []engine.Message) int {
+func gemTurnStart(msgs []traffic.Message) int {
 	start := -1
 	for k := range msgs {
 		m := &msgs[k]
-		if m.Role == engine.RoleAssistant {
+		if m.Role == traffic.RoleAssistant {
 			continue
 		}
 		for _, b := range m.Blocks {
-			if b.Type != engine.BlockToolResult {
+			if b.Type != traffic.BlockToolResult {
 				start = k
 				break
 			}

@@ -12,10 +12,10 @@ import (
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
 	"github.com/llmtck/llmtck/conformance/report"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // TestThreadsCorpus pins how the real recordings thread: the files that
@@ -64,7 +64,7 @@ func TestThreadsCorpus(t *testing.T) {
 				}
 			}
 			for i, ex := range tr.Exchanges {
-				threaded := ex.Request != nil && ex.Wire != engine.WireUnknown
+				threaded := ex.Request != nil && ex.Wire != traffic.WireUnknown
 				if threaded && in[i] != 1 || !threaded && in[i] != 0 {
 					t.Errorf("exchange %d is in %d threads", i, in[i])
 				}
@@ -101,7 +101,7 @@ func TestThreadsBuilt(t *testing.T) {
 	tr := histTraffic(t,
 		antCall(main, u1), // 0 main
 		antCall(title, user("Conversation: Fix the failing test")),                                                        // 1 title
-		histCall{wire: engine.WireAnthropic, req: antBody(main, u1, a1, r1), status: 529},                                 // 2 main, overloaded
+		histCall{wire: traffic.WireAnthropic, req: antBody(main, u1, a1, r1), status: 529},                                // 2 main, overloaded
 		antCall(sub, user("Find where parse() is defined")),                                                               // 3 sub-agent
 		antCall(main, u1, a1, r1),                                                                                         // 4 main, retry of 2
 		antCall(sub, user("Find where parse() is defined"), asst(text("parser.go:12")), user("And its tests?")),           // 5 sub-agent
@@ -111,9 +111,9 @@ func TestThreadsBuilt(t *testing.T) {
 		antCall(title, user("Conversation: Fix the failing test; changelog")),                                             // 9 title again
 	)
 	tr.Exchanges = append(tr.Exchanges, histTraffic(t,
-		histCall{wire: engine.WireResponses, req: `{"model":"gpt-5","input":[{"role":"user","content":"Hi"}]}`,
+		histCall{wire: traffic.WireResponses, req: `{"model":"gpt-5","input":[{"role":"user","content":"Hi"}]}`,
 			resp: `{"id":"resp_A1","object":"response","status":"completed","output":[]}`},
-		histCall{wire: engine.WireResponses, req: `{"model":"gpt-5","previous_response_id":"resp_A1","input":[{"role":"user","content":"And then?"}]}`},
+		histCall{wire: traffic.WireResponses, req: `{"model":"gpt-5","previous_response_id":"resp_A1","input":[{"role":"user","content":"And then?"}]}`},
 	).Exchanges...)
 	tr.Exchanges[10].Index, tr.Exchanges[11].Index = 10, 11
 
@@ -167,17 +167,17 @@ func histChecks(t *testing.T) []*check.Check {
 // histCall is one hand-made exchange: a request body and, optionally, a
 // response body and status (200 when zero).
 type histCall struct {
-	wire   engine.Wire
+	wire   traffic.Wire
 	req    string
 	resp   string
 	status int
 }
 
-var histURL = map[engine.Wire]string{
-	engine.WireAnthropic: "https://api.anthropic.com/v1/messages",
-	engine.WireOpenAI:    "https://api.openai.com/v1/chat/completions",
-	engine.WireResponses: "https://api.openai.com/v1/responses",
-	engine.WireGemini:    "https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro-preview:generateContent",
+var histURL = map[traffic.Wire]string{
+	traffic.WireAnthropic: "https://api.anthropic.com/v1/messages",
+	traffic.WireOpenAI:    "https://api.openai.com/v1/chat/completions",
+	traffic.WireResponses: "https://api.openai.com/v1/responses",
+	traffic.WireGemini:    "https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro-preview:generateContent",
 }
 
 // histTraffic decodes hand-made exchanges as the real codecs do.
@@ -202,7 +202,7 @@ func histTraffic(t *testing.T, calls ...histCall) *check.Traffic {
 // Anthropic bodies in a few words.
 
 func antCall(system string, msgs ...string) histCall {
-	return histCall{wire: engine.WireAnthropic, req: antBody(system, msgs...)}
+	return histCall{wire: traffic.WireAnthropic, req: antBody(system, msgs...)}
 }
 
 func antBody(system string, msgs ...string) string {
@@ -239,7 +239,7 @@ func toolResult(id, s string) string {
 // finding names an interaction of the traffic, and the findings are the
 // same when the bodies are decoded through a memo.
 func FuzzThreads(f *testing.F) {
-	wires := []engine.Wire{engine.WireAnthropic, engine.WireOpenAI, engine.WireResponses, engine.WireGemini}
+	wires := []traffic.Wire{traffic.WireAnthropic, traffic.WireOpenAI, traffic.WireResponses, traffic.WireGemini}
 	for _, path := range corpus.Files(f) {
 		tr, err := report.LoadTraffic(path, "")
 		if err != nil {
@@ -295,9 +295,9 @@ func FuzzThreads(f *testing.F) {
 			}
 		}
 		// Decoded as check decodes a cassette, the requests share the
-		// messages they repeat (engine.Memo) and threading grows their
+		// messages they repeat (traffic.Memo) and threading grows their
 		// fingerprints in place: the same findings.
-		memo := engine.NewMemo()
+		memo := traffic.NewMemo()
 		shared := &check.Traffic{}
 		for i, body := range [][]byte{a, b, c} {
 			shared.Exchanges = append(shared.Exchanges, providers.Decode(i, providers.Call{

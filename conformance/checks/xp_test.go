@@ -9,7 +9,7 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 func TestXPRawRules(t *testing.T) {
@@ -52,7 +52,7 @@ func TestXPRawRules(t *testing.T) {
 	for _, tc := range cases {
 		// Decoded alone, and through a memo, as check decodes a recording:
 		// a request then shares the messages it repeats with the one before.
-		for _, memo := range []*engine.Memo{nil, engine.NewMemo()} {
+		for _, memo := range []*traffic.Memo{nil, traffic.NewMemo()} {
 			t.Run(fmt.Sprintf("%s/memo=%t", tc.name, memo != nil), func(t *testing.T) {
 				tr := gemTrafficThrough(t, memo, "gemini-3-pro-preview", tc.bodies...)
 				if last := len(tr.Exchanges) - 1; memo != nil && strings.Contains(tc.name, "growing") &&

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // BenchmarkJudge is what the recording proxy spends on one call of an
@@ -81,7 +81,7 @@ func BenchmarkEvalCall(b *testing.B) {
 // history already full (256 calls).
 func evalHarness() (next func()) {
 	answer := []byte(`{"id":"msg_1","type":"message","content":[{"type":"text","text":"` + strings.Repeat("x", 2048) + `"}]}`)
-	l, memo := New(nil), engine.NewMemo()
+	l, memo := New(nil), traffic.NewMemo()
 	n := 0
 	next = func() {
 		prompt := []byte(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"question ` + strconv.Itoa(n) + ` ` + strings.Repeat("x", 1024) + `"}]}`)
@@ -137,9 +137,9 @@ func BenchmarkGrowingCall(b *testing.B) {
 		b.Run(w.name, func(b *testing.B) {
 			turns := []int{6, 600}
 			took := make([]time.Duration, len(turns))
-			linters, memos, next := make([]*Linter, len(turns)), make([]*engine.Memo, len(turns)), make([][]byte, len(turns))
+			linters, memos, next := make([]*Linter, len(turns)), make([]*traffic.Memo, len(turns)), make([][]byte, len(turns))
 			for k, n := range turns {
-				linters[k], memos[k] = New(nil), engine.NewMemo()
+				linters[k], memos[k] = New(nil), traffic.NewMemo()
 				for i := range n {
 					w.lintCall(linters[k], memos[k], w.body(i), true)
 				}

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // growingWire is a conversation of text turns on one wire: the request
@@ -66,7 +66,7 @@ func growingWires() []growingWire {
 	}
 }
 
-func (w growingWire) lintCall(l *Linter, memo *engine.Memo, req []byte, add bool) {
+func (w growingWire) lintCall(l *Linter, memo *traffic.Memo, req []byte, add bool) {
 	lintCallTo(w.url, w.header, l, memo, req, w.answer, add)
 }
 
@@ -74,11 +74,11 @@ func (w growingWire) lintCall(l *Linter, memo *engine.Memo, req []byte, add bool
 // on arrival and judged, and the call remembered when add is set (with the
 // proxy's bound on the history), its answer to be decoded when a later
 // judgement needs it. With add unset, the answer is decoded at once.
-func lintCall(l *Linter, memo *engine.Memo, req, answer []byte, add bool) {
+func lintCall(l *Linter, memo *traffic.Memo, req, answer []byte, add bool) {
 	lintCallTo("https://api.anthropic.com/v1/messages", callHeader, l, memo, req, answer, add)
 }
 
-func lintCallTo(url string, header http.Header, l *Linter, memo *engine.Memo, req, answer []byte, add bool) {
+func lintCallTo(url string, header http.Header, l *Linter, memo *traffic.Memo, req, answer []byte, add bool) {
 	ex := providers.Decode(0, providers.Call{Method: "POST", URL: url, RequestHeader: header, RequestBody: req, Memo: memo})
 	l.Prepare(ex).Verdict()
 	if !add {
@@ -94,9 +94,9 @@ func lintCallTo(url string, header http.Header, l *Linter, memo *engine.Memo, re
 // addDeferred adds ex to l with answer, a 200 JSON answer, undecoded, as
 // the proxy adds one (providers.DeferResponse); decoded, when set, is
 // called when the answer is decoded.
-func addDeferred(l *Linter, ex engine.Exchange, answer []byte, decoded func()) {
+func addDeferred(l *Linter, ex traffic.Exchange, answer []byte, decoded func()) {
 	later := providers.DeferResponse(&ex, providers.Call{Method: "POST", URL: ex.URL, Status: 200, ResponseHeader: answerHeader, ResponseBody: answer})
-	l.AddDeferred(ex, func(ex *engine.Exchange) {
+	l.AddDeferred(ex, func(ex *traffic.Exchange) {
 		if decoded != nil {
 			decoded()
 		}

@@ -3,7 +3,7 @@ package lint
 import (
 	"sync"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // AddDeferred is Add for a call whose response is not decoded yet:
@@ -15,21 +15,21 @@ import (
 // neither. It runs once: in History, or in the Verdict of the first
 // judgement that needs it, outside any lock the caller holds around
 // Prepare.
-func (l *Linter) AddDeferred(ex engine.Exchange, decodeResponse func(*engine.Exchange)) {
+func (l *Linter) AddDeferred(ex traffic.Exchange, decodeResponse func(*traffic.Exchange)) {
 	l.add(ex, &deferred{decode: decodeResponse})
 }
 
 // deferred is a call in the history whose response is decoded on demand.
 type deferred struct {
 	once   sync.Once
-	decode func(*engine.Exchange)
-	ex     engine.Exchange // the call, its response decoded
+	decode func(*traffic.Exchange)
+	ex     traffic.Exchange // the call, its response decoded
 }
 
 // decoded is ex, a copy of the call as it was added, with its response
 // decoded. The first copy given is the one decoded; the others differ from
 // it in their Index at most (Forget renumbers the calls), which is kept.
-func (d *deferred) decoded(ex engine.Exchange) engine.Exchange {
+func (d *deferred) decoded(ex traffic.Exchange) traffic.Exchange {
 	d.once.Do(func() {
 		d.ex = ex
 		d.decode(&d.ex)

@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // A deferred answer is decoded once, by the first judgement that reaches
@@ -30,8 +30,8 @@ func TestDeferredAnswersAreDecodedOnDemandOnce(t *testing.T) {
 		}
 		return []byte(`{"model":"claude-x","max_tokens":10,"messages":[` + strings.Join(msgs, ",") + `]}`)
 	}
-	memo := engine.NewMemo()
-	request := func(body []byte) engine.Exchange {
+	memo := traffic.NewMemo()
+	request := func(body []byte) traffic.Exchange {
 		return providers.Decode(0, providers.Call{Method: "POST", URL: url, RequestHeader: callHeader, RequestBody: body, Memo: memo})
 	}
 	var decodes []int // the calls whose answers were decoded, in order

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // TestForgetKeepsWhatAddingTheKeptCallsGives: after Forget, the linter knows
@@ -37,14 +37,14 @@ func TestForgetKeepsWhatAddingTheKeptCallsGives(t *testing.T) {
 		}
 		return []byte(`{"model":"claude-x","max_tokens":10,"messages":[` + strings.Join(msgs, ",") + `]}`)
 	}
-	memo := engine.NewMemo()
-	call := func(req []byte) engine.Exchange {
+	memo := traffic.NewMemo()
+	call := func(req []byte) traffic.Exchange {
 		ex := providers.Decode(0, providers.Call{Method: "POST", URL: url, RequestHeader: h, RequestBody: req, Memo: memo})
 		providers.AddResponse(&ex, providers.Call{Method: "POST", URL: url, RequestHeader: h, RequestBody: req,
 			Status: 200, ResponseHeader: http.Header{"Content-Type": {"application/json"}}, ResponseBody: respBody})
 		return ex
 	}
-	var calls []engine.Exchange
+	var calls []traffic.Exchange
 	for n := range 40 {
 		calls = append(calls, call(body("a", n, false)))
 		if n%7 == 3 {

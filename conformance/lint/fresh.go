@@ -2,7 +2,7 @@ package lint
 
 import (
 	"github.com/llmtck/llmtck/conformance/internal/thread"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // seen is what the history's requests carried: the fingerprint of every
@@ -21,7 +21,7 @@ type seen struct {
 // add takes in the blocks of ex's request from message from on (the
 // messages before were taken in with the call it extends), looking their
 // fingerprints up in known.
-func (s *seen) add(ex *engine.Exchange, from int, known *thread.Prints) {
+func (s *seen) add(ex *traffic.Exchange, from int, known *thread.Prints) {
 	req := ex.Request
 	if req == nil {
 		return
@@ -49,7 +49,7 @@ func (s *seen) add(ex *engine.Exchange, from int, known *thread.Prints) {
 // call is its origin, and it continues no earlier conversation (a thread
 // is joined by keeping at least one block of it). The fingerprints of its
 // blocks are looked up in known, and kept there; known may be nil.
-func (s *seen) fresh(next *engine.Exchange, known *thread.Prints) bool {
+func (s *seen) fresh(next *traffic.Exchange, known *thread.Prints) bool {
 	req := next.Request
 	if req == nil || req.PreviousResponseID != "" || s.bare > 0 {
 		return false
@@ -62,7 +62,7 @@ func (s *seen) fresh(next *engine.Exchange, known *thread.Prints) bool {
 	for m := range req.Messages {
 		msg := &req.Messages[m]
 		switch msg.Role {
-		case engine.RoleUser, engine.RoleSystem, engine.RoleDeveloper:
+		case traffic.RoleUser, traffic.RoleSystem, traffic.RoleDeveloper:
 		default:
 			return false
 		}
@@ -83,9 +83,9 @@ func (s *seen) fresh(next *engine.Exchange, known *thread.Prints) bool {
 
 // authored reports whether b is content a client writes itself: text or
 // media, carrying no id, signature or payload a response produced.
-func authored(b *engine.Block) bool {
+func authored(b *traffic.Block) bool {
 	switch b.Type {
-	case engine.BlockText, engine.BlockImage, engine.BlockDocument:
+	case traffic.BlockText, traffic.BlockImage, traffic.BlockDocument:
 	default:
 		return false
 	}

@@ -3,8 +3,8 @@ package lint
 import (
 	"testing"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // TestJudgementHashesWhatTheRequestAdds: judging the next turn of a long
@@ -15,7 +15,7 @@ import (
 // bound of 256).
 func TestJudgementHashesWhatTheRequestAdds(t *testing.T) {
 	for _, w := range growingWires() {
-		l, memo := New(nil), engine.NewMemo()
+		l, memo := New(nil), traffic.NewMemo()
 		const turns = 300
 		for i := range turns {
 			w.lintCall(l, memo, w.body(i), true)
@@ -29,7 +29,7 @@ func TestJudgementHashesWhatTheRequestAdds(t *testing.T) {
 		// question; the Gemini checks hash each twice, with and without
 		// payloads.
 		want := 2
-		if ex.Wire == engine.WireGemini {
+		if ex.Wire == traffic.WireGemini {
 			want = 4
 		}
 		if got := p.blocks.Len(); got > want {

@@ -7,7 +7,7 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Linter judges the requests of one conversation (a cassette being
@@ -25,14 +25,14 @@ import (
 // judges a recording.
 type Linter struct {
 	checks  []*check.Check
-	history []engine.Exchange
+	history []traffic.Exchange
 	prints  []print // of history, in step
 	// later holds, in step with history, the calls added with their
 	// responses still to decode (AddDeferred); nil for the others.
 	later []*deferred
 	seen  seen // the history's blocks
 	// blocks are the fingerprints of the history's blocks, by address: a
-	// request that repeats the history through an engine.Memo shares its
+	// request that repeats the history through an traffic.Memo shares its
 	// blocks, and is hashed in time linear in what it adds.
 	blocks *thread.Prints
 	// Ephemeral is content the harness was told to send once and never
@@ -70,13 +70,13 @@ type Verdict struct {
 // come yet, against the history so far. next.Index is set to its place in
 // the conversation. Judge does not add next to the history: Add does, once
 // it is answered.
-func (l *Linter) Judge(next engine.Exchange) Verdict { return l.Prepare(next).Verdict() }
+func (l *Linter) Judge(next traffic.Exchange) Verdict { return l.Prepare(next).Verdict() }
 
 // Prepare takes what the judgement of next needs from the history (the
 // calls it is judged against), so that a caller guarding the linter with a
 // lock can release it before the judging itself: Verdict needs the linter
 // no longer. Judge is Prepare(next).Verdict().
-func (l *Linter) Prepare(next engine.Exchange) *Pending {
+func (l *Linter) Prepare(next traffic.Exchange) *Pending {
 	next.Index = len(l.history)
 	from := 0
 	if !l.Full {
@@ -90,10 +90,10 @@ func (l *Linter) Prepare(next engine.Exchange) *Pending {
 	}
 	// The calls before from stay zero values: the checks start at from
 	// (Traffic.From), and a pooled buffer is all zeros (Verdict clears it).
-	buf := trafficBuffers.Get().(*[]engine.Exchange)
+	buf := trafficBuffers.Get().(*[]traffic.Exchange)
 	exs := *buf
 	if cap(exs) < len(l.history)+1 {
-		exs = make([]engine.Exchange, 0, len(l.history)+1+len(l.history)/4)
+		exs = make([]traffic.Exchange, 0, len(l.history)+1+len(l.history)/4)
 	}
 	exs = append(append(exs[:from], l.history[from:]...), next)
 	*buf = exs
@@ -127,10 +127,10 @@ func (l *Linter) lookup() *thread.Prints {
 
 // Pending is a judgement Prepare has set up and Verdict carries out.
 type Pending struct {
-	buf       *[]engine.Exchange // the traffic: the calls judged against, then next
-	from      int                // where they begin in buf
+	buf       *[]traffic.Exchange // the traffic: the calls judged against, then next
+	from      int                 // where they begin in buf
 	next      int
-	wire      engine.Wire
+	wire      traffic.Wire
 	shortened bool
 	ephemeral []string
 	checks    []*check.Check
@@ -177,9 +177,9 @@ func (p *Pending) Verdict() Verdict {
 // Index is set to its place in the conversation. The linter keeps ex's
 // request and response as they are, and their blocks' fingerprints by
 // address: they must not change once added.
-func (l *Linter) Add(ex engine.Exchange) { l.add(ex, nil) }
+func (l *Linter) Add(ex traffic.Exchange) { l.add(ex, nil) }
 
-func (l *Linter) add(ex engine.Exchange, later *deferred) {
+func (l *Linter) add(ex traffic.Exchange, later *deferred) {
 	ex.Index = len(l.history)
 	ex.RequestBody, ex.ResponseBody = nil, nil // later requests are judged against the decoded call
 	if l.blocks == nil {
@@ -209,7 +209,7 @@ func (l *Linter) last() printed {
 
 // trafficBuffers are the exchange lists Judge builds and drops, reused so
 // that judging a call allocates nothing in proportion to the history.
-var trafficBuffers = sync.Pool{New: func() any { return new([]engine.Exchange) }}
+var trafficBuffers = sync.Pool{New: func() any { return new([]traffic.Exchange) }}
 
 // extended is the index of the latest call next extends unchanged, or -1
 // when there is none.
@@ -281,7 +281,7 @@ func forgetAllBut[T any](s []T, keep int) []T {
 
 // carryBlocks asks known for the fingerprint of every block printOf
 // fingerprints in ex's request, so that a Carry takes them over.
-func carryBlocks(ex *engine.Exchange, known *thread.Prints) {
+func carryBlocks(ex *traffic.Exchange, known *thread.Prints) {
 	req := ex.Request
 	if req == nil || req.PreviousResponseID != "" {
 		return
@@ -295,8 +295,8 @@ func carryBlocks(ex *engine.Exchange, known *thread.Prints) {
 
 // History is a copy of the calls judged so far, in order, their
 // responses decoded.
-func (l *Linter) History() []engine.Exchange {
-	h := append([]engine.Exchange(nil), l.history...)
+func (l *Linter) History() []traffic.Exchange {
+	h := append([]traffic.Exchange(nil), l.history...)
 	for i, d := range l.later {
 		if d != nil {
 			h[i] = d.decoded(h[i])

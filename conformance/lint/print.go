@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/conformance/internal/thread"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // print fingerprints one request so that a later request that extends it
@@ -16,7 +16,7 @@ import (
 type print struct {
 	ok       bool // a decoded request a later one can extend
 	accepted bool
-	wire     engine.Wire
+	wire     traffic.Wire
 	settings uint64
 	prefix   []uint64 // prefix[k] fingerprints messages[:k+1]
 	// base is, for a call in the history, the index of the latest call
@@ -31,7 +31,7 @@ type print struct {
 // memory, with before's (the zero printed: none), as a growing
 // conversation decoded through a memo does, keep before's fingerprints:
 // only the messages after them are hashed.
-func printOf(ex *engine.Exchange, known *thread.Prints, before printed) print {
+func printOf(ex *traffic.Exchange, known *thread.Prints, before printed) print {
 	req := ex.Request
 	if req == nil || req.PreviousResponseID != "" {
 		return print{}
@@ -74,14 +74,14 @@ func printOf(ex *engine.Exchange, known *thread.Prints, before printed) print {
 
 // printed is a call with its print.
 type printed struct {
-	ex    *engine.Exchange
+	ex    *traffic.Exchange
 	print *print
 }
 
 // shared is how many of ex's request's first messages are, in memory, the
 // messages of the printed call's request, fingerprinted on the same wire:
 // 0 when they are not.
-func (c printed) shared(ex *engine.Exchange) int {
+func (c printed) shared(ex *traffic.Exchange) int {
 	if c.ex == nil || !c.print.ok || c.print.wire != ex.Wire || c.ex.Request == nil {
 		return 0
 	}

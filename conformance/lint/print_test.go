@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // TestPrintKeepsSharedFingerprints: a request whose messages start, in
@@ -17,12 +17,12 @@ import (
 func TestPrintKeepsSharedFingerprints(t *testing.T) {
 	for _, w := range growingWires() {
 		t.Run(w.name, func(t *testing.T) {
-			memo := engine.NewMemo()
-			decode := func(body []byte, memo *engine.Memo) engine.Exchange {
+			memo := traffic.NewMemo()
+			decode := func(body []byte, memo *traffic.Memo) traffic.Exchange {
 				return providers.Decode(0, providers.Call{Method: "POST", URL: w.url, RequestHeader: w.header, RequestBody: body,
 					Status: 200, ResponseHeader: answerHeader, ResponseBody: w.answer, Memo: memo})
 			}
-			alone := func(ex *engine.Exchange) print { return printOf(ex, nil, printed{}) }
+			alone := func(ex *traffic.Exchange) print { return printOf(ex, nil, printed{}) }
 			prev := decode(w.body(0), memo)
 			prevPrint := alone(&prev)
 			shared := 0

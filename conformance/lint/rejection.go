@@ -8,8 +8,8 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Rejection is what a provider answers a request that breaks an error-level
@@ -34,7 +34,7 @@ func (r *Rejection) String() string {
 // Reject is the provider's answer to a request with the error-level
 // finding f on wire w: its status, and its own error text with the
 // finding's block numbers and ids written in.
-func Reject(w engine.Wire, f check.Finding) *Rejection {
+func Reject(w traffic.Wire, f check.Finding) *Rejection {
 	status, message := providerAnswer(f)
 	return &Rejection{Check: f.Check, Location: strings.TrimPrefix(f.Location, "request."), Status: status,
 		Message: message, Detail: f.Message, Body: providers.ErrorBody(w, status, message)}

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/llmtck/llmtck/conformance/check"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // recordingExts are the file endings a folder walk always checks; other
@@ -30,7 +30,7 @@ var recordingExts = map[string]bool{
 // not exist, a run that found no recording, or one where none of the checks
 // applied to any. Files that cannot be decoded are reported in their
 // FileReport.Error and the other files are still checked.
-func CheckPaths(paths []string, checks []*check.Check, wire engine.Wire, exclude ...string) (*Report, error) {
+func CheckPaths(paths []string, checks []*check.Check, wire traffic.Wire, exclude ...string) (*Report, error) {
 	for _, g := range exclude {
 		if _, err := filepath.Match(g, ""); err != nil {
 			return nil, fmt.Errorf("bad --exclude pattern %q: %v", g, err)
@@ -177,7 +177,7 @@ func looksLikeRecording(path string) bool {
 
 // checkFile loads, decodes and judges one file. It never fails: a file that
 // cannot be read or decoded is reported in the FileReport's Error.
-func checkFile(path string, checks []*check.Check, wire engine.Wire) (fr FileReport) {
+func checkFile(path string, checks []*check.Check, wire traffic.Wire) (fr FileReport) {
 	start := time.Now()
 	fr = FileReport{Path: path}
 	defer func() { fr.Elapsed = time.Since(start) }()
@@ -201,7 +201,7 @@ func checkFile(path string, checks []*check.Check, wire engine.Wire) (fr FileRep
 		fr.Took[ch.ID] = time.Since(t0)
 	}
 	check.Sort(fr.Findings)
-	if fr.Provider == string(engine.WireUnknown) && fr.Interactions > 0 {
+	if fr.Provider == string(traffic.WireUnknown) && fr.Interactions > 0 {
 		fr.Note = noChecksNote(tr.Exchanges)
 	}
 	if tr.Torn > 0 {
@@ -213,14 +213,14 @@ func checkFile(path string, checks []*check.Check, wire engine.Wire) (fr FileRep
 
 // noChecksNote says why the calls of a file that was read are judged by
 // no wire's rules.
-func noChecksNote(exs []engine.Exchange) string {
+func noChecksNote(exs []traffic.Exchange) string {
 	for _, ex := range exs {
-		if ex.Dialect == engine.DialectOllama && ex.Wire == engine.WireUnknown {
+		if ex.Dialect == traffic.DialectOllama && ex.Wire == traffic.WireUnknown {
 			return "read, but no check applies: Ollama's native API (/api/chat, /api/generate) has no rules in the catalogue; record its OpenAI-compatible /v1 endpoint to have it checked"
 		}
 	}
 	for _, ex := range exs {
-		if ex.Dialect == engine.DialectBedrock && strings.Contains(ex.URL, "/invoke") {
+		if ex.Dialect == traffic.DialectBedrock && strings.Contains(ex.URL, "/invoke") {
 			return "read, but no check applies: Bedrock InvokeModel with a native body other than Anthropic's (Nova, Llama, Titan …) has no rules in the catalogue; Converse calls and Claude's InvokeModel are checked"
 		}
 	}
@@ -230,7 +230,7 @@ func noChecksNote(exs []engine.Exchange) string {
 // LoadTraffic reads a recording of any known format and decodes every call,
 // with the content the recording declares ephemeral (llmtck_ephemeral). A
 // non-empty wire forces that wire for every call.
-func LoadTraffic(path string, wire engine.Wire) (*check.Traffic, error) {
+func LoadTraffic(path string, wire traffic.Wire) (*check.Traffic, error) {
 	c, err := cassette.Load(path)
 	if err != nil {
 		return nil, err
@@ -240,18 +240,18 @@ func LoadTraffic(path string, wire engine.Wire) (*check.Traffic, error) {
 
 // ProviderOf names the file's wire; a cassette mixing wires lists each known
 // one in order of first use, joined by commas ("responses,gemini").
-func ProviderOf(exs []engine.Exchange) string {
+func ProviderOf(exs []traffic.Exchange) string {
 	var wires []string
-	seen := map[engine.Wire]bool{}
+	seen := map[traffic.Wire]bool{}
 	for _, ex := range exs {
-		if ex.Wire == engine.WireUnknown || seen[ex.Wire] {
+		if ex.Wire == traffic.WireUnknown || seen[ex.Wire] {
 			continue
 		}
 		seen[ex.Wire] = true
 		wires = append(wires, string(ex.Wire))
 	}
 	if len(wires) == 0 {
-		return string(engine.WireUnknown)
+		return string(traffic.WireUnknown)
 	}
 	return strings.Join(wires, ",")
 }
@@ -259,12 +259,12 @@ func ProviderOf(exs []engine.Exchange) string {
 // DialectOf names who served a file's calls when that is not the providers'
 // own API: each dialect once, in order of first use, joined by commas; ""
 // when every call went to the provider itself.
-func DialectOf(exs []engine.Exchange) string {
+func DialectOf(exs []traffic.Exchange) string {
 	var out []string
-	seen := map[engine.Dialect]bool{}
+	seen := map[traffic.Dialect]bool{}
 	for _, ex := range exs {
 		d := ex.Dialect
-		if d == "" || d == engine.DialectDirect || d == engine.DialectUnknown || seen[d] {
+		if d == "" || d == traffic.DialectDirect || d == traffic.DialectUnknown || seen[d] {
 			continue
 		}
 		seen[d] = true

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/conformance/check"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // volatileID matches provider-minted identifiers that change on every
@@ -112,7 +112,7 @@ func Transcript(tr *check.Traffic) string {
 }
 
 // block renders one block on one line.
-func (n *normaliser) block(bl engine.Block) string {
+func (n *normaliser) block(bl traffic.Block) string {
 	var parts []string
 	kind := string(bl.Type)
 	if bl.WireType != "" && bl.WireType != kind {
@@ -134,7 +134,7 @@ func (n *normaliser) block(bl engine.Block) string {
 	if bl.IsError {
 		parts = append(parts, "is_error")
 	}
-	if bl.Text != "" || bl.Type == engine.BlockText {
+	if bl.Text != "" || bl.Type == traffic.BlockText {
 		parts = append(parts, fmt.Sprintf("%q", n.text(bl.Text)))
 	}
 	if len(bl.Input) > 0 {
@@ -155,7 +155,7 @@ func (n *normaliser) block(bl engine.Block) string {
 	if len(bl.EncryptedContent) > 0 {
 		parts = append(parts, opaque("encrypted_content", bl.EncryptedContent))
 	}
-	if len(bl.Raw) > 0 && bl.Type == engine.BlockOther {
+	if len(bl.Raw) > 0 && bl.Type == traffic.BlockOther {
 		parts = append(parts, opaque("raw", bl.Raw))
 	}
 	return strings.Join(parts, " ")

@@ -7,11 +7,11 @@ import (
 	"net/http"
 	"unicode/utf8"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/sse"
 	"github.com/llmtck/llmtck/providers"
 	antwire "github.com/llmtck/llmtck/providers/anthropic"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // anthropic serves the Messages API: POST /v1/messages, content blocks in
@@ -51,7 +51,7 @@ func (anthropic) checkStep(s *Scenario, st Step, tools map[string]bool) error {
 		}
 	}
 	filled := fillAll(st.Content)
-	codec := providers.For(engine.WireAnthropic)
+	codec := providers.For(traffic.WireAnthropic)
 	for _, body := range [][]byte{antRender(st, 0, filled), bytes.Join(antStream(st, 0, filled), nil)} {
 		resp, err := codec.DecodeResponse(http.StatusOK, nil, body)
 		if err != nil {
@@ -78,9 +78,9 @@ func fillAll(content []json.RawMessage) []json.RawMessage {
 
 // respond mints step n's signatures and redacted data, each bound to req
 // and to the blocks before it, and renders the response.
-func (anthropic) respond(m *Minter, s *Scenario, n int, req *engine.Request, stream bool) ([][]byte, error) {
+func (anthropic) respond(m *Minter, s *Scenario, n int, req *traffic.Request, stream bool) ([][]byte, error) {
 	st := s.Steps[n]
-	resp, err := providers.For(engine.WireAnthropic).DecodeResponse(http.StatusOK, nil, antRender(st, n, fillAll(st.Content)))
+	resp, err := providers.For(traffic.WireAnthropic).DecodeResponse(http.StatusOK, nil, antRender(st, n, fillAll(st.Content)))
 	if err != nil || len(resp.Output) != 1 || len(resp.Output[0].Blocks) != len(st.Content) {
 		return nil, fmt.Errorf("step %d does not decode: %v", n, err)
 	}
@@ -94,7 +94,7 @@ func (anthropic) respond(m *Minter, s *Scenario, n int, req *engine.Request, str
 // mintReasoning fills step n's placeholders: each thinking block's
 // signature and each redacted block's data, minted for its content and
 // bound to req and to the blocks before it in blocks, the step decoded.
-func mintReasoning(m *Minter, s *Scenario, n int, req *engine.Request, blocks []engine.Block) []json.RawMessage {
+func mintReasoning(m *Minter, s *Scenario, n int, req *traffic.Request, blocks []traffic.Block) []json.RawMessage {
 	st := s.Steps[n]
 	content := make([]json.RawMessage, len(st.Content))
 	placeholder := []byte(`"` + Placeholder + `"`)
@@ -102,10 +102,10 @@ func mintReasoning(m *Minter, s *Scenario, n int, req *engine.Request, blocks []
 		content[j] = raw
 		var tok string
 		switch blocks[j].Type {
-		case engine.BlockThinking:
+		case traffic.BlockThinking:
 			tok = m.mint(req, len(req.Messages), blocks[:j], []byte(blocks[j].Text), nil)
 			blocks[j].Signature = rawjson.Quote(tok)
-		case engine.BlockRedacted:
+		case traffic.BlockRedacted:
 			tok = m.mint(req, len(req.Messages), blocks[:j], nil, m.Nonce(fmt.Sprintf("redacted %s %d %d", s.Name, n, j)))
 			blocks[j].Data = rawjson.Quote(tok)
 		default:
@@ -120,17 +120,17 @@ func mintReasoning(m *Minter, s *Scenario, n int, req *engine.Request, blocks []
 // an altered or foreign token is ANT-THINK-003's "Invalid signature"; a
 // genuine one whose history changed, or that moved, is ANT-THINK-009's
 // binding error.
-func (anthropic) verify(m *Minter, req *engine.Request) *Fault {
+func (anthropic) verify(m *Minter, req *traffic.Request) *Fault {
 	for i, msg := range req.Messages {
-		if msg.Role != engine.RoleAssistant {
+		if msg.Role != traffic.RoleAssistant {
 			continue
 		}
 		for j, b := range msg.Blocks {
 			raw, payload := b.Signature, []byte(b.Text)
-			if b.Type == engine.BlockRedacted {
+			if b.Type == traffic.BlockRedacted {
 				raw, payload = b.Data, nil
 			}
-			if (b.Type != engine.BlockThinking && b.Type != engine.BlockRedacted) || len(raw) == 0 {
+			if (b.Type != traffic.BlockThinking && b.Type != traffic.BlockRedacted) || len(raw) == 0 {
 				continue
 			}
 			loc := fmt.Sprintf("request.messages[%d].content[%d]", i, j)

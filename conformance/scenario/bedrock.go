@@ -7,10 +7,10 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/eventstream"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // bedrock serves Amazon Bedrock Converse: POST /model/{modelId}/converse
@@ -60,7 +60,7 @@ func (bedrock) checkStep(s *Scenario, st Step, tools map[string]bool) error {
 		}
 	}
 	filled := fillAll(st.Content)
-	codec := providers.For(engine.WireBedrock)
+	codec := providers.For(traffic.WireBedrock)
 	for _, body := range [][]byte{bdrRender(st, filled), bytes.Join(bdrStream(st, filled), nil)} {
 		resp, err := codec.DecodeResponse(http.StatusOK, nil, body)
 		if err != nil {
@@ -78,9 +78,9 @@ func (bedrock) checkStep(s *Scenario, st Step, tools map[string]bool) error {
 
 // respond mints step n's signatures and redacted content, bound to req and
 // to the blocks before them, and renders the response.
-func (bedrock) respond(m *Minter, s *Scenario, n int, req *engine.Request, stream bool) ([][]byte, error) {
+func (bedrock) respond(m *Minter, s *Scenario, n int, req *traffic.Request, stream bool) ([][]byte, error) {
 	st := s.Steps[n]
-	resp, err := providers.For(engine.WireBedrock).DecodeResponse(http.StatusOK, nil, bdrRender(st, fillAll(st.Content)))
+	resp, err := providers.For(traffic.WireBedrock).DecodeResponse(http.StatusOK, nil, bdrRender(st, fillAll(st.Content)))
 	if err != nil || len(resp.Output) != 1 || len(resp.Output[0].Blocks) != len(st.Content) {
 		return nil, fmt.Errorf("step %d does not decode: %v", n, err)
 	}
@@ -95,17 +95,17 @@ func (bedrock) respond(m *Minter, s *Scenario, n int, req *engine.Request, strea
 // A token the simulator did not mint for that content is BDR-THINK-001's
 // refusal. A genuine token after a changed history is accepted: no public
 // record shows Bedrock binding reasoning to the history before it.
-func (bedrock) verify(m *Minter, req *engine.Request) *Fault {
+func (bedrock) verify(m *Minter, req *traffic.Request) *Fault {
 	for i, msg := range req.Messages {
-		if msg.Role != engine.RoleAssistant {
+		if msg.Role != traffic.RoleAssistant {
 			continue
 		}
 		for j, b := range msg.Blocks {
 			raw, payload := b.Signature, []byte(b.Text)
-			if b.Type == engine.BlockRedacted {
+			if b.Type == traffic.BlockRedacted {
 				raw, payload = b.Data, nil
 			}
-			if (b.Type != engine.BlockThinking && b.Type != engine.BlockRedacted) || len(raw) == 0 {
+			if (b.Type != traffic.BlockThinking && b.Type != traffic.BlockRedacted) || len(raw) == 0 {
 				continue
 			}
 			if m.check(raw, req, i, j, payload) == forged {

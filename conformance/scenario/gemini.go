@@ -9,10 +9,10 @@ import (
 	"net/http"
 	"regexp"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/providers"
 	"github.com/llmtck/llmtck/providers/gemini"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // gem serves the Gemini API as a Gemini 3 model: POST
@@ -54,7 +54,7 @@ func (gem) checkStep(s *Scenario, st Step, tools map[string]bool) error {
 		}
 	}
 	filled := fillAll(st.Content)
-	codec := providers.For(engine.WireGemini)
+	codec := providers.For(traffic.WireGemini)
 	for _, body := range [][]byte{gemRender(s, st, 0, filled), bytes.Join(gemStream(s, st, 0, filled), nil)} {
 		resp, err := codec.DecodeResponse(http.StatusOK, nil, body)
 		if err != nil {
@@ -141,9 +141,9 @@ func gemCheckCall(raw json.RawMessage, tools map[string]bool) error {
 
 // respond mints step n's thoughtSignatures, each bound to req and to the
 // parts before it, and renders the response.
-func (gem) respond(m *Minter, s *Scenario, n int, req *engine.Request, stream bool) ([][]byte, error) {
+func (gem) respond(m *Minter, s *Scenario, n int, req *traffic.Request, stream bool) ([][]byte, error) {
 	st := s.Steps[n]
-	resp, err := providers.For(engine.WireGemini).DecodeResponse(http.StatusOK, nil, gemRender(s, st, n, fillAll(st.Content)))
+	resp, err := providers.For(traffic.WireGemini).DecodeResponse(http.StatusOK, nil, gemRender(s, st, n, fillAll(st.Content)))
 	if err != nil || len(resp.Output) != 1 || len(resp.Output[0].Blocks) != len(st.Content) {
 		return nil, fmt.Errorf("step %d does not decode: %v", n, err)
 	}
@@ -174,15 +174,15 @@ func (gem) respond(m *Minter, s *Scenario, n int, req *engine.Request, stream bo
 // thought signature.", and so is a genuine one whose history changed.
 // Signatures elsewhere are not validated by the API; the documented dummy
 // signatures stand for calls the client wrote and pass.
-func (gem) verify(m *Minter, req *engine.Request) *Fault {
+func (gem) verify(m *Minter, req *traffic.Request) *Fault {
 	req = gemNormal(req)
 	for i := gemTurnStart(req.Messages) + 1; i < len(req.Messages); i++ {
 		msg := req.Messages[i]
-		if msg.Role != engine.RoleAssistant {
+		if msg.Role != traffic.RoleAssistant {
 			continue
 		}
 		for j, b := range msg.Blocks {
-			if b.Type != engine.BlockToolCall || b.Signature == nil || gemDummy(b.Signature) {
+			if b.Type != traffic.BlockToolCall || b.Signature == nil || gemDummy(b.Signature) {
 				continue
 			}
 			loc := fmt.Sprintf("request.contents[%d].parts[%d].thoughtSignature", i, j)
@@ -204,13 +204,13 @@ func (gem) verify(m *Minter, req *engine.Request) *Fault {
 
 // gemTurnStart is the index of the last user content with ordinary
 // content, where the current turn starts; -1 when there is none.
-func gemTurnStart(msgs []engine.Message) int {
+func gemTurnStart(msgs []traffic.Message) int {
 	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role != engine.RoleUser {
+		if msgs[i].Role != traffic.RoleUser {
 			continue
 		}
 		for _, b := range msgs[i].Blocks {
-			if b.Type != engine.BlockToolResult {
+			if b.Type != traffic.BlockToolResult {
 				return i
 			}
 		}
@@ -233,9 +233,9 @@ func gemDummy(raw json.RawMessage) bool {
 
 // gemPayload is what a part's signature signs: the call's name and
 // arguments (not its id, which clients may add or drop), or the text.
-func gemPayload(b engine.Block) []byte {
+func gemPayload(b traffic.Block) []byte {
 	switch {
-	case b.Type == engine.BlockToolCall:
+	case b.Type == traffic.BlockToolCall:
 		args := rawjson.Compact(b.Input)
 		if len(args) == 0 {
 			args = []byte("{}")
@@ -251,12 +251,12 @@ func gemPayload(b engine.Block) []byte {
 // spelling: the API decodes signatures, so a client that echoes one in the
 // URL-safe alphabet (pydantic-ai does) echoes the same signature. req itself
 // is not changed.
-func gemNormal(req *engine.Request) *engine.Request {
+func gemNormal(req *traffic.Request) *traffic.Request {
 	out := *req
-	out.Messages = make([]engine.Message, len(req.Messages))
+	out.Messages = make([]traffic.Message, len(req.Messages))
 	for i, msg := range req.Messages {
 		out.Messages[i] = msg
-		out.Messages[i].Blocks = append([]engine.Block(nil), msg.Blocks...)
+		out.Messages[i].Blocks = append([]traffic.Block(nil), msg.Blocks...)
 		for j, b := range msg.Blocks {
 			if b.Signature == nil || gemDummy(b.Signature) {
 				continue

@@ -18,13 +18,14 @@ import (
 	"github.com/llmtck/llmtck/conformance/report"
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/conformance/simulator"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/providers"
 	"github.com/llmtck/llmtck/providers/gemini"
 	"github.com/llmtck/llmtck/reference"
+	"github.com/llmtck/llmtck/reference/engine"
 	"github.com/llmtck/llmtck/reference/harness"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // gemPlay is what one reference-harness play of a Gemini scenario gave.
@@ -38,7 +39,7 @@ type gemPlay struct {
 // playGemini plays sc with the reference harness over loopback HTTP, turn
 // after turn, keeping the conversation as an application would; tamper,
 // when set, rewrites each request body the harness sends.
-func playGemini(t testing.TB, name string, stream bool, tamper func(call int, req *engine.Request)) gemPlay {
+func playGemini(t testing.TB, name string, stream bool, tamper func(call int, req *traffic.Request)) gemPlay {
 	t.Helper()
 	sc, err := scenario.Load(name)
 	if err != nil {
@@ -47,15 +48,15 @@ func playGemini(t testing.TB, name string, stream bool, tamper func(call int, re
 	var out gemPlay
 	client := http.DefaultClient
 	if tamper != nil {
-		client = reference.Tamper(nil, engine.WireGemini, tamper)
+		client = reference.Tamper(nil, traffic.WireGemini, tamper)
 	}
 	out.sim, err = simulator.Play(sc, func(s *conformance.Session) error {
-		var history []engine.Message
+		var history []traffic.Message
 		if s.System != "" {
-			history = append(history, engine.Message{Role: engine.RoleSystem, Blocks: []engine.Block{{Type: engine.BlockText, Text: s.System}}})
+			history = append(history, traffic.Message{Role: traffic.RoleSystem, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: s.System}}})
 		}
 		for _, turn := range s.Turns {
-			history = append(history, engine.Message{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: turn.Prompt}}})
+			history = append(history, traffic.Message{Role: traffic.RoleUser, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: turn.Prompt}}})
 			ctx, cancel := context.WithCancel(context.Background())
 			s.OnCancel(cancel)
 			h, err := harness.New(harness.Config{BaseURL: s.BaseURL(turn.Provider), Wire: turn.Provider, Model: turn.Model,
@@ -84,7 +85,7 @@ func playGemini(t testing.TB, name string, stream bool, tamper func(call int, re
 				break
 			}
 		}
-		if last := history[len(history)-1]; last.Role == engine.RoleAssistant {
+		if last := history[len(history)-1]; last.Role == traffic.RoleAssistant {
 			for _, b := range last.Blocks {
 				out.final += b.Text
 			}
@@ -191,7 +192,7 @@ func TestGeminiCancelledCall(t *testing.T) {
 				t.Fatalf("turn 2 sends %d contents: %+v", len(req.Messages), req.Messages)
 			}
 			res := req.Messages[2].Blocks[0]
-			if res.Type != engine.BlockToolResult || res.Name != "run_tests" || !bytes.HasPrefix(rawjson.Compact(res.ResultRaw), []byte(`{"error":`)) {
+			if res.Type != traffic.BlockToolResult || res.Name != "run_tests" || !bytes.HasPrefix(rawjson.Compact(res.ResultRaw), []byte(`{"error":`)) {
 				t.Errorf("the cancelled call is answered with %s %s %s", res.Type, res.Name, res.ResultRaw)
 			}
 			if want := gemAnswer(t, "gemini/cancelled-call"); p.final != want {
@@ -214,10 +215,10 @@ func flipSig(raw json.RawMessage) json.RawMessage {
 }
 
 // calls returns the functionCall parts of content i of req.
-func calls(req *engine.Request, i int) []*engine.Block {
-	var out []*engine.Block
+func calls(req *traffic.Request, i int) []*traffic.Block {
+	var out []*traffic.Block
 	for j := range req.Messages[i].Blocks {
-		if b := &req.Messages[i].Blocks[j]; b.Type == engine.BlockToolCall {
+		if b := &req.Messages[i].Blocks[j]; b.Type == traffic.BlockToolCall {
 			out = append(out, b)
 		}
 	}
@@ -229,22 +230,22 @@ func TestGeminiBrokenClientsAreRejected(t *testing.T) {
 	cases := []struct {
 		name, scenario string
 		call           int // the request that is broken
-		tamper         func(req *engine.Request)
+		tamper         func(req *traffic.Request)
 		checks         []string // the check named, any of
 		message        string
 	}{{
 		name: "a signature byte altered", scenario: "gemini/sequential-calls", call: 1,
-		tamper:  func(req *engine.Request) { c := calls(req, 1)[0]; c.Signature = flipSig(c.Signature) },
+		tamper:  func(req *traffic.Request) { c := calls(req, 1)[0]; c.Signature = flipSig(c.Signature) },
 		checks:  []string{"GEM-SIG-003"},
 		message: "Corrupted thought signature.",
 	}, {
 		name: "the signature of a current-turn call dropped", scenario: "gemini/sequential-calls", call: 2,
-		tamper:  func(req *engine.Request) { calls(req, 3)[0].Signature = nil },
+		tamper:  func(req *traffic.Request) { calls(req, 3)[0].Signature = nil },
 		checks:  []string{"GEM-SIG-002"},
 		message: missing,
 	}, {
 		name: "the signature moved from the first parallel call to the second", scenario: "gemini/parallel-calls", call: 1,
-		tamper: func(req *engine.Request) {
+		tamper: func(req *traffic.Request) {
 			cs := calls(req, 1)
 			cs[0].Signature, cs[1].Signature = nil, cs[0].Signature
 		},
@@ -253,7 +254,7 @@ func TestGeminiBrokenClientsAreRejected(t *testing.T) {
 		// A call the client wrote into the current turn, with a signature
 		// no response gave: only the simulator's own verification sees it.
 		name: "a written call with a made-up signature", scenario: "gemini/sequential-calls", call: 0,
-		tamper: func(req *engine.Request) {
+		tamper: func(req *traffic.Request) {
 			req.Messages = append(req.Messages, gemWrittenCall(`"CpYEAXLI2nxHJhy3F4oMijlAus2CPUEnTw16KkDpmU77MgVhg6piCF3GycCmKbjhGXQ8mBK5lSpsqwI7DapurrH+NcQiuUJYF1CpS438/kC6pw0J"`)...)
 		},
 		checks:  []string{"GEM-SIG-003"},
@@ -261,7 +262,7 @@ func TestGeminiBrokenClientsAreRejected(t *testing.T) {
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p := playGemini(t, c.scenario, false, func(call int, req *engine.Request) {
+			p := playGemini(t, c.scenario, false, func(call int, req *traffic.Request) {
 				if call == c.call {
 					c.tamper(req)
 				}
@@ -297,11 +298,11 @@ func TestGeminiBrokenClientsAreRejected(t *testing.T) {
 
 // gemWrittenCall is a model turn the client wrote, one call signed with
 // sig, and its function response.
-func gemWrittenCall(sig string) []engine.Message {
-	return []engine.Message{
-		{Role: engine.RoleAssistant, Blocks: []engine.Block{{Type: engine.BlockToolCall, WireType: "functionCall", Name: "get_weather",
+func gemWrittenCall(sig string) []traffic.Message {
+	return []traffic.Message{
+		{Role: traffic.RoleAssistant, Blocks: []traffic.Block{{Type: traffic.BlockToolCall, WireType: "functionCall", Name: "get_weather",
 			Input: json.RawMessage(`{"city":"Cannes"}`), Signature: json.RawMessage(sig)}}},
-		{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockToolResult, WireType: "functionResponse", Name: "get_weather",
+		{Role: traffic.RoleUser, Blocks: []traffic.Block{{Type: traffic.BlockToolResult, WireType: "functionResponse", Name: "get_weather",
 			ResultRaw: json.RawMessage(`{"output":"23 °C"}`)}}},
 	}
 }
@@ -327,7 +328,7 @@ func lastResponse(t *testing.T, sim *simulator.Simulator) []byte {
 // documented dummy signature, pass.
 func TestGeminiCorrectVariationsPass(t *testing.T) {
 	t.Run("url-safe signatures", func(t *testing.T) {
-		p := playGemini(t, "gemini/sequential-calls", true, func(call int, req *engine.Request) {
+		p := playGemini(t, "gemini/sequential-calls", true, func(call int, req *traffic.Request) {
 			for i := range req.Messages {
 				for j := range req.Messages[i].Blocks {
 					b := &req.Messages[i].Blocks[j]
@@ -346,7 +347,7 @@ func TestGeminiCorrectVariationsPass(t *testing.T) {
 		checkClean(t, p)
 	})
 	t.Run("a written call with the dummy signature", func(t *testing.T) {
-		p := playGemini(t, "gemini/parallel-calls", false, func(call int, req *engine.Request) {
+		p := playGemini(t, "gemini/parallel-calls", false, func(call int, req *traffic.Request) {
 			// After the prompt, in every request, so the history stays.
 			written := gemWrittenCall(`"skip_thought_signature_validator"`)
 			req.Messages = append(req.Messages[:1], append(written, req.Messages[1:]...)...)
@@ -379,7 +380,7 @@ func TestGeminiEndpoint(t *testing.T) {
 		var got *http.Response
 		var data []byte
 		_, err := simulator.Play(sc, func(s *conformance.Session) error {
-			r, err := http.NewRequest(c.method, s.BaseURL(engine.WireGemini)+c.path, strings.NewReader(body))
+			r, err := http.NewRequest(c.method, s.BaseURL(traffic.WireGemini)+c.path, strings.NewReader(body))
 			if err != nil {
 				return err
 			}
@@ -438,7 +439,7 @@ func TestGeminiCassetteRepeatsAndPasses(t *testing.T) {
 		if err := p.sim.WriteCassette(path); err != nil {
 			t.Fatal(err)
 		}
-		tr, err := report.LoadTraffic(path, engine.WireGemini)
+		tr, err := report.LoadTraffic(path, traffic.WireGemini)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -474,13 +475,13 @@ func FuzzGeminiVerify(f *testing.F) {
 		f.Fatal(err)
 	}
 	m := scenario.NewMinter([]byte("fuzz"))
-	codec := providers.For(engine.WireGemini)
+	codec := providers.For(traffic.WireGemini)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		req, err := codec.DecodeRequest(body)
 		if err != nil {
 			return
 		}
-		if fault := scenario.Verify(m, engine.WireGemini, req); fault != nil && fault.Check != "GEM-SIG-003" {
+		if fault := scenario.Verify(m, traffic.WireGemini, req); fault != nil && fault.Check != "GEM-SIG-003" {
 			t.Fatalf("fault %v", fault)
 		}
 		for n := range sc.Steps {
@@ -499,18 +500,18 @@ func TestGeminiHistoryEditsAreWarnings(t *testing.T) {
 	cases := []struct {
 		name   string
 		call   int
-		tamper func(req *engine.Request)
+		tamper func(req *traffic.Request)
 	}{
-		{"a function response edited under a later signed call", 2, func(req *engine.Request) {
+		{"a function response edited under a later signed call", 2, func(req *traffic.Request) {
 			req.Messages[2].Blocks[0].ResultRaw = json.RawMessage(`{"output":"31 °C, sunny"}`)
 		}},
-		{"a system instruction that changes per request", 1, func(req *engine.Request) {
-			req.System = []engine.Block{{Type: engine.BlockText, Text: "Now: 2026-11-25T05:02:41Z"}}
+		{"a system instruction that changes per request", 1, func(req *traffic.Request) {
+			req.System = []traffic.Block{{Type: traffic.BlockText, Text: "Now: 2026-11-25T05:02:41Z"}}
 		}},
-		{"a part inserted before the signed call", 1, func(req *engine.Request) {
+		{"a part inserted before the signed call", 1, func(req *traffic.Request) {
 			for i := range req.Messages {
 				if len(calls(req, i)) > 0 {
-					req.Messages[i].Blocks = append([]engine.Block{{Type: engine.BlockText, Text: "Let me check."}}, req.Messages[i].Blocks...)
+					req.Messages[i].Blocks = append([]traffic.Block{{Type: traffic.BlockText, Text: "Let me check."}}, req.Messages[i].Blocks...)
 					return
 				}
 			}
@@ -518,7 +519,7 @@ func TestGeminiHistoryEditsAreWarnings(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p := playGemini(t, "gemini/sequential-calls", false, func(call int, req *engine.Request) {
+			p := playGemini(t, "gemini/sequential-calls", false, func(call int, req *traffic.Request) {
 				if call == c.call {
 					c.tamper(req)
 				}

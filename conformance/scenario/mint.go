@@ -8,8 +8,8 @@ import (
 	"hash"
 	"strconv"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // A minted token is base64 of: a tag over the block's own content, a tag
@@ -38,14 +38,14 @@ func (m *Minter) Nonce(label string) []byte {
 // upto messages and, in its own message, the blocks before it. A token
 // standing for hidden content (redacted thinking, encrypted reasoning)
 // carries that content as nonce, and its payload is the nonce itself.
-func (m *Minter) mint(req *engine.Request, upto int, before []engine.Block, payload, nonce []byte) string {
+func (m *Minter) mint(req *traffic.Request, upto int, before []traffic.Block, payload, nonce []byte) string {
 	if nonce != nil {
 		payload = nonce
 	}
 	return base64.StdEncoding.EncodeToString(append(m.tags(req, upto, before, payload), nonce...))
 }
 
-func (m *Minter) tags(req *engine.Request, upto int, before []engine.Block, payload []byte) []byte {
+func (m *Minter) tags(req *traffic.Request, upto int, before []traffic.Block, payload []byte) []byte {
 	own := hmac.New(sha256.New, m.key)
 	writeField(own, payload)
 	bound := hmac.New(sha256.New, m.key)
@@ -66,7 +66,7 @@ const (
 // check verifies raw, the JSON token echoed in the block at
 // req.Messages[i].Blocks[j], minted for payload (nil when the token carries
 // its own content, as mint's nonce).
-func (m *Minter) check(raw []byte, req *engine.Request, i, j int, payload []byte) verdict {
+func (m *Minter) check(raw []byte, req *traffic.Request, i, j int, payload []byte) verdict {
 	s, ok := rawjson.String(raw)
 	if !ok {
 		return forged
@@ -94,7 +94,7 @@ func (m *Minter) check(raw []byte, req *engine.Request, i, j int, payload []byte
 // prompt, the tools, the first upto messages and the blocks before it in
 // its own message. Only what the model reads counts: cache_control,
 // citations and other extras do not, nor does how the JSON was spelled.
-func writeHistory(h hash.Hash, req *engine.Request, upto int, before []engine.Block) {
+func writeHistory(h hash.Hash, req *traffic.Request, upto int, before []traffic.Block) {
 	writeField(h, []byte("system"))
 	writeBlocks(h, req.System)
 	writeField(h, []byte("tools"))
@@ -107,11 +107,11 @@ func writeHistory(h hash.Hash, req *engine.Request, upto int, before []engine.Bl
 		writeField(h, []byte(msg.Role))
 		writeBlocks(h, msg.Blocks)
 	}
-	writeField(h, []byte(engine.RoleAssistant))
+	writeField(h, []byte(traffic.RoleAssistant))
 	writeBlocks(h, before)
 }
 
-func writeBlocks(h hash.Hash, blocks []engine.Block) {
+func writeBlocks(h hash.Hash, blocks []traffic.Block) {
 	writeField(h, []byte(strconv.Itoa(len(blocks))))
 	for _, b := range blocks {
 		writeField(h, []byte(b.Type))

@@ -10,10 +10,10 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/sse"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // chat serves the Chat Completions API: POST /v1/chat/completions, one
@@ -117,7 +117,7 @@ func (chat) checkStep(s *Scenario, st Step, tools map[string]bool) error {
 	if m.text != nil {
 		want++
 	}
-	codec := providers.For(engine.WireOpenAI)
+	codec := providers.For(traffic.WireOpenAI)
 	for _, body := range [][]byte{chatRender(s.Name, st, 0, m), bytes.Join(chatStream(s.Name, st, 0, m, true), nil)} {
 		resp, err := codec.DecodeResponse(http.StatusOK, nil, body)
 		if err != nil {
@@ -135,7 +135,7 @@ func (chat) checkStep(s *Scenario, st Step, tools map[string]bool) error {
 
 // respond renders step n as a chat.completion, or as its chunk stream with
 // a usage chunk when the request asked for one.
-func (chat) respond(_ *Minter, s *Scenario, n int, req *engine.Request, stream bool) ([][]byte, error) {
+func (chat) respond(_ *Minter, s *Scenario, n int, req *traffic.Request, stream bool) ([][]byte, error) {
 	st := s.Steps[n]
 	m, err := parseChat(st.Content, nil)
 	if err != nil {
@@ -148,10 +148,10 @@ func (chat) respond(_ *Minter, s *Scenario, n int, req *engine.Request, stream b
 }
 
 // verify has nothing to check: the wire carries no opaque tokens.
-func (chat) verify(*Minter, *engine.Request) *Fault { return nil }
+func (chat) verify(*Minter, *traffic.Request) *Fault { return nil }
 
 // chatIncludeUsage reports stream_options.include_usage on req.
-func chatIncludeUsage(req *engine.Request) bool {
+func chatIncludeUsage(req *traffic.Request) bool {
 	var o struct {
 		IncludeUsage bool `json:"include_usage"`
 	}

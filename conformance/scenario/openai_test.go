@@ -19,13 +19,14 @@ import (
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/conformance/simulator"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers"
 	"github.com/llmtck/llmtck/reference"
+	"github.com/llmtck/llmtck/reference/engine"
 	"github.com/llmtck/llmtck/reference/harness"
+	"github.com/llmtck/llmtck/traffic"
 )
 
-var chatCodec = providers.For(engine.WireOpenAI)
+var chatCodec = providers.For(traffic.WireOpenAI)
 
 func oaiScenario(t testing.TB, name string) *scenario.Scenario {
 	t.Helper()
@@ -50,8 +51,8 @@ func oaiToolDefs(s *conformance.Session) []engine.ToolDefinition {
 	return out
 }
 
-func oaiText(role engine.Role, s string) engine.Message {
-	return engine.Message{Role: role, ContentString: true, Blocks: []engine.Block{{Type: engine.BlockText, Text: s}}}
+func oaiText(role traffic.Role, s string) traffic.Message {
+	return traffic.Message{Role: role, ContentString: true, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: s}}}
 }
 
 // oaiPlay plays a one-turn scenario with the reference harness over
@@ -72,7 +73,7 @@ func oaiPlay(t *testing.T, name string, stream bool, wrap func(http.RoundTripper
 			return err
 		}
 		run, err = h.Start(context.Background(), harness.Params{
-			Messages: []engine.Message{oaiText(engine.RoleSystem, s.System), oaiText(engine.RoleUser, turn.Prompt)}, Tools: oaiToolDefs(s)})
+			Messages: []traffic.Message{oaiText(traffic.RoleSystem, s.System), oaiText(traffic.RoleUser, turn.Prompt)}, Tools: oaiToolDefs(s)})
 		if err != nil {
 			return err
 		}
@@ -137,20 +138,20 @@ func TestOpenAIReferenceHarnessPasses(t *testing.T) {
 func TestOpenAIBrokenClientsAreRejected(t *testing.T) {
 	cases := []struct {
 		name   string
-		tamper func(req *engine.Request)
+		tamper func(req *traffic.Request)
 		check  string
 		body   string
 	}{{
 		name: "a dropped tool message",
 		// messages: system, user, assistant (two calls), tool, tool
-		tamper: func(req *engine.Request) { req.Messages = req.Messages[:4] },
+		tamper: func(req *traffic.Request) { req.Messages = req.Messages[:4] },
 		check:  "OAI-TOOL-001",
 		body:   `{"error":{"message":"An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: call_Gt7nBc3MwQs9vXk5RjHfA2yE","type":"invalid_request_error","param":null,"code":null}}`,
 	}, {
 		name: "a tool message for an unknown call",
-		tamper: func(req *engine.Request) {
-			req.Messages = append(req.Messages, engine.Message{Role: engine.RoleTool, Blocks: []engine.Block{
-				{Type: engine.BlockToolResult, ToolCallID: "call_Zz9yXw8VuT7sR6qP5oN4mL3k", Text: "18 °C"}}})
+		tamper: func(req *traffic.Request) {
+			req.Messages = append(req.Messages, traffic.Message{Role: traffic.RoleTool, Blocks: []traffic.Block{
+				{Type: traffic.BlockToolResult, ToolCallID: "call_Zz9yXw8VuT7sR6qP5oN4mL3k", Text: "18 °C"}}})
 		},
 		check: "OAI-TOOL-002",
 		body:  `{"error":{"message":"Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.","type":"invalid_request_error","param":null,"code":null}}`,
@@ -159,7 +160,7 @@ func TestOpenAIBrokenClientsAreRejected(t *testing.T) {
 		for _, stream := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/stream=%v", c.name, stream), func(t *testing.T) {
 				sim, run, errs := oaiPlay(t, "openai/parallel-tools", stream, func(next http.RoundTripper) http.RoundTripper {
-					return reference.Tamper(&http.Client{Transport: next}, engine.WireOpenAI, func(call int, req *engine.Request) {
+					return reference.Tamper(&http.Client{Transport: next}, traffic.WireOpenAI, func(call int, req *traffic.Request) {
 						if call == 1 {
 							c.tamper(req)
 						}
@@ -182,7 +183,7 @@ func TestOpenAIBrokenClientsAreRejected(t *testing.T) {
 
 func TestOpenAIWrongEndpoint(t *testing.T) {
 	_, err := simulator.Play(oaiScenario(t, "openai/tool-loop"), func(s *conformance.Session) error {
-		resp, err := http.Post(s.BaseURL(engine.WireOpenAI)+"/v1/completions", "application/json", strings.NewReader(`{"model":"gpt-4.1","prompt":"hi"}`))
+		resp, err := http.Post(s.BaseURL(traffic.WireOpenAI)+"/v1/completions", "application/json", strings.NewReader(`{"model":"gpt-4.1","prompt":"hi"}`))
 		if err != nil {
 			return err
 		}
@@ -231,7 +232,7 @@ func TestOpenAISDKPlaysToolLoop(t *testing.T) {
 
 func oaiSDKLoop(t *testing.T, s *conformance.Session, sc *scenario.Scenario, stream bool) error {
 	ctx := context.Background()
-	client := oai.NewClient(option.WithBaseURL(s.BaseURL(engine.WireOpenAI)+"/v1"), option.WithAPIKey("sk-test"), option.WithMaxRetries(0))
+	client := oai.NewClient(option.WithBaseURL(s.BaseURL(traffic.WireOpenAI)+"/v1"), option.WithAPIKey("sk-test"), option.WithMaxRetries(0))
 	params := oai.ChatCompletionNewParams{
 		Model:    sc.Turns[0].Model,
 		Messages: []oai.ChatCompletionMessageParamUnion{oai.SystemMessage(s.System), oai.UserMessage(s.Turns[0].Prompt)},
@@ -297,72 +298,72 @@ func oaiSDKLoop(t *testing.T, s *conformance.Session, sc *scenario.Scenario, str
 type oaiClient struct {
 	s       *conformance.Session
 	stream  bool
-	tools   []engine.Tool
-	history []engine.Message
+	tools   []traffic.Tool
+	history []traffic.Message
 }
 
 func newOAIClient(s *conformance.Session, stream bool) *oaiClient {
-	c := &oaiClient{s: s, stream: stream, history: []engine.Message{oaiText(engine.RoleSystem, s.System)}}
+	c := &oaiClient{s: s, stream: stream, history: []traffic.Message{oaiText(traffic.RoleSystem, s.System)}}
 	for _, tool := range s.Tools {
-		c.tools = append(c.tools, engine.Tool{Name: tool.Name, Description: tool.Description, Schema: tool.InputSchema})
+		c.tools = append(c.tools, traffic.Tool{Name: tool.Name, Description: tool.Description, Schema: tool.InputSchema})
 	}
 	return c
 }
 
 // send posts the history and then extra, which is not persisted, and
 // returns the assistant message.
-func (c *oaiClient) send(ctx context.Context, turn conformance.Turn, extra ...engine.Message) (engine.Message, error) {
-	req := &engine.Request{Wire: engine.WireOpenAI, Model: turn.Model, Stream: c.stream, MaxTokens: c.s.MaxTokens,
-		Messages: append(append([]engine.Message(nil), c.history...), extra...), Tools: c.tools}
+func (c *oaiClient) send(ctx context.Context, turn conformance.Turn, extra ...traffic.Message) (traffic.Message, error) {
+	req := &traffic.Request{Wire: traffic.WireOpenAI, Model: turn.Model, Stream: c.stream, MaxTokens: c.s.MaxTokens,
+		Messages: append(append([]traffic.Message(nil), c.history...), extra...), Tools: c.tools}
 	if c.stream {
 		req.Extra = map[string]json.RawMessage{"stream_options": json.RawMessage(`{"include_usage":true}`)}
 	}
 	body, err := chatCodec.EncodeRequest(req)
 	if err != nil {
-		return engine.Message{}, err
+		return traffic.Message{}, err
 	}
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, c.s.BaseURL(turn.Provider)+"/v1/chat/completions", bytes.NewReader(body))
 	if err != nil {
-		return engine.Message{}, err
+		return traffic.Message{}, err
 	}
 	hr.Header.Set("Content-Type", "application/json")
 	hr.Header.Set("Authorization", "Bearer sk-test")
 	resp, err := http.DefaultClient.Do(hr)
 	if err != nil {
-		return engine.Message{}, err
+		return traffic.Message{}, err
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return engine.Message{}, err
+		return traffic.Message{}, err
 	}
 	out, err := chatCodec.DecodeResponse(resp.StatusCode, resp.Header, data)
 	switch {
 	case err != nil:
-		return engine.Message{}, err
+		return traffic.Message{}, err
 	case out.Error != nil:
-		return engine.Message{}, fmt.Errorf("HTTP %d: %s", resp.StatusCode, out.Error.Message)
+		return traffic.Message{}, fmt.Errorf("HTTP %d: %s", resp.StatusCode, out.Error.Message)
 	case len(out.Output) != 1:
-		return engine.Message{}, fmt.Errorf("%d messages in the response", len(out.Output))
+		return traffic.Message{}, fmt.Errorf("%d messages in the response", len(out.Output))
 	}
 	m := out.Output[0]
 	m.Extra = nil // refusal and annotations stay out of the history
 	return m, nil
 }
 
-func (c *oaiClient) calls(m engine.Message) []engine.Block {
-	var out []engine.Block
+func (c *oaiClient) calls(m traffic.Message) []traffic.Block {
+	var out []traffic.Block
 	for _, b := range m.Blocks {
-		if b.Type == engine.BlockToolCall {
+		if b.Type == traffic.BlockToolCall {
 			out = append(out, b)
 		}
 	}
 	return out
 }
 
-func oaiAnswer(m engine.Message) string {
+func oaiAnswer(m traffic.Message) string {
 	for _, b := range m.Blocks {
-		if b.Type == engine.BlockText {
+		if b.Type == traffic.BlockText {
 			return b.Text
 		}
 	}
@@ -379,8 +380,8 @@ func oaiPlayTurns(ctx context.Context, s *conformance.Session, stream, dropCance
 	for ti, turn := range s.Turns {
 		tctx, cancel := context.WithCancel(ctx)
 		s.OnCancel(cancel)
-		c.history = append(c.history, oaiText(engine.RoleUser, turn.Prompt))
-		var extra []engine.Message
+		c.history = append(c.history, oaiText(traffic.RoleUser, turn.Prompt))
+		var extra []traffic.Message
 		for tctx.Err() == nil {
 			m, err := c.send(tctx, turn, extra...)
 			if err != nil {
@@ -389,11 +390,11 @@ func oaiPlayTurns(ctx context.Context, s *conformance.Session, stream, dropCance
 			}
 			calls := c.calls(m)
 			if len(calls) == 0 && !turn.Valid(oaiAnswer(m)) && extra == nil {
-				feedback := oaiText(engine.RoleUser, turn.Feedback)
+				feedback := oaiText(traffic.RoleUser, turn.Feedback)
 				feedback.Ephemeral = true
-				extra = []engine.Message{m, feedback}
+				extra = []traffic.Message{m, feedback}
 				if persistFeedback {
-					c.history, extra = append(c.history, extra...), []engine.Message{}
+					c.history, extra = append(c.history, extra...), []traffic.Message{}
 				}
 				continue
 			}
@@ -409,8 +410,8 @@ func oaiPlayTurns(ctx context.Context, s *conformance.Session, stream, dropCance
 					}
 					result = "Cancelled by the user; the tool was not run."
 				}
-				c.history = append(c.history, engine.Message{Role: engine.RoleTool, ContentString: true,
-					Blocks: []engine.Block{{Type: engine.BlockToolResult, ToolCallID: call.ID, Text: result}}})
+				c.history = append(c.history, traffic.Message{Role: traffic.RoleTool, ContentString: true,
+					Blocks: []traffic.Block{{Type: traffic.BlockToolResult, ToolCallID: call.ID, Text: result}}})
 			}
 		}
 		cancel()
@@ -530,8 +531,8 @@ func FuzzOpenAIStep(f *testing.F) {
 			}
 			return
 		}
-		req := &engine.Request{Wire: engine.WireOpenAI, Extra: map[string]json.RawMessage{"stream_options": json.RawMessage(`{"include_usage":true}`)}}
-		var first []engine.Block
+		req := &traffic.Request{Wire: traffic.WireOpenAI, Extra: map[string]json.RawMessage{"stream_options": json.RawMessage(`{"include_usage":true}`)}}
+		var first []traffic.Block
 		for _, stream := range []bool{false, true} {
 			parts, _, err := sc.Respond(m, 0, req, stream)
 			if err != nil {

@@ -8,10 +8,10 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/sse"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // responses serves the OpenAI Responses API: POST /v1/responses, output
@@ -63,8 +63,8 @@ func (responses) checkStep(s *Scenario, st Step, tools map[string]bool) error {
 	for j := range filled {
 		filled[j] = rawjson.Compact(filled[j])
 	}
-	req := &engine.Request{Wire: engine.WireResponses}
-	codec := providers.For(engine.WireResponses)
+	req := &traffic.Request{Wire: traffic.WireResponses}
+	codec := providers.For(traffic.WireResponses)
 	for _, body := range [][]byte{rspRender(s, st, 0, req, filled), bytes.Join(rspStream(s, st, 0, req, filled), nil)} {
 		resp, err := codec.DecodeResponse(http.StatusOK, nil, body)
 		if err != nil {
@@ -141,7 +141,7 @@ func rspCheckItem(raw json.RawMessage, tools map[string]bool) error {
 }
 
 // respond mints step n's encrypted reasoning and renders the response.
-func (responses) respond(m *Minter, s *Scenario, n int, req *engine.Request, stream bool) ([][]byte, error) {
+func (responses) respond(m *Minter, s *Scenario, n int, req *traffic.Request, stream bool) ([][]byte, error) {
 	st := s.Steps[n]
 	content := make([]json.RawMessage, len(st.Content))
 	for j, raw := range st.Content {
@@ -161,15 +161,15 @@ func (responses) respond(m *Minter, s *Scenario, n int, req *engine.Request, str
 
 // rspUnbound is the history an encrypted_content token is minted after and
 // verified against: none, as OpenAI binds it to nothing around it.
-var rspUnbound = &engine.Request{Messages: []engine.Message{{}}}
+var rspUnbound = &traffic.Request{Messages: []traffic.Message{{}}}
 
 // verify checks every encrypted_content req echoes: one the simulator did
 // not mint, or altered in any byte, is OAI-RSN-004's "could not be
 // verified".
-func (responses) verify(m *Minter, req *engine.Request) *Fault {
+func (responses) verify(m *Minter, req *traffic.Request) *Fault {
 	for i, msg := range req.Messages {
 		for _, b := range msg.Blocks {
-			if b.Type != engine.BlockReasoning || len(b.EncryptedContent) == 0 || rawjson.IsNull(b.EncryptedContent) {
+			if b.Type != traffic.BlockReasoning || len(b.EncryptedContent) == 0 || rawjson.IsNull(b.EncryptedContent) {
 				continue
 			}
 			if m.check(b.EncryptedContent, rspUnbound, 0, 0, nil) == genuine {
@@ -188,14 +188,14 @@ func (responses) verify(m *Minter, req *engine.Request) *Fault {
 }
 
 // rspRender builds step n's response as a Responses object.
-func rspRender(s *Scenario, st Step, n int, req *engine.Request, content []json.RawMessage) []byte {
+func rspRender(s *Scenario, st Step, n int, req *traffic.Request, content []json.RawMessage) []byte {
 	return rspObject(s, st, n, req, rspStatus(st), rawjson.ArrayOf(content), rspUsage(st))
 }
 
 // rspObject is the response object as the API writes it, request
 // parameters echoed; created and in_progress events carry it with no
 // output and null usage.
-func rspObject(s *Scenario, st Step, n int, req *engine.Request, status string, output, usage json.RawMessage) json.RawMessage {
+func rspObject(s *Scenario, st Step, n int, req *traffic.Request, status string, output, usage json.RawMessage) json.RawMessage {
 	var o rawjson.Object
 	o.String("id", rspResponseID(s, n))
 	o.String("object", "response")
@@ -253,10 +253,10 @@ func rspResponseID(s *Scenario, n int) string {
 	return fmt.Sprintf("resp_%x", sum[:25])
 }
 
-func rspInstructions(req *engine.Request) json.RawMessage {
+func rspInstructions(req *traffic.Request) json.RawMessage {
 	var parts []string
 	for _, b := range req.System {
-		if b.Type == engine.BlockText {
+		if b.Type == traffic.BlockText {
 			parts = append(parts, b.Text)
 		}
 	}
@@ -274,7 +274,7 @@ func rspIntOrNull(n int) json.RawMessage {
 }
 
 // rspTools echoes the request's tools as it sent them.
-func rspTools(req *engine.Request) json.RawMessage {
+func rspTools(req *traffic.Request) json.RawMessage {
 	out := make([]json.RawMessage, 0, len(req.Tools))
 	for _, t := range req.Tools {
 		if len(t.Raw) > 0 {
@@ -316,7 +316,7 @@ func rspUsage(st Step) json.RawMessage {
 // likewise), output_item.done, and the terminal event with the whole
 // response. The .added copy of a reasoning item has no encrypted_content:
 // only the .done copy is safe to echo.
-func rspStream(s *Scenario, st Step, n int, req *engine.Request, content []json.RawMessage) [][]byte {
+func rspStream(s *Scenario, st Step, n int, req *traffic.Request, content []json.RawMessage) [][]byte {
 	var out [][]byte
 	seq := 0
 	event := func(typ string, build func(o *rawjson.Object)) {

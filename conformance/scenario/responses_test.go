@@ -14,12 +14,13 @@ import (
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/conformance/simulator"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/sse"
 	"github.com/llmtck/llmtck/providers"
 	"github.com/llmtck/llmtck/reference"
+	"github.com/llmtck/llmtck/reference/engine"
 	"github.com/llmtck/llmtck/reference/harness"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // rspRun is what one reference-harness run of a one-turn Responses
@@ -33,13 +34,13 @@ type rspRun struct {
 // rspPlay serves sc on loopback and runs the reference harness loop
 // through its one turn; tamper, when set, rewrites each request the
 // harness sends (a deliberately broken client).
-func rspPlay(t *testing.T, sc *scenario.Scenario, stream bool, tamper func(call int, req *engine.Request)) rspRun {
+func rspPlay(t *testing.T, sc *scenario.Scenario, stream bool, tamper func(call int, req *traffic.Request)) rspRun {
 	t.Helper()
 	var out rspRun
 	sim, err := simulator.Play(sc, func(s *conformance.Session) error {
 		client := &http.Client{}
 		if tamper != nil {
-			client = reference.Tamper(client, engine.WireResponses, tamper)
+			client = reference.Tamper(client, traffic.WireResponses, tamper)
 		}
 		turn := s.Turns[0]
 		h, err := harness.New(harness.Config{BaseURL: s.BaseURL(turn.Provider), Wire: turn.Provider, Model: turn.Model,
@@ -47,9 +48,9 @@ func rspPlay(t *testing.T, sc *scenario.Scenario, stream bool, tamper func(call 
 		if err != nil {
 			return err
 		}
-		msgs := []engine.Message{
-			{Role: engine.RoleSystem, Blocks: []engine.Block{{Type: engine.BlockText, Text: s.System}}},
-			{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: turn.Prompt}}},
+		msgs := []traffic.Message{
+			{Role: traffic.RoleSystem, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: s.System}}},
+			{Role: traffic.RoleUser, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: turn.Prompt}}},
 		}
 		run, err := h.Start(context.Background(), harness.Params{Messages: msgs, Tools: reference.Tools(s.Tools)})
 		if err != nil {
@@ -212,7 +213,7 @@ func TestResponsesRunsRepeat(t *testing.T) {
 }
 
 // rspReasoningAt returns the index of the first reasoning item in req's input.
-func rspReasoningAt(req *engine.Request) int {
+func rspReasoningAt(req *traffic.Request) int {
 	for i, m := range req.Messages {
 		if m.WireType == "reasoning" {
 			return i
@@ -225,12 +226,12 @@ func TestResponsesBrokenClientsAreRejected(t *testing.T) {
 	cases := []struct {
 		name, scenario string
 		call           int // the request that is broken
-		tamper         func(req *engine.Request)
+		tamper         func(req *traffic.Request)
 		check, body    string
 		status         int
 	}{{
 		name: "a flipped byte of encrypted_content", scenario: "responses/stateless-reasoning", call: 1,
-		tamper: func(req *engine.Request) {
+		tamper: func(req *traffic.Request) {
 			b := &req.Messages[rspReasoningAt(req)].Blocks[0]
 			b.EncryptedContent = rspFlip(b.EncryptedContent)
 		},
@@ -241,7 +242,7 @@ func TestResponsesBrokenClientsAreRejected(t *testing.T) {
 		// catalogue cannot compare it; only the simulator's verification
 		// sees that it never issued this payload.
 		name: "foreign encrypted reasoning in the starting history", scenario: "responses/stateless-reasoning", call: 0,
-		tamper: func(req *engine.Request) {
+		tamper: func(req *traffic.Request) {
 			foreign := json.RawMessage(`"gAAAAABoxC0_aDtrISw_zls0dyams-nhm23et1xecYaqlI8y44ih0g9FA5T3R9ueXIOX9seSrysa48qci5QTep"`)
 			req.Messages = append(rspForeignHistory(foreign), req.Messages...)
 		},
@@ -252,7 +253,7 @@ func TestResponsesBrokenClientsAreRejected(t *testing.T) {
 		// sent: OpenAI does not bind it to the history, so only an altered
 		// payload fails, never a moved one.
 		name: "a minted token altered on an item of other history", scenario: "responses/stateless-reasoning", call: 1,
-		tamper: func(req *engine.Request) {
+		tamper: func(req *traffic.Request) {
 			genuine := req.Messages[rspReasoningAt(req)].Blocks[0].EncryptedContent
 			req.Messages = append(rspForeignHistory(rspFlip(genuine)), req.Messages...)
 		},
@@ -260,7 +261,7 @@ func TestResponsesBrokenClientsAreRejected(t *testing.T) {
 		body: `could not be verified`,
 	}, {
 		name: "the reasoning item dropped before its function_call", scenario: "responses/stateless-reasoning", call: 1,
-		tamper: func(req *engine.Request) {
+		tamper: func(req *traffic.Request) {
 			i := rspReasoningAt(req)
 			req.Messages = append(req.Messages[:i], req.Messages[i+1:]...)
 		},
@@ -268,7 +269,7 @@ func TestResponsesBrokenClientsAreRejected(t *testing.T) {
 		body: `"message":"Item 'fc_68e4b15026c0e8d4b5e38c255a92d9be2dfbea021ba4a982' of type 'function_call' was provided without its required 'reasoning' item: 'rs_68e4b18c830d8e1e7b1ed426d4ab5a3969e03dc636130b83'."`,
 	}, {
 		name: "the reasoning item moved after its function_call", scenario: "responses/parallel-tools", call: 1,
-		tamper: func(req *engine.Request) {
+		tamper: func(req *traffic.Request) {
 			i := rspReasoningAt(req)
 			req.Messages[i], req.Messages[i+1] = req.Messages[i+1], req.Messages[i]
 		},
@@ -277,7 +278,7 @@ func TestResponsesBrokenClientsAreRejected(t *testing.T) {
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			o := rspPlay(t, rspLoad(t, c.scenario), true, func(call int, req *engine.Request) {
+			o := rspPlay(t, rspLoad(t, c.scenario), true, func(call int, req *traffic.Request) {
 				if call == c.call {
 					c.tamper(req)
 				}
@@ -307,13 +308,13 @@ func TestResponsesBrokenClientsAreRejected(t *testing.T) {
 
 // rspForeignHistory is an earlier exchange that did not happen in this
 // conversation: a greeting answered after reasoning that carries token.
-func rspForeignHistory(token json.RawMessage) []engine.Message {
-	return []engine.Message{
-		{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: "Hi"}}},
-		{Role: engine.RoleAssistant, WireType: "reasoning", Blocks: []engine.Block{{Type: engine.BlockReasoning,
-			ItemID: "rs_68e4b1aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", EncryptedContent: token, Content: []engine.Block{}}}},
-		{Role: engine.RoleAssistant, WireType: "message", Extra: map[string]json.RawMessage{"id": json.RawMessage(`"msg_68e4b1bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"`)},
-			Blocks: []engine.Block{{Type: engine.BlockText, WireType: "output_text", Text: "Hello!"}}},
+func rspForeignHistory(token json.RawMessage) []traffic.Message {
+	return []traffic.Message{
+		{Role: traffic.RoleUser, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "Hi"}}},
+		{Role: traffic.RoleAssistant, WireType: "reasoning", Blocks: []traffic.Block{{Type: traffic.BlockReasoning,
+			ItemID: "rs_68e4b1aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", EncryptedContent: token, Content: []traffic.Block{}}}},
+		{Role: traffic.RoleAssistant, WireType: "message", Extra: map[string]json.RawMessage{"id": json.RawMessage(`"msg_68e4b1bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"`)},
+			Blocks: []traffic.Block{{Type: traffic.BlockText, WireType: "output_text", Text: "Hello!"}}},
 	}
 }
 
@@ -357,13 +358,13 @@ func TestResponsesCancelledTool(t *testing.T) {
 			}
 			call, out := req.Messages[i+1].Blocks[0], req.Messages[i+2].Blocks[0]
 			result, _ := rawjson.String(out.ResultRaw)
-			if call.Type != engine.BlockToolCall || out.Type != engine.BlockToolResult || out.ToolCallID != call.ID || !strings.Contains(strings.ToLower(result), "cancel") {
+			if call.Type != traffic.BlockToolCall || out.Type != traffic.BlockToolResult || out.ToolCallID != call.ID || !strings.Contains(strings.ToLower(result), "cancel") {
 				t.Errorf("the cancelled call %s is answered by %+v", call.ID, out)
 			}
 		})
 	}
 	t.Run("output dropped", func(t *testing.T) {
-		client := reference.Tamper(nil, engine.WireResponses, func(call int, req *engine.Request) {
+		client := reference.Tamper(nil, traffic.WireResponses, func(call int, req *traffic.Request) {
 			if call != 1 {
 				return
 			}
@@ -391,7 +392,7 @@ func TestResponsesCancelledTool(t *testing.T) {
 func TestResponsesEndpoint(t *testing.T) {
 	sc := rspLoad(t, "responses/parallel-tools")
 	_, err := simulator.Play(sc, func(s *conformance.Session) error {
-		resp, err := http.Post(s.BaseURL(engine.WireResponses)+"/v1/chat/completions", "application/json", strings.NewReader(`{}`))
+		resp, err := http.Post(s.BaseURL(traffic.WireResponses)+"/v1/chat/completions", "application/json", strings.NewReader(`{}`))
 		if err != nil {
 			return err
 		}
@@ -454,7 +455,7 @@ func FuzzResponsesStep(f *testing.F) {
 		}
 	}
 	f.Add([]byte(`{"id":"msg_1","type":"message","content":[{"type":"output_text","text":"é\n\"x\""}],"role":"assistant"}`))
-	codec := providers.For(engine.WireResponses)
+	codec := providers.For(traffic.WireResponses)
 	f.Fuzz(func(t *testing.T, item []byte) {
 		tools := `[{"name":"get_weather","result":"r"},{"name":"get_quarterly_revenue","result":"r"},{"name":"convert_currency","result":"r"},{"name":"run_tests","result":"r"}]`
 		data := `{"model":"gpt-5","prompt":"p","tools":` + tools + `,"steps":[{"content":[` + string(item) + `]}]}`
@@ -463,7 +464,7 @@ func FuzzResponsesStep(f *testing.F) {
 			return
 		}
 		m := scenario.NewMinter([]byte("fuzz"))
-		req := &engine.Request{Wire: engine.WireResponses, Messages: []engine.Message{{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: "p"}}}}}
+		req := &traffic.Request{Wire: traffic.WireResponses, Messages: []traffic.Message{{Role: traffic.RoleUser, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "p"}}}}}
 		for _, stream := range []bool{false, true} {
 			parts, _, err := sc.Respond(m, 0, req, stream)
 			if err != nil {
@@ -474,8 +475,8 @@ func FuzzResponsesStep(f *testing.F) {
 				t.Fatalf("served %s: %v %+v", bytes.Join(parts, nil), err, resp)
 			}
 			echo := *req
-			echo.Messages = append(append([]engine.Message(nil), req.Messages...), resp.Output...)
-			if f := scenario.Verify(m, engine.WireResponses, &echo); f != nil {
+			echo.Messages = append(append([]traffic.Message(nil), req.Messages...), resp.Output...)
+			if f := scenario.Verify(m, traffic.WireResponses, &echo); f != nil {
 				t.Fatalf("its own token does not verify: %v", f)
 			}
 		}

@@ -16,8 +16,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/fixtures"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Placeholder stands for a signature, redacted data or encrypted content in
@@ -29,11 +29,11 @@ const Placeholder = "{{mint}}"
 // with their canned results, and the user's turns, each with the responses
 // the simulator serves, step by step.
 type Scenario struct {
-	Name        string      // "<provider>/<what>", from the file's path
-	Wire        engine.Wire // the provider of the first turn
+	Name        string       // "<provider>/<what>", from the file's path
+	Wire        traffic.Wire // the provider of the first turn
 	Description string
 	MaxTokens   int
-	Thinking    *engine.Thinking // nil: thinking off
+	Thinking    *traffic.Thinking // nil: thinking off
 	System      string
 	Tools       []Tool
 	Turns       []Turn
@@ -43,7 +43,7 @@ type Scenario struct {
 
 // Turn is one user message and the model calls it leads to.
 type Turn struct {
-	Wire   engine.Wire // the provider this turn talks to
+	Wire   traffic.Wire // the provider this turn talks to
 	Model  string
 	Prompt string
 	// Compact, when set, is the summary that replaces the history before
@@ -75,7 +75,7 @@ type Tool struct {
 // Placeholder.
 type Step struct {
 	Turn       int // index in Turns
-	Wire       engine.Wire
+	Wire       traffic.Wire
 	Model      string
 	Content    []json.RawMessage
 	StopReason string          // "" means the wire's tool-call reason when the step calls a tool, else its normal end
@@ -194,7 +194,7 @@ func Parse(name string, data []byte) (*Scenario, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: a scenario is named <provider>/<what>", where)
 	}
-	if wires[engine.Wire(provider)] == nil {
+	if wires[traffic.Wire(provider)] == nil {
 		return nil, fmt.Errorf("%s: no simulator for provider %q (have %s)", where, provider, strings.Join(wireNames(), ", "))
 	}
 	var f file
@@ -206,7 +206,7 @@ func Parse(name string, data []byte) (*Scenario, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("%s: line %d: unexpected data after the scenario object", where, lineAt(data, int(dec.InputOffset())))
 	}
-	s := &Scenario{Name: name, Wire: engine.Wire(provider), Description: f.Description, MaxTokens: f.MaxTokens, System: f.System}
+	s := &Scenario{Name: name, Wire: traffic.Wire(provider), Description: f.Description, MaxTokens: f.MaxTokens, System: f.System}
 	if len(f.Thinking) > 0 && string(f.Thinking) != "null" {
 		var t struct {
 			Type         string `json:"type"`
@@ -215,7 +215,7 @@ func Parse(name string, data []byte) (*Scenario, error) {
 		if err := json.Unmarshal(f.Thinking, &t); err != nil || t.Type == "" {
 			return nil, fmt.Errorf("%s: thinking: want an object with a type, got %s", where, f.Thinking)
 		}
-		s.Thinking = &engine.Thinking{Type: t.Type, BudgetTokens: t.BudgetTokens}
+		s.Thinking = &traffic.Thinking{Type: t.Type, BudgetTokens: t.BudgetTokens}
 	}
 	seen := map[string]bool{}
 	for i, t := range f.Tools {
@@ -252,7 +252,7 @@ func Parse(name string, data []byte) (*Scenario, error) {
 func (s *Scenario) turn(i int, ft fileTurn, model string, tools map[string]bool) (Turn, error) {
 	t := Turn{Wire: s.Wire, Model: ft.Model, Prompt: ft.Prompt, Compact: ft.Compact, OutputSchema: ft.OutputSchema, Feedback: ft.Feedback}
 	if ft.Provider != "" {
-		t.Wire = engine.Wire(ft.Provider)
+		t.Wire = traffic.Wire(ft.Provider)
 		if wires[t.Wire] == nil {
 			return t, fmt.Errorf("provider: no simulator for %q (have %s)", ft.Provider, strings.Join(wireNames(), ", "))
 		}
@@ -288,8 +288,8 @@ func (s *Scenario) turn(i int, ft fileTurn, model string, tools map[string]bool)
 }
 
 // Wires lists the providers the scenario talks to, first turn's first.
-func (s *Scenario) Wires() []engine.Wire {
-	var out []engine.Wire
+func (s *Scenario) Wires() []traffic.Wire {
+	var out []traffic.Wire
 	for _, t := range s.Turns {
 		if !containsWire(out, t.Wire) {
 			out = append(out, t.Wire)
@@ -350,7 +350,7 @@ func (s *Scenario) Tool(name string) (Tool, bool) {
 	return Tool{}, false
 }
 
-func containsWire(ws []engine.Wire, w engine.Wire) bool {
+func containsWire(ws []traffic.Wire, w traffic.Wire) bool {
 	for _, x := range ws {
 		if x == w {
 			return true

@@ -6,11 +6,11 @@ import (
 	"testing"
 
 	"github.com/llmtck/llmtck/conformance/scenario"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/fixtures"
+	"github.com/llmtck/llmtck/traffic"
 )
 
-var knownWires = []engine.Wire{engine.WireAnthropic, engine.WireOpenAI, engine.WireResponses, engine.WireGemini, engine.WireBedrock}
+var knownWires = []traffic.Wire{traffic.WireAnthropic, traffic.WireOpenAI, traffic.WireResponses, traffic.WireGemini, traffic.WireBedrock}
 
 func TestBundledScenarios(t *testing.T) {
 	names := scenario.Names()
@@ -96,10 +96,10 @@ func TestParseTurns(t *testing.T) {
 	if t1.Compact != "The user listed the files a and b." || sc.Steps[3].AbortAfter != 3 || sc.Steps[3].Turn != 1 {
 		t.Errorf("turn 1: %+v, step 3: %+v", t1, sc.Steps[3])
 	}
-	if t2.Wire != engine.WireOpenAI || t2.Model != "gpt-4.1" || sc.Steps[4].Wire != engine.WireOpenAI {
+	if t2.Wire != traffic.WireOpenAI || t2.Model != "gpt-4.1" || sc.Steps[4].Wire != traffic.WireOpenAI {
 		t.Errorf("turn 2: %+v", t2)
 	}
-	if got := sc.Wires(); !slices.Equal(got, []engine.Wire{engine.WireAnthropic, engine.WireOpenAI}) {
+	if got := sc.Wires(); !slices.Equal(got, []traffic.Wire{traffic.WireAnthropic, traffic.WireOpenAI}) {
 		t.Errorf("Wires() = %v", got)
 	}
 	if got, want := sc.Requires(), []string{"anthropic", "openai", "cancel", "stream", "ephemeral", "compaction"}; !slices.Equal(got, want) {
@@ -180,7 +180,7 @@ func FuzzParse(f *testing.F) {
 		sc.Requires()
 		for i, st := range sc.Steps {
 			for _, stream := range []bool{false, true} {
-				parts, _, err := sc.Respond(m, i, &engine.Request{Wire: st.Wire, Model: st.Model}, stream)
+				parts, _, err := sc.Respond(m, i, &traffic.Request{Wire: st.Wire, Model: st.Model}, stream)
 				if err != nil || len(parts) == 0 {
 					t.Fatalf("step %d (stream %v) does not render: %v", i, stream, err)
 				}

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // SideText is what the simulator answers a side request with: a call
@@ -18,14 +18,14 @@ const SideText = "Side reply from the llmtck simulator."
 // (nor a compaction summary of it), or it holds one under a system prompt
 // of its own without the scenario's tools (a title or summary request that
 // quotes the user's first message). It returns why, for the log.
-func (s *Scenario) IsSide(req *engine.Request) (string, bool) {
+func (s *Scenario) IsSide(req *traffic.Request) (string, bool) {
 	var texts []string
 	for _, m := range req.Messages {
-		if m.Role != engine.RoleUser {
+		if m.Role != traffic.RoleUser {
 			continue
 		}
 		for _, b := range m.Blocks {
-			if b.Type == engine.BlockText {
+			if b.Type == traffic.BlockText {
 				texts = append(texts, b.Text)
 			}
 		}
@@ -52,9 +52,9 @@ func (s *Scenario) IsSide(req *engine.Request) (string, bool) {
 
 // systemText is req's system prompt: the top-level one and any system or
 // developer message.
-func systemText(req *engine.Request) string {
+func systemText(req *traffic.Request) string {
 	var b strings.Builder
-	add := func(blocks []engine.Block) {
+	add := func(blocks []traffic.Block) {
 		for _, bl := range blocks {
 			b.WriteString(bl.Text)
 			b.WriteByte('\n')
@@ -62,7 +62,7 @@ func systemText(req *engine.Request) string {
 	}
 	add(req.System)
 	for _, m := range req.Messages {
-		if m.Role == engine.RoleSystem || m.Role == engine.RoleDeveloper {
+		if m.Role == traffic.RoleSystem || m.Role == traffic.RoleDeveloper {
 			add(m.Blocks)
 		}
 	}
@@ -71,17 +71,17 @@ func systemText(req *engine.Request) string {
 
 // SideReply answers a side request on wire w with SideText, in the wire's
 // own shape, streamed when asked.
-func SideReply(m *Minter, w engine.Wire, req *engine.Request, stream bool) ([][]byte, string, error) {
+func SideReply(m *Minter, w traffic.Wire, req *traffic.Request, stream bool) ([][]byte, string, error) {
 	text := rawjson.Quote(SideText)
 	var content json.RawMessage
 	switch w {
-	case engine.WireAnthropic:
+	case traffic.WireAnthropic:
 		content = json.RawMessage(`{"type":"text","text":` + string(text) + `}`)
-	case engine.WireBedrock, engine.WireGemini:
+	case traffic.WireBedrock, traffic.WireGemini:
 		content = json.RawMessage(`{"text":` + string(text) + `}`)
-	case engine.WireOpenAI:
+	case traffic.WireOpenAI:
 		content = json.RawMessage(`{"role":"assistant","content":` + string(text) + `}`)
-	case engine.WireResponses:
+	case traffic.WireResponses:
 		content = json.RawMessage(`{"id":"msg_side","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","annotations":[],"text":` + string(text) + `}]}`)
 	}
 	side := &Scenario{Name: "side", Wire: w, Steps: []Step{{Wire: w, Model: req.Model, Content: []json.RawMessage{content}}}}

@@ -6,16 +6,16 @@ import (
 	"testing"
 
 	"github.com/llmtck/llmtck/conformance/scenario"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // A side reply decodes, on every wire and streamed or not, as one
 // assistant message with SideText.
 func TestSideReplyOnEveryWire(t *testing.T) {
-	for _, w := range []engine.Wire{engine.WireAnthropic, engine.WireOpenAI, engine.WireResponses, engine.WireGemini, engine.WireBedrock} {
+	for _, w := range []traffic.Wire{traffic.WireAnthropic, traffic.WireOpenAI, traffic.WireResponses, traffic.WireGemini, traffic.WireBedrock} {
 		for _, stream := range []bool{false, true} {
-			parts, ct, err := scenario.SideReply(scenario.NewMinter([]byte("k")), w, &engine.Request{Wire: w, Model: "m", Stream: stream}, stream)
+			parts, ct, err := scenario.SideReply(scenario.NewMinter([]byte("k")), w, &traffic.Request{Wire: w, Model: "m", Stream: stream}, stream)
 			if err != nil {
 				t.Fatalf("%s stream=%v: %v", w, stream, err)
 			}
@@ -43,21 +43,21 @@ func TestIsSide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := func(s string) []engine.Block { return []engine.Block{{Type: engine.BlockText, Text: s}} }
-	user := func(s string) []engine.Message { return []engine.Message{{Role: engine.RoleUser, Blocks: text(s)}} }
-	tools := []engine.Tool{{Name: sc.Tools[0].Name}}
+	text := func(s string) []traffic.Block { return []traffic.Block{{Type: traffic.BlockText, Text: s}} }
+	user := func(s string) []traffic.Message { return []traffic.Message{{Role: traffic.RoleUser, Blocks: text(s)}} }
+	tools := []traffic.Tool{{Name: sc.Tools[0].Name}}
 	prompt := sc.Turns[0].Prompt
 	for _, c := range []struct {
 		name string
-		req  engine.Request
+		req  traffic.Request
 		side bool
 	}{
-		{"the turn", engine.Request{System: text(sc.System), Messages: user(prompt), Tools: tools}, false},
-		{"the turn, the time added to the system prompt", engine.Request{System: text(sc.System + " It is 09:12 UTC."), Messages: user(prompt), Tools: tools}, false},
-		{"the turn, its system prompt rewritten but its tools sent", engine.Request{System: text("You help."), Messages: user(prompt), Tools: tools}, false},
-		{"the turn, its system prompt and tools forgotten", engine.Request{Messages: user(prompt)}, false},
-		{"a title of another text", engine.Request{Messages: user("Write a title for: planning a trip")}, true},
-		{"a title quoting the prompt", engine.Request{System: text("Write a five-word title."), Messages: user(prompt)}, true},
+		{"the turn", traffic.Request{System: text(sc.System), Messages: user(prompt), Tools: tools}, false},
+		{"the turn, the time added to the system prompt", traffic.Request{System: text(sc.System + " It is 09:12 UTC."), Messages: user(prompt), Tools: tools}, false},
+		{"the turn, its system prompt rewritten but its tools sent", traffic.Request{System: text("You help."), Messages: user(prompt), Tools: tools}, false},
+		{"the turn, its system prompt and tools forgotten", traffic.Request{Messages: user(prompt)}, false},
+		{"a title of another text", traffic.Request{Messages: user("Write a title for: planning a trip")}, true},
+		{"a title quoting the prompt", traffic.Request{System: text("Write a five-word title."), Messages: user(prompt)}, true},
 	} {
 		why, side := sc.IsSide(&c.req)
 		if side != c.side || side && why == "" {

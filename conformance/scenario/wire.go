@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"sort"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // A wire is one provider API as the simulator serves it. Each lives in its
@@ -24,18 +24,18 @@ type wire interface {
 	// respond renders step n of s as the response to req, its placeholders
 	// minted by m and bound to req: one part for a JSON body, one per event
 	// for a stream.
-	respond(m *Minter, s *Scenario, n int, req *engine.Request, stream bool) (parts [][]byte, err error)
+	respond(m *Minter, s *Scenario, n int, req *traffic.Request, stream bool) (parts [][]byte, err error)
 	// verify checks each opaque token req echoes against what m minted.
-	verify(m *Minter, req *engine.Request) *Fault
+	verify(m *Minter, req *traffic.Request) *Fault
 }
 
 // wires are the simulated providers, by wire.
-var wires = map[engine.Wire]wire{
-	engine.WireAnthropic: anthropic{},
-	engine.WireOpenAI:    chat{},
-	engine.WireResponses: responses{},
-	engine.WireGemini:    gem{},
-	engine.WireBedrock:   bedrock{},
+var wires = map[traffic.Wire]wire{
+	traffic.WireAnthropic: anthropic{},
+	traffic.WireOpenAI:    chat{},
+	traffic.WireResponses: responses{},
+	traffic.WireGemini:    gem{},
+	traffic.WireBedrock:   bedrock{},
 }
 
 func wireNames() []string {
@@ -71,7 +71,7 @@ func (f *Fault) Error() string {
 
 // Endpoint checks that r calls w's generation endpoint; stream reports a
 // stream asked for by the path.
-func Endpoint(w engine.Wire, r *http.Request) (stream bool, f *Fault) {
+func Endpoint(w traffic.Wire, r *http.Request) (stream bool, f *Fault) {
 	impl := wires[w]
 	if impl == nil {
 		return false, &Fault{Status: http.StatusNotFound, Message: "Not Found", Detail: "no simulator for " + string(w)}
@@ -81,12 +81,12 @@ func Endpoint(w engine.Wire, r *http.Request) (stream bool, f *Fault) {
 
 // Respond renders step n as the response to req: the body's parts (one
 // per stream event, or the one JSON body) and its content type.
-func (s *Scenario) Respond(m *Minter, n int, req *engine.Request, stream bool) (parts [][]byte, contentType string, err error) {
+func (s *Scenario) Respond(m *Minter, n int, req *traffic.Request, stream bool) (parts [][]byte, contentType string, err error) {
 	if n < 0 || n >= len(s.Steps) {
 		return nil, "", fmt.Errorf("scenario %s has no step %d", s.Name, n)
 	}
 	parts, err = wires[s.Steps[n].Wire].respond(m, s, n, req, stream)
-	if stream && s.Steps[n].Wire == engine.WireBedrock {
+	if stream && s.Steps[n].Wire == traffic.WireBedrock {
 		return parts, EventStreamType, err
 	}
 	if stream {
@@ -98,7 +98,7 @@ func (s *Scenario) Respond(m *Minter, n int, req *engine.Request, stream bool) (
 // Verify checks every opaque token req, a request on wire w, echoes: a
 // token the minter did not produce for that content, or one moved away from
 // the history it was minted after, is a Fault naming the check it breaks.
-func Verify(m *Minter, w engine.Wire, req *engine.Request) *Fault {
+func Verify(m *Minter, w traffic.Wire, req *traffic.Request) *Fault {
 	impl := wires[w]
 	if impl == nil {
 		return nil

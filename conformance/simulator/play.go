@@ -9,7 +9,7 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/scenario"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // mergeFindings is a followed by the findings of b not already in it (the
@@ -47,7 +47,7 @@ func Play(sc *scenario.Scenario, play func(*Session) error) (*Simulator, error) 
 // provider, for as long as play runs; set the simulator's fields first.
 func (sim *Simulator) Play(play func(*Session) error) error {
 	sc := sim.sc
-	urls := map[engine.Wire]string{}
+	urls := map[traffic.Wire]string{}
 	for _, w := range sc.Wires() {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -65,7 +65,7 @@ func (sim *Simulator) Play(play func(*Session) error) error {
 // NewSession returns the session a harness is given to play sc against
 // providers at urls: the simulator's handlers, or a proxy in front of them.
 // sim presses stop through the session's OnCancel hook.
-func NewSession(sc *scenario.Scenario, urls map[engine.Wire]string, sim *Simulator) *Session {
+func NewSession(sc *scenario.Scenario, urls map[traffic.Wire]string, sim *Simulator) *Session {
 	s := newSession(sc, urls)
 	if sim != nil {
 		sim.OnCancel = s.cancel

@@ -11,7 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/llmtck/llmtck/conformance/scenario"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Session is what a harness is given to play one scenario.
@@ -22,13 +22,13 @@ type Session struct {
 	System    string
 	MaxTokens int
 	// Thinking is the thinking configuration to send; nil for none.
-	Thinking *engine.Thinking
+	Thinking *traffic.Thinking
 	Tools    []Tool
 	// Turns are the user's messages in order. Run each to its final answer
 	// (or until cancelled) before the next.
 	Turns []Turn
 
-	urls map[engine.Wire]string
+	urls map[traffic.Wire]string
 
 	mu       sync.Mutex
 	onCancel func()
@@ -36,7 +36,7 @@ type Session struct {
 
 // Turn is one user message.
 type Turn struct {
-	Provider engine.Wire // the provider to send it to: BaseURL(Provider)
+	Provider traffic.Wire // the provider to send it to: BaseURL(Provider)
 	Model    string
 	Prompt   string
 	// Compact, when set, asks the harness to compact the conversation
@@ -68,7 +68,7 @@ type Tool struct {
 // https://api.anthropic.com, https://api.openai.com or
 // https://generativelanguage.googleapis.com (openai-go wants "/v1" after
 // it, as for the real one).
-func (s *Session) BaseURL(provider engine.Wire) string { return s.urls[provider] }
+func (s *Session) BaseURL(provider traffic.Wire) string { return s.urls[provider] }
 
 // OnCancel sets the hook the session calls when the scenario's user presses
 // stop — while a tool the scenario cancels runs, or mid-stream — to cancel
@@ -135,7 +135,7 @@ func (t Turn) Valid(answer string) bool {
 }
 
 // newSession builds the session for sc, its providers at urls.
-func newSession(sc *scenario.Scenario, urls map[engine.Wire]string) *Session {
+func newSession(sc *scenario.Scenario, urls map[traffic.Wire]string) *Session {
 	s := &Session{Scenario: sc.Name, Description: sc.Description, System: sc.System, MaxTokens: sc.MaxTokens, Thinking: sc.Thinking, urls: urls}
 	if s.MaxTokens == 0 {
 		s.MaxTokens = 1024

@@ -16,9 +16,9 @@ import (
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/lint"
 	"github.com/llmtck/llmtck/conformance/scenario"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // maxBody bounds a request body; Anthropic's limit is 32 MB.
@@ -58,7 +58,7 @@ type Simulator struct {
 
 	sc    *scenario.Scenario
 	once  sync.Once
-	mints map[engine.Wire]*scenario.Minter // one key per provider
+	mints map[traffic.Wire]*scenario.Minter // one key per provider
 
 	mu         sync.Mutex
 	served     int             // steps answered
@@ -66,7 +66,7 @@ type Simulator struct {
 	rejections []Rejection
 	log        []*cassette.Interaction // every call, rejected ones included
 	lint       *lint.Linter            // judges each request against log, decoded
-	memo       *engine.Memo            // decodes the history the requests repeat once, as the recorder does
+	memo       *traffic.Memo           // decodes the history the requests repeat once, as the recorder does
 	notes      []string                // what went wrong outside any check
 	cut        map[int]bool            // interactions whose response the user stopped mid-way
 	// unstreamedAbort are the steps (1-based) meant to be stopped mid-way
@@ -93,7 +93,7 @@ func NewSimulator(sc *scenario.Scenario) *Simulator {
 			l.Ephemeral = append(l.Ephemeral, t.Feedback)
 		}
 	}
-	return &Simulator{sc: sc, lint: l, memo: engine.NewMemo()}
+	return &Simulator{sc: sc, lint: l, memo: traffic.NewMemo()}
 }
 
 // Scenario is the scenario served.
@@ -108,7 +108,7 @@ func (s *Simulator) init() {
 		}
 		// Each provider signs with its own key, as the real ones do, so a
 		// token one mints is a forgery to another.
-		s.mints = map[engine.Wire]*scenario.Minter{}
+		s.mints = map[traffic.Wire]*scenario.Minter{}
 		for _, w := range providers.Wires() {
 			mac := hmac.New(sha256.New, key)
 			mac.Write([]byte(w))
@@ -167,10 +167,10 @@ func (s *Simulator) Notes() []string {
 }
 
 // Exchanges are the accepted calls, decoded.
-func (s *Simulator) Exchanges() []engine.Exchange {
+func (s *Simulator) Exchanges() []traffic.Exchange {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []engine.Exchange
+	var out []traffic.Exchange
 	for _, ex := range s.lint.History() {
 		if ex.Status == http.StatusOK {
 			out = append(out, ex)
@@ -224,7 +224,7 @@ func (s *Simulator) Traffic() *check.Traffic {
 
 // Handler serves the simulator on wire w's endpoint: give its URL to the
 // harness as that provider's base URL.
-func (s *Simulator) Handler(w engine.Wire) http.Handler {
+func (s *Simulator) Handler(w traffic.Wire) http.Handler {
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) { s.serve(w, rw, r) })
 }
 
@@ -232,17 +232,17 @@ func (s *Simulator) Handler(w engine.Wire) http.Handler {
 func (s *Simulator) ServeHTTP(rw http.ResponseWriter, r *http.Request) { s.serve(s.sc.Wire, rw, r) }
 
 // origins are the recorded URLs' hosts, as the real providers'.
-var origins = map[engine.Wire]string{
-	engine.WireAnthropic: "https://api.anthropic.com",
-	engine.WireOpenAI:    "https://api.openai.com",
-	engine.WireResponses: "https://api.openai.com",
-	engine.WireGemini:    "https://generativelanguage.googleapis.com",
-	engine.WireBedrock:   "https://bedrock-runtime.us-east-1.amazonaws.com",
+var origins = map[traffic.Wire]string{
+	traffic.WireAnthropic: "https://api.anthropic.com",
+	traffic.WireOpenAI:    "https://api.openai.com",
+	traffic.WireResponses: "https://api.openai.com",
+	traffic.WireGemini:    "https://generativelanguage.googleapis.com",
+	traffic.WireBedrock:   "https://bedrock-runtime.us-east-1.amazonaws.com",
 }
 
 // serve judges one request that came to wire w and answers it. Requests
 // of one conversation are served one at a time, in arrival order.
-func (s *Simulator) serve(w engine.Wire, rw http.ResponseWriter, r *http.Request) {
+func (s *Simulator) serve(w traffic.Wire, rw http.ResponseWriter, r *http.Request) {
 	s.init()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -257,7 +257,7 @@ func (s *Simulator) serve(w engine.Wire, rw http.ResponseWriter, r *http.Request
 			rj.Body = providers.ErrorBody(w, rj.Status, rj.Message)
 		}
 		s.rejections = append(s.rejections, Rejection{Step: step, Rejection: rj})
-		if w == engine.WireBedrock {
+		if w == traffic.WireBedrock {
 			rw.Header().Set("X-Amzn-Errortype", providers.BedrockErrorType(rj.Status))
 		}
 		s.answer(rw, in, rj.Status, "application/json", [][]byte{rj.Body})
@@ -273,7 +273,7 @@ func (s *Simulator) serve(w engine.Wire, rw http.ResponseWriter, r *http.Request
 		reject(lint.Rejection{Status: http.StatusRequestEntityTooLarge, Message: "Request exceeds the maximum allowed number of bytes.", Detail: "body over 32 MB"})
 		return
 	}
-	if w == engine.WireAnthropic && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v1/messages/count_tokens") {
+	if w == traffic.WireAnthropic && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v1/messages/count_tokens") {
 		// A side request: the harness sizes its context. Never a step.
 		s.sides = append(s.sides, fmt.Sprintf("request %d: count_tokens, answered with an estimate; no step consumed", len(s.log)))
 		s.answer(rw, in, http.StatusOK, "application/json", [][]byte{[]byte(fmt.Sprintf(`{"input_tokens":%d}`, len(body)/4+1))})
@@ -338,7 +338,7 @@ func (s *Simulator) serve(w engine.Wire, rw http.ResponseWriter, r *http.Request
 }
 
 // callOf is in as a call on wire w.
-func (s *Simulator) callOf(in *cassette.Interaction, w engine.Wire) providers.Call {
+func (s *Simulator) callOf(in *cassette.Interaction, w traffic.Wire) providers.Call {
 	return providers.Call{Method: in.Request.Method, URL: in.Request.URL, RequestHeader: in.Request.Header, RequestBody: in.Request.Body,
 		Status: in.Response.Status, ResponseHeader: in.Response.Header, ResponseBody: in.Response.Body, Wire: w}
 }
@@ -346,7 +346,7 @@ func (s *Simulator) callOf(in *cassette.Interaction, w engine.Wire) providers.Ca
 // judge runs the check catalogue on ex against every call before it, then
 // verifies the tokens ex echoes; it returns the provider's answer to the
 // first violation it would reject, or nil.
-func (s *Simulator) judge(ex engine.Exchange) *lint.Rejection {
+func (s *Simulator) judge(ex traffic.Exchange) *lint.Rejection {
 	v := s.lint.Judge(ex)
 	s.findings = append(s.findings, v.Findings...)
 	for _, f := range v.Findings {
@@ -370,7 +370,7 @@ func (s *Simulator) judge(ex engine.Exchange) *lint.Rejection {
 // side answers a request outside the scenario's conversation (a title, a
 // summary with its own system prompt) with a plain reply, judged like any
 // other request but consuming no step, and logs it.
-func (s *Simulator) side(w engine.Wire, rw http.ResponseWriter, in *cassette.Interaction, ex engine.Exchange, pathStream bool, why string, reject func(lint.Rejection)) {
+func (s *Simulator) side(w traffic.Wire, rw http.ResponseWriter, in *cassette.Interaction, ex traffic.Exchange, pathStream bool, why string, reject func(lint.Rejection)) {
 	if rj := s.judge(ex); rj != nil {
 		reject(*rj)
 		return

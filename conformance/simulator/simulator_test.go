@@ -21,9 +21,10 @@ import (
 	"github.com/llmtck/llmtck/conformance/report"
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/conformance/simulator"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/reference"
+	"github.com/llmtck/llmtck/reference/engine"
 	"github.com/llmtck/llmtck/reference/harness"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // The Anthropic scenarios the simulator's own tests play: single-turn,
@@ -41,7 +42,7 @@ type outcome struct {
 // runScenario runs the reference harness loop (reference/harness) over
 // loopback HTTP against a simulator serving sc's first turn; tamper, when
 // set, rewrites each outgoing request.
-func runScenario(t *testing.T, sc *scenario.Scenario, stream bool, tamper func(call int, req *engine.Request)) outcome {
+func runScenario(t *testing.T, sc *scenario.Scenario, stream bool, tamper func(call int, req *traffic.Request)) outcome {
 	t.Helper()
 	sim := simulator.NewSimulator(sc)
 	hs := httptest.NewServer(sim.Handler(sc.Wire))
@@ -56,11 +57,11 @@ func runScenario(t *testing.T, sc *scenario.Scenario, stream bool, tamper func(c
 	if err != nil {
 		t.Fatal(err)
 	}
-	var msgs []engine.Message
+	var msgs []traffic.Message
 	if sc.System != "" {
-		msgs = append(msgs, engine.Message{Role: engine.RoleSystem, Blocks: []engine.Block{{Type: engine.BlockText, Text: sc.System}}})
+		msgs = append(msgs, traffic.Message{Role: traffic.RoleSystem, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: sc.System}}})
 	}
-	msgs = append(msgs, engine.Message{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: turn.Prompt}}})
+	msgs = append(msgs, traffic.Message{Role: traffic.RoleUser, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: turn.Prompt}}})
 	run, err := h.Start(context.Background(), harness.Params{Messages: msgs, Tools: toolDefinitions(sc.Tools)})
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +175,7 @@ func readFile(t *testing.T, path string) []byte {
 }
 
 // blockOf returns the first block of type typ in message i of req.
-func blockOf(t *testing.T, req *engine.Request, i int, typ engine.BlockType) *engine.Block {
+func blockOf(t *testing.T, req *traffic.Request, i int, typ traffic.BlockType) *traffic.Block {
 	if i >= 0 && i < len(req.Messages) {
 		for j, b := range req.Messages[i].Blocks {
 			if b.Type == typ {
@@ -183,7 +184,7 @@ func blockOf(t *testing.T, req *engine.Request, i int, typ engine.BlockType) *en
 		}
 	}
 	t.Errorf("request has no %s block in message %d", typ, i)
-	return &engine.Block{}
+	return &traffic.Block{}
 }
 
 // flip changes one character in the middle of a raw JSON string token.
@@ -202,21 +203,21 @@ func TestSimulatorRejectsBrokenClients(t *testing.T) {
 	cases := []struct {
 		name, scenario string
 		call           int // the request that is broken
-		tamper         func(t *testing.T, req *engine.Request)
+		tamper         func(t *testing.T, req *traffic.Request)
 		check, body    string
 	}{{
 		// The catalogue sees the echoed block differ from the response it
 		// came in, before the simulator's own signature verification.
 		name: "a flipped signature byte", scenario: "anthropic/thinking-tool-loop", call: 1,
-		tamper: func(t *testing.T, req *engine.Request) {
-			b := blockOf(t, req, 1, engine.BlockThinking)
+		tamper: func(t *testing.T, req *traffic.Request) {
+			b := blockOf(t, req, 1, traffic.BlockThinking)
 			b.Signature = flip(b.Signature)
 		},
 		check: "ANT-THINK-001",
 		body:  "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"messages.1.content.0: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified. These blocks must remain as they were in the original response.\"}}",
 	}, {
 		name: "a dropped tool_result", scenario: "anthropic/parallel-tools", call: 1,
-		tamper: func(t *testing.T, req *engine.Request) { m := &req.Messages[2]; m.Blocks = m.Blocks[:1] },
+		tamper: func(t *testing.T, req *traffic.Request) { m := &req.Messages[2]; m.Blocks = m.Blocks[:1] },
 		check:  "ANT-TOOL-001",
 		body:   "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_01GtY7nBc3MwQs9vXk5RjHfA. Each `tool_use` block must have a corresponding `tool_result` block in the next message.\"}}",
 	}, {
@@ -224,12 +225,12 @@ func TestSimulatorRejectsBrokenClients(t *testing.T) {
 		// compare with; only the simulator's own verification sees that this
 		// signature was never minted.
 		name: "a synthesized thinking block in the starting history", scenario: "anthropic/thinking-tool-loop", call: 0,
-		tamper: func(t *testing.T, req *engine.Request) {
-			earlier := []engine.Message{
-				{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: "Hi"}}},
-				{Role: engine.RoleAssistant, Blocks: []engine.Block{
-					{Type: engine.BlockThinking, Text: "Greet back.", Signature: json.RawMessage(`"EqQBCkYIBxgCKkDsynthesizedAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=="`)},
-					{Type: engine.BlockText, Text: "Hello!"}}},
+		tamper: func(t *testing.T, req *traffic.Request) {
+			earlier := []traffic.Message{
+				{Role: traffic.RoleUser, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "Hi"}}},
+				{Role: traffic.RoleAssistant, Blocks: []traffic.Block{
+					{Type: traffic.BlockThinking, Text: "Greet back.", Signature: json.RawMessage(`"EqQBCkYIBxgCKkDsynthesizedAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=="`)},
+					{Type: traffic.BlockText, Text: "Hello!"}}},
 			}
 			req.Messages = append(earlier, req.Messages...)
 		},
@@ -237,8 +238,8 @@ func TestSimulatorRejectsBrokenClients(t *testing.T) {
 		body:  "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"messages.1.content.0: Invalid `signature` in `thinking` block\"}}",
 	}, {
 		name: "redacted data altered", scenario: "anthropic/redacted-thinking", call: 1,
-		tamper: func(t *testing.T, req *engine.Request) {
-			b := blockOf(t, req, 1, engine.BlockRedacted)
+		tamper: func(t *testing.T, req *traffic.Request) {
+			b := blockOf(t, req, 1, traffic.BlockRedacted)
 			b.Data = flip(b.Data)
 		},
 		check: "ANT-THINK-001",
@@ -246,7 +247,7 @@ func TestSimulatorRejectsBrokenClients(t *testing.T) {
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			o := runScenario(t, load(t, c.scenario), true, func(call int, req *engine.Request) {
+			o := runScenario(t, load(t, c.scenario), true, func(call int, req *traffic.Request) {
 				if call == c.call {
 					c.tamper(t, req)
 				}
@@ -285,16 +286,16 @@ func TestSimulatorAcceptsCorrectVariations(t *testing.T) {
 	for i := range sc.Tools {
 		sc.Tools[i].Result = "tool " + sc.Tools[i].Name + " says something else entirely"
 	}
-	o := runScenario(t, sc, true, func(call int, req *engine.Request) {
+	o := runScenario(t, sc, true, func(call int, req *traffic.Request) {
 		for i := range req.Messages {
 			for j := range req.Messages[i].Blocks {
 				b := &req.Messages[i].Blocks[j]
-				if b.Type == engine.BlockThinking {
+				if b.Type == traffic.BlockThinking {
 					// "+" and "/" written as \u escapes: the same string.
 					esc := strings.NewReplacer("+", `\u002b`, "/", `\u002f`).Replace(string(b.Signature))
 					b.Signature = json.RawMessage(esc)
 				}
-				if b.Type == engine.BlockToolResult {
+				if b.Type == traffic.BlockToolResult {
 					b.Extra = map[string]json.RawMessage{"cache_control": json.RawMessage(`{"type":"ephemeral"}`)}
 				}
 			}
@@ -318,9 +319,9 @@ func TestSimulatorAcceptsCorrectVariations(t *testing.T) {
 func TestSimulatorRefusesRequestsOutsideTheRules(t *testing.T) {
 	sc := load(t, "anthropic/parallel-tools")
 	sim := simulator.NewSimulator(sc)
-	ant := httptest.NewServer(sim.Handler(engine.WireAnthropic))
+	ant := httptest.NewServer(sim.Handler(traffic.WireAnthropic))
 	defer ant.Close()
-	oai := httptest.NewServer(sim.Handler(engine.WireOpenAI))
+	oai := httptest.NewServer(sim.Handler(traffic.WireOpenAI))
 	defer oai.Close()
 	post := func(base, path string, header http.Header, body string) (int, string) {
 		t.Helper()
@@ -371,7 +372,7 @@ func TestSimulatorRefusesRequestsOutsideTheRules(t *testing.T) {
 	if !o.sim.Done() {
 		t.Fatalf("the scenario did not finish: %v %v", o.sim.Rejections(), o.errors)
 	}
-	srv := httptest.NewServer(o.sim.Handler(engine.WireAnthropic))
+	srv := httptest.NewServer(o.sim.Handler(traffic.WireAnthropic))
 	defer srv.Close()
 	status, body := post(srv.URL, "/v1/messages", version, first)
 	if status != 400 || !strings.Contains(body, "scenario anthropic/parallel-tools has 2 steps; request 3 was not expected") {
@@ -553,16 +554,16 @@ func TestSimulatorDeclaresEphemeralFeedback(t *testing.T) {
 // history then keeps only the accepted answer or, with keep (a broken
 // harness), the rejected answer and the feedback too.
 func playRetry(s *simulator.Session, keep bool) error {
-	history := []engine.Message{{Role: engine.RoleSystem, Blocks: []engine.Block{{Type: engine.BlockText, Text: s.System}}}}
-	say := func(role engine.Role, text string) engine.Message {
-		return engine.Message{Role: role, Blocks: []engine.Block{{Type: engine.BlockText, Text: text}}}
+	history := []traffic.Message{{Role: traffic.RoleSystem, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: s.System}}}}
+	say := func(role traffic.Role, text string) traffic.Message {
+		return traffic.Message{Role: role, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: text}}}
 	}
 	for _, turn := range s.Turns {
 		h, err := harness.New(harness.Config{BaseURL: s.BaseURL(turn.Provider), Wire: turn.Provider, Model: turn.Model, MaxTokens: s.MaxTokens})
 		if err != nil {
 			return err
 		}
-		ask := func(msgs []engine.Message) ([]engine.Message, string, error) {
+		ask := func(msgs []traffic.Message) ([]traffic.Message, string, error) {
 			run, err := h.Start(context.Background(), harness.Params{Messages: msgs})
 			if err != nil {
 				return nil, "", err
@@ -576,13 +577,13 @@ func playRetry(s *simulator.Session, keep bool) error {
 			last := out[len(out)-1].Blocks
 			return out, last[len(last)-1].Text, nil
 		}
-		prompt := say(engine.RoleUser, turn.Prompt)
+		prompt := say(traffic.RoleUser, turn.Prompt)
 		out, answer, err := ask(append(slices.Clone(history), prompt))
 		if err != nil {
 			return err
 		}
 		if !turn.Valid(answer) {
-			if out, answer, err = ask(append(out, say(engine.RoleUser, turn.Feedback))); err != nil {
+			if out, answer, err = ask(append(out, say(traffic.RoleUser, turn.Feedback))); err != nil {
 				return err
 			}
 			if !turn.Valid(answer) {
@@ -592,7 +593,7 @@ func playRetry(s *simulator.Session, keep bool) error {
 		if keep {
 			history = out
 		} else {
-			history = append(history, prompt, say(engine.RoleAssistant, answer))
+			history = append(history, prompt, say(traffic.RoleAssistant, answer))
 		}
 	}
 	return nil
@@ -614,7 +615,7 @@ func TestPrefixBindingPerModel(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			o := runScenario(t, load(t, "anthropic/thinking-tool-loop"), true, func(call int, req *engine.Request) {
+			o := runScenario(t, load(t, "anthropic/thinking-tool-loop"), true, func(call int, req *traffic.Request) {
 				req.Model = c.model
 				if c.drop {
 					req.Thinking.Raw = json.RawMessage(`{"type":"enabled","budget_tokens":2048,"block_binding":{"prefix_mismatch_behavior":"drop_block"}}`)

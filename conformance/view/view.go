@@ -14,7 +14,7 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/report"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // File is one recording to show: its report entry, and its decoded traffic
@@ -173,7 +173,7 @@ func buildFile(n int, f File) fileView {
 // on the block, message or call its location names. It returns how many
 // messages the conversation holds after it (those sent, and the reply the
 // next request will carry), for the next call to show only what is new.
-func buildCall(file string, ex *engine.Exchange, prev int, ephemeral []string, fds []check.Finding) (callView, int) {
+func buildCall(file string, ex *traffic.Exchange, prev int, ephemeral []string, fds []check.Finding) (callView, int) {
 	cv := callView{Anchor: fmt.Sprintf("%s-c%d", file, ex.Index), Method: ex.Method, URL: ex.URL, Wire: string(ex.Wire),
 		Status: ex.Status, Failed: ex.Status < 200 || ex.Status >= 300, RequestErr: ex.RequestErr, ResponseErr: ex.ResponseErr}
 	place := newPlacer(fds)
@@ -187,7 +187,7 @@ func buildCall(file string, ex *engine.Exchange, prev int, ephemeral []string, f
 		}
 		cv.Earlier = start
 		if start == 0 && len(req.System) > 0 {
-			cv.Sent = append(cv.Sent, message(file, "request.", engine.Message{Role: "system", Blocks: req.System}, ephemeral, place))
+			cv.Sent = append(cv.Sent, message(file, "request.", traffic.Message{Role: "system", Blocks: req.System}, ephemeral, place))
 		}
 		for _, m := range req.Messages[start:] {
 			cv.Sent = append(cv.Sent, message(file, "request.", m, ephemeral, place))
@@ -196,7 +196,7 @@ func buildCall(file string, ex *engine.Exchange, prev int, ephemeral []string, f
 	if resp := ex.Response; resp != nil {
 		for _, m := range resp.Output {
 			if m.Role == "" {
-				m.Role = engine.RoleAssistant
+				m.Role = traffic.RoleAssistant
 			}
 			cv.Received = append(cv.Received, message(file, "response.", m, nil, place))
 		}
@@ -226,7 +226,7 @@ func buildCall(file string, ex *engine.Exchange, prev int, ephemeral []string, f
 	return cv, sent
 }
 
-func message(file, side string, m engine.Message, ephemeral []string, place *placer) messageView {
+func message(file, side string, m traffic.Message, ephemeral []string, place *placer) messageView {
 	mv := messageView{Role: string(m.Role), Path: m.Path, Findings: place.take(side+m.Path, false)}
 	for _, b := range m.Blocks {
 		bv := block(file, b, ephemeral)
@@ -236,31 +236,31 @@ func message(file, side string, m engine.Message, ephemeral []string, place *pla
 	return mv
 }
 
-func block(file string, b engine.Block, ephemeral []string) blockView {
+func block(file string, b traffic.Block, ephemeral []string) blockView {
 	bv := blockView{Kind: string(b.Type), Path: b.Path, Text: b.Text, Incomplete: b.Incomplete}
 	switch b.Type {
-	case engine.BlockText:
+	case traffic.BlockText:
 		bv.Label = "text"
 		for _, e := range ephemeral {
 			if e != "" && strings.Contains(b.Text, e) {
 				bv.Ephemeral = true
 			}
 		}
-	case engine.BlockThinking, engine.BlockReasoning:
+	case traffic.BlockThinking, traffic.BlockReasoning:
 		bv.Label = fmt.Sprintf("thinking · signature %s", size(b.Signature))
 		if len(b.EncryptedContent) > 0 {
 			bv.Label = fmt.Sprintf("reasoning · encrypted_content %s", size(b.EncryptedContent))
 		}
 		bv.Long = true
-	case engine.BlockRedacted:
+	case traffic.BlockRedacted:
 		bv.Label = fmt.Sprintf("redacted thinking · data %s", size(b.Data))
 		bv.Text = "(redacted: only the provider can read it)"
 		bv.Long = true
-	case engine.BlockToolCall:
+	case traffic.BlockToolCall:
 		bv.Label = fmt.Sprintf("tool call %s · %s", b.Name, b.ID)
 		bv.Text = string(b.Input)
 		bv.Anchor = callAnchor(file, b.ID)
-	case engine.BlockToolResult:
+	case traffic.BlockToolResult:
 		bv.Label = "tool result for " + b.ToolCallID
 		if b.IsError {
 			bv.Label += " · error"
@@ -282,7 +282,7 @@ func block(file string, b engine.Block, ephemeral []string) blockView {
 	return bv
 }
 
-func resultText(b engine.Block) string {
+func resultText(b traffic.Block) string {
 	if len(b.ResultRaw) > 0 {
 		return string(b.ResultRaw)
 	}

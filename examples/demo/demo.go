@@ -16,9 +16,9 @@ import (
 	"github.com/llmtck/llmtck/conformance/report"
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/conformance/simulator"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/proxy"
 	"github.com/llmtck/llmtck/reference"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // run plays the scenario called name through the pipeline, writing the
@@ -49,7 +49,7 @@ func run(ctx context.Context, w io.Writer, name, dir string) error {
 
 	// 1. The simulated provider: one listener per provider the scenario uses.
 	sim := simulator.NewSimulator(sc)
-	simURLs := map[engine.Wire]string{}
+	simURLs := map[traffic.Wire]string{}
 	for _, wire := range sc.Wires() {
 		if simURLs[wire], err = listen(sim.Handler(wire)); err != nil {
 			return err
@@ -64,7 +64,7 @@ func run(ctx context.Context, w io.Writer, name, dir string) error {
 	if err != nil {
 		return err
 	}
-	recURLs := map[engine.Wire]string{}
+	recURLs := map[traffic.Wire]string{}
 	for wire, up := range simURLs {
 		u, _ := url.Parse(up)
 		if recURLs[wire], err = listen(proxy.NewHandler(rec, u)); err != nil {
@@ -130,9 +130,9 @@ func count(n int, what string) string {
 }
 
 // urlList is "anthropic http://…" for each provider, in a stable order.
-func urlList(urls map[engine.Wire]string) string {
+func urlList(urls map[traffic.Wire]string) string {
 	var out []string
-	for _, wire := range []engine.Wire{engine.WireAnthropic, engine.WireOpenAI, engine.WireResponses, engine.WireGemini} {
+	for _, wire := range []traffic.Wire{traffic.WireAnthropic, traffic.WireOpenAI, traffic.WireResponses, traffic.WireGemini} {
 		if u, ok := urls[wire]; ok {
 			out = append(out, string(wire)+" "+u)
 		}

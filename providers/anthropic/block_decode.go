@@ -3,8 +3,8 @@ package anthropic
 import (
 	"encoding/json"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Wire names of the content blocks the model interprets.
@@ -20,37 +20,37 @@ const (
 
 // taker moves one named field of a wire block into b. It reports false for a
 // field it does not name, which then goes to Extra.
-type taker func(b *engine.Block, f rawjson.Field, path string) (bool, error)
+type taker func(b *traffic.Block, f rawjson.Field, path string) (bool, error)
 
 // kindOf returns the model type and taker of an interpreted wire type; ok
 // is false for every other type.
-func kindOf(wireType string) (typ engine.BlockType, take taker, ok bool) {
+func kindOf(wireType string) (typ traffic.BlockType, take taker, ok bool) {
 	switch wireType {
 	case wireText:
-		return engine.BlockText, takeText, true
+		return traffic.BlockText, takeText, true
 	case wireThinking:
-		return engine.BlockThinking, takeThinking, true
+		return traffic.BlockThinking, takeThinking, true
 	case wireRedacted:
-		return engine.BlockRedacted, takeRedacted, true
+		return traffic.BlockRedacted, takeRedacted, true
 	case wireImage:
-		return engine.BlockImage, takeMedia, true
+		return traffic.BlockImage, takeMedia, true
 	case wireDocument:
-		return engine.BlockDocument, takeMedia, true
+		return traffic.BlockDocument, takeMedia, true
 	case wireToolUse:
-		return engine.BlockToolCall, takeToolUse, true
+		return traffic.BlockToolCall, takeToolUse, true
 	case wireToolResult:
-		return engine.BlockToolResult, takeToolResult, true
+		return traffic.BlockToolResult, takeToolResult, true
 	}
-	return engine.BlockOther, nil, false
+	return traffic.BlockOther, nil, false
 }
 
 // decodeBlocks decodes the block array at path.
-func decodeBlocks(path string, raw json.RawMessage) ([]engine.Block, error) {
+func decodeBlocks(path string, raw json.RawMessage) ([]traffic.Block, error) {
 	items, err := rawjson.ArrayAt(path, raw)
 	if err != nil {
 		return nil, err
 	}
-	blocks := make([]engine.Block, 0, len(items))
+	blocks := make([]traffic.Block, 0, len(items))
 	for i, item := range items {
 		b, err := decodeBlock(rawjson.Index(path, i), item)
 		if err != nil {
@@ -65,16 +65,16 @@ func decodeBlocks(path string, raw json.RawMessage) ([]engine.Block, error) {
 // not interpret (server_tool_use, web_search_tool_result, search_result,
 // container_upload…) or that has no string "type" becomes BlockOther with
 // the whole object in Raw, so nothing is lost.
-func decodeBlock(path string, raw json.RawMessage) (engine.Block, error) {
+func decodeBlock(path string, raw json.RawMessage) (traffic.Block, error) {
 	fields, err := rawjson.ObjectAt(path, raw)
 	if err != nil {
-		return engine.Block{}, err
+		return traffic.Block{}, err
 	}
 	typ := lookupString(fields, "type")
-	b := engine.Block{WireType: typ, Path: path}
+	b := traffic.Block{WireType: typ, Path: path}
 	modelType, take, ok := kindOf(typ)
 	if !ok {
-		b.Type = engine.BlockOther
+		b.Type = traffic.BlockOther
 		b.Raw = raw
 		return b, nil
 	}
@@ -85,7 +85,7 @@ func decodeBlock(path string, raw json.RawMessage) (engine.Block, error) {
 		}
 		taken, err := take(&b, f, rawjson.At(path, f.Key))
 		if err != nil {
-			return engine.Block{}, err
+			return traffic.Block{}, err
 		}
 		if !taken {
 			rawjson.SetExtra(&b.Extra, f.Key, f.Value)
@@ -94,7 +94,7 @@ func decodeBlock(path string, raw json.RawMessage) (engine.Block, error) {
 	return b, nil
 }
 
-func takeText(b *engine.Block, f rawjson.Field, path string) (bool, error) {
+func takeText(b *traffic.Block, f rawjson.Field, path string) (bool, error) {
 	if f.Key != "text" {
 		return false, nil
 	}
@@ -103,7 +103,7 @@ func takeText(b *engine.Block, f rawjson.Field, path string) (bool, error) {
 	return true, err
 }
 
-func takeThinking(b *engine.Block, f rawjson.Field, path string) (bool, error) {
+func takeThinking(b *traffic.Block, f rawjson.Field, path string) (bool, error) {
 	switch f.Key {
 	case "thinking":
 		var err error
@@ -116,7 +116,7 @@ func takeThinking(b *engine.Block, f rawjson.Field, path string) (bool, error) {
 	return false, nil
 }
 
-func takeRedacted(b *engine.Block, f rawjson.Field, path string) (bool, error) {
+func takeRedacted(b *traffic.Block, f rawjson.Field, path string) (bool, error) {
 	if f.Key != "data" {
 		return false, nil
 	}
@@ -126,7 +126,7 @@ func takeRedacted(b *engine.Block, f rawjson.Field, path string) (bool, error) {
 
 // takeMedia keeps an image or document source raw; MediaType is read from it
 // for the checks' convenience, the source stays the authority.
-func takeMedia(b *engine.Block, f rawjson.Field, path string) (bool, error) {
+func takeMedia(b *traffic.Block, f rawjson.Field, path string) (bool, error) {
 	if f.Key != "source" {
 		return false, nil
 	}
@@ -137,7 +137,7 @@ func takeMedia(b *engine.Block, f rawjson.Field, path string) (bool, error) {
 	return true, nil
 }
 
-func takeToolUse(b *engine.Block, f rawjson.Field, path string) (bool, error) {
+func takeToolUse(b *traffic.Block, f rawjson.Field, path string) (bool, error) {
 	var err error
 	switch f.Key {
 	case "id":
@@ -156,7 +156,7 @@ func takeToolUse(b *engine.Block, f rawjson.Field, path string) (bool, error) {
 // as a string or null, kept raw in ResultRaw. is_error:false, which IsError
 // cannot tell from absent, also stays in Extra so the body encodes back the
 // same.
-func takeToolResult(b *engine.Block, f rawjson.Field, path string) (bool, error) {
+func takeToolResult(b *traffic.Block, f rawjson.Field, path string) (bool, error) {
 	var err error
 	switch f.Key {
 	case "tool_use_id":

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"sort"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // objectWriter builds a JSON object in wire order and remembers which keys it
@@ -45,7 +45,7 @@ func (w *objectWriter) extra(m map[string]json.RawMessage) {
 func (w *objectWriter) bytes() json.RawMessage { return w.obj.Bytes() }
 
 // encodeBlocks encodes blocks as a JSON array; path names them in errors.
-func encodeBlocks(path string, blocks []engine.Block) (json.RawMessage, error) {
+func encodeBlocks(path string, blocks []traffic.Block) (json.RawMessage, error) {
 	items := make([]json.RawMessage, 0, len(blocks))
 	for i := range blocks {
 		item, err := encodeBlock(rawjson.Index(path, i), &blocks[i])
@@ -59,36 +59,36 @@ func encodeBlocks(path string, blocks []engine.Block) (json.RawMessage, error) {
 
 // encodeBlock encodes one block. Fields the wire requires for the type are
 // always written; opaque tokens only when present; Extra after them.
-func encodeBlock(path string, b *engine.Block) (json.RawMessage, error) {
+func encodeBlock(path string, b *traffic.Block) (json.RawMessage, error) {
 	var w objectWriter
 	switch b.Type {
-	case engine.BlockOther:
+	case traffic.BlockOther:
 		if len(b.Raw) == 0 {
 			return nil, rawjson.Errorf(path, "block of type %q (wire type %q) has no Raw to write", b.Type, b.WireType)
 		}
 		return b.Raw, nil
-	case engine.BlockText:
+	case traffic.BlockText:
 		w.str("type", wireText)
 		w.str("text", b.Text)
-	case engine.BlockThinking:
+	case traffic.BlockThinking:
 		w.str("type", wireThinking)
 		w.str("thinking", b.Text)
 		w.raw("signature", b.Signature)
-	case engine.BlockRedacted:
+	case traffic.BlockRedacted:
 		w.str("type", wireRedacted)
 		w.raw("data", b.Data)
-	case engine.BlockImage:
+	case traffic.BlockImage:
 		w.str("type", wireImage)
 		w.raw("source", b.Source)
-	case engine.BlockDocument:
+	case traffic.BlockDocument:
 		w.str("type", wireDocument)
 		w.raw("source", b.Source)
-	case engine.BlockToolCall:
+	case traffic.BlockToolCall:
 		w.str("type", wireToolUse)
 		w.str("id", b.ID)
 		w.str("name", b.Name)
 		w.raw("input", b.Input)
-	case engine.BlockToolResult:
+	case traffic.BlockToolResult:
 		if err := encodeToolResult(&w, path, b); err != nil {
 			return nil, err
 		}
@@ -101,7 +101,7 @@ func encodeBlock(path string, b *engine.Block) (json.RawMessage, error) {
 
 // encodeToolResult writes content from ResultRaw when set, else from Content
 // when it is not nil (an empty list is written as []).
-func encodeToolResult(w *objectWriter, path string, b *engine.Block) error {
+func encodeToolResult(w *objectWriter, path string, b *traffic.Block) error {
 	w.str("type", wireToolResult)
 	w.str("tool_use_id", b.ToolCallID)
 	if b.IsError {

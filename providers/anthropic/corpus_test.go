@@ -12,10 +12,10 @@ import (
 
 	"gotest.tools/v3/golden"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // recording is one Anthropic corpus file, loaded.
@@ -141,14 +141,14 @@ func TestCorpusEchoes(t *testing.T) {
 			if len(next.Messages) <= len(cur.Messages) {
 				continue // a retry of the same conversation, not a continuation
 			}
-			sent := map[string]engine.Block{}
+			sent := map[string]traffic.Block{}
 			for _, m := range next.Messages {
 				for _, b := range m.Blocks {
 					sent[echoKey(b)] = b
 				}
 			}
 			for _, b := range resp.Output[0].Blocks {
-				if b.Type == engine.BlockText {
+				if b.Type == traffic.BlockText {
 					continue
 				}
 				e, ok := sent[echoKey(b)]
@@ -158,15 +158,15 @@ func TestCorpusEchoes(t *testing.T) {
 				}
 				echoed++
 				switch b.Type {
-				case engine.BlockThinking:
+				case traffic.BlockThinking:
 					eq(t, rec.name+" "+b.Path+" signature bytes", string(e.Signature), string(b.Signature))
-				case engine.BlockRedacted:
+				case traffic.BlockRedacted:
 					eq(t, rec.name+" "+b.Path+" data bytes", string(e.Data), string(b.Data))
-				case engine.BlockToolCall:
+				case traffic.BlockToolCall:
 					if !rawjson.Equal(e.Input, b.Input) {
 						t.Errorf("%s %s input: sent %s, received %s", rec.name, b.Path, e.Input, b.Input)
 					}
-				case engine.BlockOther:
+				case traffic.BlockOther:
 					// pydantic-ai echoes server-tool blocks without "caller" and
 					// with one title's en dash turned into "-", and the API took
 					// it: what must survive is every encrypted_content, bytes
@@ -218,15 +218,15 @@ func field(raw json.RawMessage, key string) json.RawMessage {
 }
 
 // echoKey identifies a block across a response and the request echoing it.
-func echoKey(b engine.Block) string {
+func echoKey(b traffic.Block) string {
 	switch b.Type {
-	case engine.BlockThinking:
+	case traffic.BlockThinking:
 		return "thinking " + b.Text
-	case engine.BlockRedacted:
+	case traffic.BlockRedacted:
 		return "redacted " + string(b.Data)
-	case engine.BlockToolCall:
+	case traffic.BlockToolCall:
 		return "tool_use " + b.ID
-	case engine.BlockOther:
+	case traffic.BlockOther:
 		fields, _ := rawjson.Fields(b.Raw)
 		return b.WireType + " " + lookupString(fields, "id") + lookupString(fields, "tool_use_id")
 	}
@@ -268,7 +268,7 @@ func TestCorpusGolden(t *testing.T) {
 		t.Run(rec.name, func(t *testing.T) {
 			var out []any
 			for _, in := range rec.c.Interactions {
-				var req *engine.Request
+				var req *traffic.Request
 				if len(in.Request.Body) > 0 {
 					req, _ = Codec{}.DecodeRequest(in.Request.Body)
 				}

@@ -8,9 +8,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/eventstream"
 	"github.com/llmtck/llmtck/internal/sse"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // asInvokeStream re-frames an Anthropic SSE body the way Bedrock's
@@ -57,7 +57,7 @@ func TestInvokeStreamDecodesAsSSE(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ignore := cmpopts.IgnoreFields(engine.Stream{}, "Offsets", "Events")
+				ignore := cmpopts.IgnoreFields(traffic.Stream{}, "Offsets", "Events")
 				if d := cmp.Diff(want, got, ignore); d != "" {
 					t.Errorf("event-stream framing decodes differently (-sse +eventstream):\n%s", d)
 				}

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // prefixCheckedModels are the models that run the prefix check of
@@ -28,7 +28,7 @@ func PrefixChecked(model string) bool {
 // PrefixMismatchBehavior is the request's
 // thinking.block_binding.prefix_mismatch_behavior ("error", "drop_block"),
 // or "" when it sets none.
-func PrefixMismatchBehavior(req *engine.Request) string {
+func PrefixMismatchBehavior(req *traffic.Request) string {
 	if req.Thinking == nil || len(req.Thinking.Raw) == 0 {
 		return ""
 	}

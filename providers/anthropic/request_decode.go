@@ -3,21 +3,21 @@ package anthropic
 import (
 	"encoding/json"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // decodeRequest decodes a Messages request body. Named top-level fields go
 // to the model; a named field that is null, or whose value the model cannot
 // tell from absent ("stream": false, "max_tokens": 0, "model": ""), is also
 // kept in Extra so that encoding gives the same JSON value back.
-func decodeRequest(b []byte, memo *engine.Memo) (*engine.Request, error) {
+func decodeRequest(b []byte, memo *traffic.Memo) (*traffic.Request, error) {
 	fields, err := requestFields(b, memo)
 	if err != nil {
 		return nil, err
 	}
-	req := &engine.Request{Wire: engine.WireAnthropic}
+	req := &traffic.Request{Wire: traffic.WireAnthropic}
 	for _, f := range fields {
 		if f.Key == "messages" && memo != nil && !rawjson.IsNull(f.Value) {
 			if req.Messages, err = decodeMessagesValidating(f.Value, memo); err != nil {
@@ -36,7 +36,7 @@ func decodeRequest(b []byte, memo *engine.Memo) (*engine.Request, error) {
 // memo, the messages are left to decodeMessagesValidating, which validates
 // only those the memo has not seen: the requests of a growing conversation
 // are then validated in time linear in their new content.
-func requestFields(b []byte, memo *engine.Memo) ([]rawjson.Field, error) {
+func requestFields(b []byte, memo *traffic.Memo) ([]rawjson.Field, error) {
 	if memo != nil {
 		if fields, ok := rawjson.ValidatedExcept(b, memo.LastArray(), "messages"); ok {
 			return rawjson.LastWins(fields), nil
@@ -60,16 +60,16 @@ func invalidBody(b []byte, err error) error {
 // decodeMessagesValidating is decodeMessages for a messages array whose
 // items were not validated: an item the memo has decoded before was valid
 // then; any other is validated before it is decoded.
-func decodeMessagesValidating(raw json.RawMessage, memo *engine.Memo) ([]engine.Message, error) {
+func decodeMessagesValidating(raw json.RawMessage, memo *traffic.Memo) ([]traffic.Message, error) {
 	if rawjson.Kind(raw) != "array" {
 		return nil, rawjson.Mismatch("messages", "an array", raw)
 	}
-	return memo.DecodeMessages(raw, func(i int, item json.RawMessage) (engine.Message, error) {
+	return memo.DecodeMessages(raw, func(i int, item json.RawMessage) (traffic.Message, error) {
 		return decodeMessage(rawjson.Index("messages", i), item)
 	})
 }
 
-func decodeRequestField(req *engine.Request, f rawjson.Field) error {
+func decodeRequestField(req *traffic.Request, f rawjson.Field) error {
 	named := true
 	var err error
 	switch f.Key {
@@ -111,12 +111,12 @@ func decodeRequestField(req *engine.Request, f rawjson.Field) error {
 
 // decodeSystem reads the top-level system prompt: a bare string (one text
 // block, SystemString set) or a block array.
-func decodeSystem(req *engine.Request, raw json.RawMessage) error {
+func decodeSystem(req *traffic.Request, raw json.RawMessage) error {
 	switch rawjson.Kind(raw) {
 	case "string":
 		s, _ := rawjson.String(raw)
 		req.SystemString = true
-		req.System = []engine.Block{{Type: engine.BlockText, WireType: wireText, Path: "system", Text: s}}
+		req.System = []traffic.Block{{Type: traffic.BlockText, WireType: wireText, Path: "system", Text: s}}
 		return nil
 	case "array":
 		blocks, err := decodeBlocks("system", raw)
@@ -128,12 +128,12 @@ func decodeSystem(req *engine.Request, raw json.RawMessage) error {
 
 // decodeMessages reads the messages array. An empty array stays a non-nil
 // empty slice so it encodes back as [] rather than being left out.
-func decodeMessages(raw json.RawMessage) ([]engine.Message, error) {
+func decodeMessages(raw json.RawMessage) ([]traffic.Message, error) {
 	items, err := rawjson.ArrayAt("messages", raw)
 	if err != nil {
 		return nil, err
 	}
-	msgs := make([]engine.Message, 0, len(items))
+	msgs := make([]traffic.Message, 0, len(items))
 	for i, item := range items {
 		m, err := decodeMessage(rawjson.Index("messages", i), item)
 		if err != nil {
@@ -146,24 +146,24 @@ func decodeMessages(raw json.RawMessage) ([]engine.Message, error) {
 
 // decodeMessage reads one message: role, content (string, block array or
 // null) and any other key into Extra.
-func decodeMessage(path string, raw json.RawMessage) (engine.Message, error) {
+func decodeMessage(path string, raw json.RawMessage) (traffic.Message, error) {
 	fields, err := rawjson.ObjectAt(path, raw)
 	if err != nil {
-		return engine.Message{}, err
+		return traffic.Message{}, err
 	}
-	m := engine.Message{Path: path}
+	m := traffic.Message{Path: path}
 	for _, f := range fields {
 		p := rawjson.At(path, f.Key)
 		switch f.Key {
 		case "role":
 			role, err := rawjson.StringAt(p, f.Value)
 			if err != nil {
-				return engine.Message{}, err
+				return traffic.Message{}, err
 			}
-			m.Role = engine.Role(role)
+			m.Role = traffic.Role(role)
 		case "content":
 			if err := decodeContent(&m, p, f.Value); err != nil {
-				return engine.Message{}, err
+				return traffic.Message{}, err
 			}
 		default:
 			rawjson.SetExtra(&m.Extra, f.Key, f.Value)
@@ -172,12 +172,12 @@ func decodeMessage(path string, raw json.RawMessage) (engine.Message, error) {
 	return m, nil
 }
 
-func decodeContent(m *engine.Message, path string, raw json.RawMessage) error {
+func decodeContent(m *traffic.Message, path string, raw json.RawMessage) error {
 	switch rawjson.Kind(raw) {
 	case "string":
 		s, _ := rawjson.String(raw)
 		m.ContentString = true
-		m.Blocks = []engine.Block{{Type: engine.BlockText, WireType: wireText, Path: path, Text: s}}
+		m.Blocks = []traffic.Block{{Type: traffic.BlockText, WireType: wireText, Path: path, Text: s}}
 	case "null":
 		m.ContentNull = true
 	case "array":
@@ -194,19 +194,19 @@ func decodeContent(m *engine.Message, path string, raw json.RawMessage) error {
 
 // decodeTools reads tool definitions; Raw keeps each whole definition
 // (server tools such as web_search carry their own fields).
-func decodeTools(raw json.RawMessage) ([]engine.Tool, error) {
+func decodeTools(raw json.RawMessage) ([]traffic.Tool, error) {
 	items, err := rawjson.ArrayAt("tools", raw)
 	if err != nil {
 		return nil, err
 	}
-	tools := make([]engine.Tool, 0, len(items))
+	tools := make([]traffic.Tool, 0, len(items))
 	for i, item := range items {
 		fields, err := rawjson.ObjectAt(rawjson.Index("tools", i), item)
 		if err != nil {
 			return nil, err
 		}
 		schema, _ := rawjson.Lookup(fields, "input_schema")
-		tools = append(tools, engine.Tool{
+		tools = append(tools, traffic.Tool{
 			Name:        lookupString(fields, "name"),
 			Description: lookupString(fields, "description"),
 			Schema:      schema,
@@ -217,11 +217,11 @@ func decodeTools(raw json.RawMessage) ([]engine.Tool, error) {
 }
 
 // decodeThinking reads the thinking configuration; Raw keeps the value.
-func decodeThinking(raw json.RawMessage) (*engine.Thinking, error) {
+func decodeThinking(raw json.RawMessage) (*traffic.Thinking, error) {
 	fields, err := rawjson.ObjectAt("thinking", raw)
 	if err != nil {
 		return nil, err
 	}
 	budget, _ := lookupInt(fields, "budget_tokens")
-	return &engine.Thinking{Type: lookupString(fields, "type"), BudgetTokens: budget, Raw: raw}, nil
+	return &traffic.Thinking{Type: lookupString(fields, "type"), BudgetTokens: budget, Raw: raw}, nil
 }

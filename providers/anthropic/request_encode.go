@@ -5,15 +5,15 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // encodeRequest writes req in wire order (model, max_tokens, system,
 // messages, tools, tool_choice, thinking, stream) and then Extra, sorted.
 // Tool and Thinking Raw values win over their parsed fields when set: clear
 // Raw to write the fields instead.
-func encodeRequest(req *engine.Request) ([]byte, error) {
+func encodeRequest(req *traffic.Request) ([]byte, error) {
 	if req == nil {
 		return nil, errors.New("request: nil")
 	}
@@ -58,7 +58,7 @@ func encodeRequest(req *engine.Request) ([]byte, error) {
 
 // encodeMessage writes role, content and Extra. Content that was absent on
 // the wire (Blocks nil, neither ContentString nor ContentNull) stays absent.
-func encodeMessage(path string, m *engine.Message) (json.RawMessage, error) {
+func encodeMessage(path string, m *traffic.Message) (json.RawMessage, error) {
 	var w objectWriter
 	w.str("role", string(m.Role))
 	switch {
@@ -77,14 +77,14 @@ func encodeMessage(path string, m *engine.Message) (json.RawMessage, error) {
 
 // encodeContent writes blocks as a bare string when the wire had one and the
 // blocks are still a single plain text block, otherwise as an array.
-func encodeContent(path string, blocks []engine.Block, asString bool) (json.RawMessage, error) {
-	if asString && len(blocks) == 1 && blocks[0].Type == engine.BlockText && len(blocks[0].Extra) == 0 {
+func encodeContent(path string, blocks []traffic.Block, asString bool) (json.RawMessage, error) {
+	if asString && len(blocks) == 1 && blocks[0].Type == traffic.BlockText && len(blocks[0].Extra) == 0 {
 		return rawjson.Quote(blocks[0].Text), nil
 	}
 	return encodeBlocks(path, blocks)
 }
 
-func encodeTools(tools []engine.Tool) json.RawMessage {
+func encodeTools(tools []traffic.Tool) json.RawMessage {
 	items := make([]json.RawMessage, 0, len(tools))
 	for _, t := range tools {
 		if len(t.Raw) > 0 {
@@ -102,7 +102,7 @@ func encodeTools(tools []engine.Tool) json.RawMessage {
 	return rawjson.ArrayOf(items)
 }
 
-func encodeThinking(t *engine.Thinking) json.RawMessage {
+func encodeThinking(t *traffic.Thinking) json.RawMessage {
 	if len(t.Raw) > 0 {
 		return t.Raw
 	}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 func TestDecodeRequestErrors(t *testing.T) {
@@ -97,7 +97,7 @@ func TestDecodeRequestShapes(t *testing.T) {
 	eq(t, "max_tokens", req.MaxTokens, 2048)
 	eq(t, "system", req.System[0].Text, "Be brief <b> & kind.")
 	eq(t, "system string", req.SystemString, false)
-	eq(t, "thinking", *req.Thinking, engine.Thinking{Type: "enabled", BudgetTokens: 1024, Raw: req.Thinking.Raw})
+	eq(t, "thinking", *req.Thinking, traffic.Thinking{Type: "enabled", BudgetTokens: 1024, Raw: req.Thinking.Raw})
 	eq(t, "tools", []string{req.Tools[0].Name, req.Tools[1].Name}, []string{"get_weather", "web_search"})
 	eq(t, "tool schema", string(req.Tools[0].Schema), `{"type":"object"}`)
 
@@ -137,22 +137,22 @@ func TestDecodeRequestShapes(t *testing.T) {
 // TestEncodeRequestBytes pins the exact bytes written for requests built in
 // code (not decoded): required fields always, no HTML escaping.
 func TestEncodeRequestBytes(t *testing.T) {
-	req := &engine.Request{
+	req := &traffic.Request{
 		Model: "claude-x", MaxTokens: 100, Stream: true, SystemString: true,
-		System: []engine.Block{{Type: engine.BlockText, Text: "a < b && c > d"}},
-		Messages: []engine.Message{
-			{Role: engine.RoleUser, ContentString: true, Blocks: []engine.Block{{Type: engine.BlockText, Text: "hi"}}},
-			{Role: engine.RoleAssistant, Blocks: []engine.Block{
-				{Type: engine.BlockThinking, Signature: json.RawMessage(`"sig"`)},
-				{Type: engine.BlockToolCall, ID: "toolu_1", Name: "f", Input: json.RawMessage(`{"x":"<y>"}`)},
+		System: []traffic.Block{{Type: traffic.BlockText, Text: "a < b && c > d"}},
+		Messages: []traffic.Message{
+			{Role: traffic.RoleUser, ContentString: true, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "hi"}}},
+			{Role: traffic.RoleAssistant, Blocks: []traffic.Block{
+				{Type: traffic.BlockThinking, Signature: json.RawMessage(`"sig"`)},
+				{Type: traffic.BlockToolCall, ID: "toolu_1", Name: "f", Input: json.RawMessage(`{"x":"<y>"}`)},
 			}},
-			{Role: engine.RoleUser, Ephemeral: true, Blocks: []engine.Block{
-				{Type: engine.BlockToolResult, ToolCallID: "toolu_1", IsError: true, ResultRaw: json.RawMessage(`"no"`)},
-				{Type: engine.BlockToolResult, ToolCallID: "toolu_2"},
+			{Role: traffic.RoleUser, Ephemeral: true, Blocks: []traffic.Block{
+				{Type: traffic.BlockToolResult, ToolCallID: "toolu_1", IsError: true, ResultRaw: json.RawMessage(`"no"`)},
+				{Type: traffic.BlockToolResult, ToolCallID: "toolu_2"},
 			}},
 		},
-		Thinking: &engine.Thinking{Type: "enabled", BudgetTokens: 1024},
-		Tools:    []engine.Tool{{Name: "f", Schema: json.RawMessage(`{"type":"object"}`)}},
+		Thinking: &traffic.Thinking{Type: "enabled", BudgetTokens: 1024},
+		Tools:    []traffic.Tool{{Name: "f", Schema: json.RawMessage(`{"type":"object"}`)}},
 	}
 	got, err := Codec{}.EncodeRequest(req)
 	if err != nil {
@@ -168,14 +168,14 @@ func TestEncodeRequestBytes(t *testing.T) {
 
 func TestEncodeRequestErrors(t *testing.T) {
 	cases := []struct {
-		req  engine.Request
+		req  traffic.Request
 		want string
 	}{
-		{engine.Request{Messages: []engine.Message{{Role: "user", Blocks: []engine.Block{{Type: engine.BlockText}, {Type: engine.BlockReasoning}}}}},
+		{traffic.Request{Messages: []traffic.Message{{Role: "user", Blocks: []traffic.Block{{Type: traffic.BlockText}, {Type: traffic.BlockReasoning}}}}},
 			`messages[0].content[1]: block type "reasoning" cannot be written on the Anthropic wire`},
-		{engine.Request{Messages: []engine.Message{{Role: "assistant", Blocks: []engine.Block{{Type: engine.BlockOther, WireType: "server_tool_use"}}}}},
+		{traffic.Request{Messages: []traffic.Message{{Role: "assistant", Blocks: []traffic.Block{{Type: traffic.BlockOther, WireType: "server_tool_use"}}}}},
 			`messages[0].content[0]: block of type "other" (wire type "server_tool_use") has no Raw to write`},
-		{engine.Request{Messages: []engine.Message{{Role: "user", Blocks: []engine.Block{{Type: engine.BlockToolResult, Content: []engine.Block{{Type: "bogus"}}}}}}},
+		{traffic.Request{Messages: []traffic.Message{{Role: "user", Blocks: []traffic.Block{{Type: traffic.BlockToolResult, Content: []traffic.Block{{Type: "bogus"}}}}}}},
 			`messages[0].content[0].content[0]: block type "bogus" cannot be written`},
 	}
 	for _, c := range cases {
@@ -204,7 +204,7 @@ func TestDecodeRequestRepeatedKeys(t *testing.T) {
 // roundTrip checks the identity requirements on body and returns the
 // decoded request: Decode(Encode(Decode(b))) equals Decode(b), the encoded
 // body is the same JSON value as b, and every opaque token is byte-identical.
-func roundTrip(t *testing.T, body []byte) *engine.Request {
+func roundTrip(t *testing.T, body []byte) *traffic.Request {
 	t.Helper()
 	req := roundTripStable(t, body)
 	enc, _ := Codec{}.EncodeRequest(req)
@@ -217,7 +217,7 @@ func roundTrip(t *testing.T, body []byte) *engine.Request {
 // roundTripStable checks Decode(Encode(Decode(b))) == Decode(b) and that
 // opaque tokens keep their bytes, without requiring the same JSON value
 // (bodies with repeated keys or missing required fields change).
-func roundTripStable(t *testing.T, body []byte) *engine.Request {
+func roundTripStable(t *testing.T, body []byte) *traffic.Request {
 	t.Helper()
 	first, err := Codec{}.DecodeRequest(body)
 	if err != nil {
@@ -254,10 +254,10 @@ type token struct {
 }
 
 // opaqueTokens lists every raw token of req that must survive byte for byte.
-func opaqueTokens(req *engine.Request) []token {
+func opaqueTokens(req *traffic.Request) []token {
 	var out []token
-	var walk func(blocks []engine.Block)
-	walk = func(blocks []engine.Block) {
+	var walk func(blocks []traffic.Block)
+	walk = func(blocks []traffic.Block) {
 		for _, b := range blocks {
 			for _, tk := range []token{{"signature", b.Signature}, {"data", b.Data}, {"input", b.Input},
 				{"source", b.Source}, {"result", b.ResultRaw}, {"raw", b.Raw}, {"encrypted", b.EncryptedContent}} {
@@ -281,7 +281,7 @@ func opaqueTokens(req *engine.Request) []token {
 	return out
 }
 
-func blockTypes(blocks []engine.Block) []string {
+func blockTypes(blocks []traffic.Block) []string {
 	var out []string
 	for _, b := range blocks {
 		out = append(out, string(b.Type)+"/"+b.WireType)

@@ -5,15 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/eventstream"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // decodeResponse tells a stream, a message document and an error body apart
 // by their content, since recorded headers are often missing.
-func decodeResponse(status int, b []byte) (*engine.Response, error) {
+func decodeResponse(status int, b []byte) (*traffic.Response, error) {
 	if eventstream.Looks(b) {
 		return decodeStream(eventStreamEvents(b)), nil // Bedrock InvokeModelWithResponseStream
 	}
@@ -31,10 +31,10 @@ func decodeResponse(status int, b []byte) (*engine.Response, error) {
 	}
 	// A non-2xx body that is not a JSON object (a gateway's HTML page, plain
 	// text): the error is the text itself.
-	return &engine.Response{
-		Wire:   engine.WireAnthropic,
-		Output: []engine.Message{},
-		Error:  &engine.APIError{Message: fmt.Sprintf("HTTP %d: %s", status, body.Excerpt(trimmed, 200))},
+	return &traffic.Response{
+		Wire:   traffic.WireAnthropic,
+		Output: []traffic.Message{},
+		Error:  &traffic.APIError{Message: fmt.Sprintf("HTTP %d: %s", status, body.Excerpt(trimmed, 200))},
 	}, nil
 }
 
@@ -48,7 +48,7 @@ func ok2xx(status int) bool { return status >= 200 && status < 300 }
 
 // decodeDocument decodes a JSON response object: an error body (type
 // "error", or any non-2xx body) or a message.
-func decodeDocument(status int, doc []byte) (*engine.Response, error) {
+func decodeDocument(status int, doc []byte) (*traffic.Response, error) {
 	// Sniff found doc valid JSON: only its kind is left to check.
 	if rawjson.Kind(doc) != "object" {
 		return nil, fmt.Errorf("expected a JSON object, found %s", rawjson.Describe(doc))
@@ -62,7 +62,7 @@ func decodeDocument(status int, doc []byte) (*engine.Response, error) {
 		// A one-line JSONL stream: a single event, not a document.
 		return decodeStream(jsonlEvents(doc)), nil
 	}
-	resp := &engine.Response{Wire: engine.WireAnthropic, Output: []engine.Message{}}
+	resp := &traffic.Response{Wire: traffic.WireAnthropic, Output: []traffic.Message{}}
 	if typ == "error" || !ok2xx(status) {
 		resp.Error = decodeErrorBody(status, fields)
 		return resp, nil
@@ -82,9 +82,9 @@ func decodeDocument(status int, doc []byte) (*engine.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	msg := engine.Message{Role: engine.Role(lookupString(fields, "role")), Blocks: make([]engine.Block, 0, len(items))}
+	msg := traffic.Message{Role: traffic.Role(lookupString(fields, "role")), Blocks: make([]traffic.Block, 0, len(items))}
 	if msg.Role == "" {
-		msg.Role = engine.RoleAssistant
+		msg.Role = traffic.RoleAssistant
 	}
 	for i, item := range items {
 		msg.Blocks = append(msg.Blocks, responseBlock(rawjson.Index("content", i), item))
@@ -96,24 +96,24 @@ func decodeDocument(status int, doc []byte) (*engine.Response, error) {
 // responseBlock decodes a response content block. The provider is not what
 // llmtck judges, so a block the model cannot read is kept whole as
 // BlockOther rather than failing the response.
-func responseBlock(path string, raw json.RawMessage) engine.Block {
+func responseBlock(path string, raw json.RawMessage) traffic.Block {
 	b, err := decodeBlock(path, raw)
 	if err != nil {
 		fields, _ := rawjson.Fields(raw)
-		return engine.Block{Type: engine.BlockOther, WireType: lookupString(fields, "type"), Path: path, Raw: raw}
+		return traffic.Block{Type: traffic.BlockOther, WireType: lookupString(fields, "type"), Path: path, Raw: raw}
 	}
 	return b
 }
 
 // mergeUsage overlays the counts present in raw onto u (nil starts a new
 // one). Counts are cumulative totals, so a later value replaces an earlier.
-func mergeUsage(u *engine.Usage, raw json.RawMessage) *engine.Usage {
+func mergeUsage(u *traffic.Usage, raw json.RawMessage) *traffic.Usage {
 	fields, err := rawjson.Fields(raw)
 	if err != nil {
 		return u
 	}
 	if u == nil {
-		u = &engine.Usage{}
+		u = &traffic.Usage{}
 	}
 	set := func(dst *int, key string) {
 		if n, ok := lookupInt(fields, key); ok {
@@ -137,8 +137,8 @@ func mergeUsage(u *engine.Usage, raw json.RawMessage) *engine.Usage {
 // decodeErrorBody reads {"type":"error","error":{"type","message"}} and the
 // shapes gateways use instead: a Google-style error object with code and
 // status (Vertex), or a top-level message (Bedrock).
-func decodeErrorBody(status int, fields []rawjson.Field) *engine.APIError {
-	e := &engine.APIError{}
+func decodeErrorBody(status int, fields []rawjson.Field) *traffic.APIError {
+	e := &traffic.APIError{}
 	if raw, ok := rawjson.Lookup(fields, "error"); ok {
 		if inner, err := rawjson.Fields(raw); err == nil {
 			e.Type = lookupString(inner, "type")

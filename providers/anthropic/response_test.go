@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 func TestDecodeResponseMessage(t *testing.T) {
@@ -23,7 +23,7 @@ func TestDecodeResponseMessage(t *testing.T) {
 	}
 	eq(t, "id", resp.ID, "msg_01")
 	eq(t, "stop", resp.StopReason, "tool_use")
-	eq(t, "usage", *resp.Usage, engine.Usage{InputTokens: 395, OutputTokens: 67, CacheReadTokens: 7, CacheCreationTokens: 3, ReasoningTokens: 40})
+	eq(t, "usage", *resp.Usage, traffic.Usage{InputTokens: 395, OutputTokens: 67, CacheReadTokens: 7, CacheCreationTokens: 3, ReasoningTokens: 40})
 	eq(t, "stream", resp.Stream == nil, true)
 	b := blocks(t, resp, 5)
 	eq(t, "types", blockTypes(b), []string{"thinking/thinking", "text/text", "tool_call/tool_use", "other/text", "other/container_upload"})
@@ -32,7 +32,7 @@ func TestDecodeResponseMessage(t *testing.T) {
 	eq(t, "input", string(b[2].Input), `{"z":1,"a":[1.0]}`)
 	eq(t, "malformed block kept whole", string(b[3].Raw), `{"type":"text","text":5}`)
 	eq(t, "paths", b[4].Path, "content[4]")
-	eq(t, "role", resp.Output[0].Role, engine.RoleAssistant)
+	eq(t, "role", resp.Output[0].Role, traffic.RoleAssistant)
 }
 
 func TestDecodeResponseErrors(t *testing.T) {
@@ -40,23 +40,23 @@ func TestDecodeResponseErrors(t *testing.T) {
 		name   string
 		status int
 		body   string
-		want   engine.APIError
+		want   traffic.APIError
 	}{
 		{"anthropic 400", 400, `{"type":"error","error":{"type":"invalid_request_error","message":"messages.1.content.0: Invalid ` + "`signature`" + ` in ` + "`thinking`" + ` block"},"request_id":"req_011"}`,
-			engine.APIError{Type: "invalid_request_error", Message: "messages.1.content.0: Invalid `signature` in `thinking` block"}},
+			traffic.APIError{Type: "invalid_request_error", Message: "messages.1.content.0: Invalid `signature` in `thinking` block"}},
 		{"overloaded 529", 529, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`,
-			engine.APIError{Type: "overloaded_error", Message: "Overloaded"}},
+			traffic.APIError{Type: "overloaded_error", Message: "Overloaded"}},
 		{"error type in a 200", 200, `{"type":"error","error":{"type":"api_error","message":"Internal server error"}}`,
-			engine.APIError{Type: "api_error", Message: "Internal server error"}},
+			traffic.APIError{Type: "api_error", Message: "Internal server error"}},
 		{"vertex", 429, `{"error":{"code":429,"message":"Resource exhausted","status":"RESOURCE_EXHAUSTED"}}`,
-			engine.APIError{Type: "RESOURCE_EXHAUSTED", Code: "429", Message: "Resource exhausted"}},
+			traffic.APIError{Type: "RESOURCE_EXHAUSTED", Code: "429", Message: "Resource exhausted"}},
 		{"bedrock", 403, `{"message":"The security token included in the request is invalid."}`,
-			engine.APIError{Message: "The security token included in the request is invalid."}},
-		{"string error", 401, `{"error":"invalid x-api-key"}`, engine.APIError{Message: "invalid x-api-key"}},
-		{"json without message", 500, `{}`, engine.APIError{Message: "HTTP 500 with no error message"}},
-		{"gateway html", 502, "<html>\n<head><title>502 Bad Gateway</title></head></html>", engine.APIError{Message: "HTTP 502: <html>"}},
-		{"json array", 500, `["oops"]`, engine.APIError{Message: `HTTP 500: ["oops"]`}},
-		{"plain text", 500, "upstream connect error or disconnect/reset before headers", engine.APIError{Message: "HTTP 500: upstream connect error or disconnect/reset before headers"}},
+			traffic.APIError{Message: "The security token included in the request is invalid."}},
+		{"string error", 401, `{"error":"invalid x-api-key"}`, traffic.APIError{Message: "invalid x-api-key"}},
+		{"json without message", 500, `{}`, traffic.APIError{Message: "HTTP 500 with no error message"}},
+		{"gateway html", 502, "<html>\n<head><title>502 Bad Gateway</title></head></html>", traffic.APIError{Message: "HTTP 502: <html>"}},
+		{"json array", 500, `["oops"]`, traffic.APIError{Message: `HTTP 500: ["oops"]`}},
+		{"plain text", 500, "upstream connect error or disconnect/reset before headers", traffic.APIError{Message: "HTTP 500: upstream connect error or disconnect/reset before headers"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -68,7 +68,7 @@ func TestDecodeResponseErrors(t *testing.T) {
 				t.Fatal("no Error")
 			}
 			eq(t, "error", *resp.Error, c.want)
-			eq(t, "output", resp.Output, []engine.Message{})
+			eq(t, "output", resp.Output, []traffic.Message{})
 		})
 	}
 }
@@ -104,6 +104,6 @@ func TestDecodeResponseNotAMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eq(t, "output", resp.Output, []engine.Message{})
+	eq(t, "output", resp.Output, []traffic.Message{})
 	eq(t, "error", resp.Error == nil, true)
 }

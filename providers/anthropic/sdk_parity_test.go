@@ -9,8 +9,8 @@ import (
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // sdkAccumulate serves body as a stream from a loopback server and lets
@@ -41,7 +41,7 @@ func sdkAccumulate(t *testing.T, body []byte) (anthropic.Message, error) {
 // sameAsSDK compares our reassembled response with the SDK's message: the
 // same blocks in order, with equal text, thinking, signature bytes and
 // tool input, and the same id, model, stop reason and token counts.
-func sameAsSDK(t *testing.T, ours *engine.Response, sdk anthropic.Message) {
+func sameAsSDK(t *testing.T, ours *traffic.Response, sdk anthropic.Message) {
 	t.Helper()
 	eq(t, "id", ours.ID, sdk.ID)
 	eq(t, "model", ours.Model, string(sdk.Model))
@@ -49,7 +49,7 @@ func sameAsSDK(t *testing.T, ours *engine.Response, sdk anthropic.Message) {
 	if ours.Usage == nil {
 		t.Fatal("no usage")
 	}
-	eq(t, "usage", *ours.Usage, engine.Usage{
+	eq(t, "usage", *ours.Usage, traffic.Usage{
 		InputTokens: int(sdk.Usage.InputTokens), OutputTokens: int(sdk.Usage.OutputTokens),
 		CacheReadTokens: int(sdk.Usage.CacheReadInputTokens), CacheCreationTokens: int(sdk.Usage.CacheCreationInputTokens),
 		ReasoningTokens: int(sdk.Usage.OutputTokensDetails.ThinkingTokens),
@@ -61,21 +61,21 @@ func sameAsSDK(t *testing.T, ours *engine.Response, sdk anthropic.Message) {
 		s := sdk.Content[i]
 		eq(t, b.Path+" type", b.WireType, s.Type)
 		switch b.Type {
-		case engine.BlockText:
+		case traffic.BlockText:
 			eq(t, b.Path+" text", b.Text, s.Text)
-		case engine.BlockThinking:
+		case traffic.BlockThinking:
 			eq(t, b.Path+" thinking", b.Text, s.Thinking)
 			// The signature must be the exact JSON string the SDK would send back.
 			eq(t, b.Path+" signature", string(b.Signature), string(rawjson.Quote(s.Signature)))
-		case engine.BlockRedacted:
+		case traffic.BlockRedacted:
 			eq(t, b.Path+" data", string(b.Data), string(rawjson.Quote(s.Data)))
-		case engine.BlockToolCall:
+		case traffic.BlockToolCall:
 			eq(t, b.Path+" id", b.ID, s.ID)
 			eq(t, b.Path+" name", b.Name, s.Name)
 			if !rawjson.Equal(b.Input, s.Input) {
 				t.Errorf("%s input: ours %s, SDK %s", b.Path, b.Input, s.Input)
 			}
-		case engine.BlockOther:
+		case traffic.BlockOther:
 			if !rawjson.Equal(b.Raw, []byte(s.RawJSON())) {
 				t.Errorf("%s raw differs from the SDK's\n ours %.300s\n SDK  %.300s", b.Path, b.Raw, s.RawJSON())
 			}

@@ -5,18 +5,18 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // reassembler rebuilds the message from stream events the way
 // anthropic-sdk-go's Message.Accumulate does, and records every departure
 // from the event grammar as a StreamIssue instead of stopping.
 type reassembler struct {
-	resp   *engine.Response
-	stream *engine.Stream
-	role   engine.Role
+	resp   *traffic.Response
+	stream *traffic.Stream
+	role   traffic.Role
 
 	started      bool // message_start seen
 	stopped      bool // message_stop seen
@@ -30,10 +30,10 @@ type reassembler struct {
 }
 
 // decodeStream reassembles events into a Response with Stream filled.
-func decodeStream(events []event) *engine.Response {
+func decodeStream(events []event) *traffic.Response {
 	r := &reassembler{
-		resp:    &engine.Response{Wire: engine.WireAnthropic, Output: []engine.Message{}},
-		stream:  &engine.Stream{Offsets: make([]int, 0, len(events))},
+		resp:    &traffic.Response{Wire: traffic.WireAnthropic, Output: []traffic.Message{}},
+		stream:  &traffic.Stream{Offsets: make([]int, 0, len(events))},
 		byIndex: map[int]*blockState{},
 	}
 	r.resp.Stream = r.stream
@@ -45,7 +45,7 @@ func decodeStream(events []event) *engine.Response {
 }
 
 func (r *reassembler) issue(check string, ev int, format string, args ...any) {
-	r.stream.Issues = append(r.stream.Issues, engine.StreamIssue{Check: check, Event: max(ev, 0), Message: fmt.Sprintf(format, args...)})
+	r.stream.Issues = append(r.stream.Issues, traffic.StreamIssue{Check: check, Event: max(ev, 0), Message: fmt.Sprintf(format, args...)})
 }
 
 // event interprets one event. Its type comes from the data's own "type"
@@ -63,7 +63,7 @@ func (r *reassembler) event(i int, ev event) {
 		if ev.cut {
 			cut = " (the body ends inside this event)"
 		}
-		r.issue(engine.CheckAnthropicStream, i, "%s event: data is not a JSON object%s: %s", orNone(ev.name), cut, body.Excerpt(data, 200))
+		r.issue(traffic.CheckAnthropicStream, i, "%s event: data is not a JSON object%s: %s", orNone(ev.name), cut, body.Excerpt(data, 200))
 		if ev.name == "error" {
 			r.fail(data)
 		}
@@ -74,7 +74,7 @@ func (r *reassembler) event(i int, ev event) {
 		typ = ev.name
 	}
 	if typ == "" {
-		r.issue(engine.CheckAnthropicStream, i, "event without a type: %s", body.Excerpt(data, 200))
+		r.issue(traffic.CheckAnthropicStream, i, "event without a type: %s", body.Excerpt(data, 200))
 		return
 	}
 	if typ == "ping" {
@@ -85,7 +85,7 @@ func (r *reassembler) event(i int, ev event) {
 		if r.failed {
 			after = "the error event"
 		}
-		r.issue(engine.CheckAnthropicStream, i, "%s after %s; ignored", typ, after)
+		r.issue(traffic.CheckAnthropicStream, i, "%s after %s; ignored", typ, after)
 		return
 	}
 	switch typ {
@@ -128,24 +128,24 @@ func (r *reassembler) requireStart(i int, typ string) {
 		return
 	}
 	r.earlyNoticed = true
-	r.issue(engine.CheckAnthropicStream, i, "%s before message_start", typ)
+	r.issue(traffic.CheckAnthropicStream, i, "%s before message_start", typ)
 }
 
 func (r *reassembler) messageStart(i int, we *wireEvent) {
 	if r.started {
-		r.issue(engine.CheckAnthropicStream, i, "a second message_start; ignored")
+		r.issue(traffic.CheckAnthropicStream, i, "a second message_start; ignored")
 		return
 	}
 	r.started = true
 	msg, err := rawjson.Fields(we.Message)
 	if err != nil {
-		r.issue(engine.CheckAnthropicStream, i, "message_start without a message object")
+		r.issue(traffic.CheckAnthropicStream, i, "message_start without a message object")
 		return
 	}
 	r.resp.ID = lookupString(msg, "id")
 	r.resp.Model = lookupString(msg, "model")
 	r.resp.StopReason = lookupString(msg, "stop_reason")
-	r.role = engine.Role(lookupString(msg, "role"))
+	r.role = traffic.Role(lookupString(msg, "role"))
 	if u, ok := rawjson.Lookup(msg, "usage"); ok {
 		r.resp.Usage = mergeUsage(r.resp.Usage, u)
 	}
@@ -156,7 +156,7 @@ func (r *reassembler) messageStart(i int, we *wireEvent) {
 	for _, item := range items {
 		b, err := newBlockState(len(r.blocks), rawjson.Index("content", len(r.blocks)), item)
 		if err != nil {
-			r.issue(engine.CheckAnthropicStream, i, "message_start content[%d]: %v", len(r.blocks), err)
+			r.issue(traffic.CheckAnthropicStream, i, "message_start content[%d]: %v", len(r.blocks), err)
 			continue
 		}
 		b.stopped = true
@@ -170,7 +170,7 @@ func (r *reassembler) messageStart(i int, we *wireEvent) {
 func (r *reassembler) blockIndex(i int, typ string, we *wireEvent) (int, bool) {
 	n, err := rawjson.IntAt("index", we.Index)
 	if err != nil || n < 0 {
-		r.issue(engine.CheckAnthropicStream, i, "%s without a non-negative integer index", typ)
+		r.issue(traffic.CheckAnthropicStream, i, "%s without a non-negative integer index", typ)
 		return 0, false
 	}
 	return n, true
@@ -182,15 +182,15 @@ func (r *reassembler) blockStart(i int, we *wireEvent) {
 		return
 	}
 	if _, dup := r.byIndex[n]; dup {
-		r.issue(engine.CheckAnthropicBlockIndex, i, "content_block_start for index %d, which was already started; ignored", n)
+		r.issue(traffic.CheckAnthropicBlockIndex, i, "content_block_start for index %d, which was already started; ignored", n)
 		return
 	}
 	if n != len(r.blocks) {
-		r.issue(engine.CheckAnthropicBlockIndex, i, "content_block_start for index %d, expected index %d", n, len(r.blocks))
+		r.issue(traffic.CheckAnthropicBlockIndex, i, "content_block_start for index %d, expected index %d", n, len(r.blocks))
 	}
 	b, err := newBlockState(n, rawjson.Index("content", len(r.blocks)), we.ContentBlock)
 	if err != nil {
-		r.issue(engine.CheckAnthropicStream, i, "content_block_start for index %d: %v", n, err)
+		r.issue(traffic.CheckAnthropicStream, i, "content_block_start for index %d: %v", n, err)
 		return
 	}
 	r.byIndex[n] = b
@@ -207,7 +207,7 @@ func (r *reassembler) openBlock(i int, typ string, we *wireEvent) *blockState {
 	}
 	b := r.byIndex[n]
 	if b == nil {
-		r.issue(engine.CheckAnthropicBlockIndex, i, "%s for index %d, which was never started", typ, n)
+		r.issue(traffic.CheckAnthropicBlockIndex, i, "%s for index %d, which was never started", typ, n)
 	}
 	return b
 }
@@ -219,18 +219,18 @@ func (r *reassembler) blockDelta(i int, we *wireEvent) {
 	}
 	d := we.Delta
 	if d == nil {
-		r.issue(engine.CheckAnthropicStream, i, "content_block_delta for index %d without a delta object", b.index)
+		r.issue(traffic.CheckAnthropicStream, i, "content_block_delta for index %d without a delta object", b.index)
 		return
 	}
 	if b.stopped {
-		check := engine.CheckAnthropicBlockIndex
+		check := traffic.CheckAnthropicBlockIndex
 		if d.Type == "signature_delta" {
-			check = engine.CheckAnthropicDeltaType
+			check = traffic.CheckAnthropicDeltaType
 		}
 		r.issue(check, i, "%s for index %d (%s) after its content_block_stop", d.Type, b.index, b.block.Path)
 	}
 	if !b.apply(d) {
-		r.issue(engine.CheckAnthropicDeltaType, i, "%s on a %s block (index %d, %s); ignored", d.Type, b.wireType(), b.index, b.block.Path)
+		r.issue(traffic.CheckAnthropicDeltaType, i, "%s on a %s block (index %d, %s); ignored", d.Type, b.wireType(), b.index, b.block.Path)
 	}
 }
 
@@ -240,12 +240,12 @@ func (r *reassembler) blockStop(i int, we *wireEvent) {
 		return
 	}
 	if b.stopped {
-		r.issue(engine.CheckAnthropicBlockIndex, i, "a second content_block_stop for index %d (%s)", b.index, b.block.Path)
+		r.issue(traffic.CheckAnthropicBlockIndex, i, "a second content_block_stop for index %d (%s)", b.index, b.block.Path)
 		return
 	}
 	b.stopped = true
 	if problem := b.finish(); problem != "" {
-		r.issue(engine.CheckAnthropicToolInput, i, "%s (index %d, %s): %s", b.wireType(), b.index, b.block.Path, problem)
+		r.issue(traffic.CheckAnthropicToolInput, i, "%s (index %d, %s): %s", b.wireType(), b.index, b.block.Path, problem)
 	}
 }
 
@@ -263,18 +263,18 @@ func (r *reassembler) messageDelta(we *wireEvent) {
 func (r *reassembler) messageStop(i int) {
 	r.stopped = true
 	if !r.sawDelta {
-		r.issue(engine.CheckAnthropicStream, i, "message_stop without a message_delta before it")
+		r.issue(traffic.CheckAnthropicStream, i, "message_stop without a message_delta before it")
 	}
 	if open := r.openBlocks(); open != "" {
 		r.openAtStop = true
-		r.issue(engine.CheckAnthropicStream, i, "message_stop while %s never stopped", open)
+		r.issue(traffic.CheckAnthropicStream, i, "message_stop while %s never stopped", open)
 	}
 }
 
 // fail records an error event: the stream's terminal failure.
 func (r *reassembler) fail(data []byte) {
 	r.failed = true
-	e := &engine.APIError{Message: body.Excerpt(data, 200)}
+	e := &traffic.APIError{Message: body.Excerpt(data, 200)}
 	if fields, err := rawjson.Fields(data); err == nil {
 		e = decodeErrorBody(200, fields)
 	}
@@ -307,7 +307,7 @@ func (r *reassembler) finish(last int) {
 		}
 	}
 	if !r.started && !r.failed && !r.earlyNoticed {
-		r.issue(engine.CheckAnthropicStream, last, "the stream has no message_start")
+		r.issue(traffic.CheckAnthropicStream, last, "the stream has no message_start")
 	}
 	if !r.stopped && !r.failed {
 		r.stream.Truncated = true
@@ -315,16 +315,16 @@ func (r *reassembler) finish(last int) {
 		if open != "" {
 			msg += "; " + open + " never stopped"
 		}
-		r.issue(engine.CheckAnthropicStream, last, "%s", msg)
+		r.issue(traffic.CheckAnthropicStream, last, "%s", msg)
 		r.stream.Issues[len(r.stream.Issues)-1].Truncation = true
 	}
 	r.stream.Complete = r.stopped && !r.failed && !r.openAtStop
 	if !r.started && len(r.blocks) == 0 {
 		return
 	}
-	msg := engine.Message{Role: r.role, Blocks: make([]engine.Block, 0, len(r.blocks))}
+	msg := traffic.Message{Role: r.role, Blocks: make([]traffic.Block, 0, len(r.blocks))}
 	if msg.Role == "" {
-		msg.Role = engine.RoleAssistant
+		msg.Role = traffic.RoleAssistant
 	}
 	for _, b := range r.blocks {
 		msg.Blocks = append(msg.Blocks, b.block)

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // judgedTypes are the block types whose allowed deltas are known; deltas on
@@ -29,7 +29,7 @@ type blockState struct {
 	stopped bool
 	// block is decoded from content_block_start; finish lays the deltas
 	// over it.
-	block  engine.Block
+	block  traffic.Block
 	fields []rawjson.Field // the start object's fields, for rebuilding Raw
 	judged bool
 
@@ -57,7 +57,7 @@ func newBlockState(idx int, path string, raw json.RawMessage) (*blockState, erro
 	if s, ok := rawjson.String(b.block.Signature); ok {
 		b.sig.WriteString(s)
 	}
-	if sig, ok := rawjson.Lookup(fields, "signature"); ok && b.block.Type == engine.BlockOther {
+	if sig, ok := rawjson.Lookup(fields, "signature"); ok && b.block.Type == traffic.BlockOther {
 		s, _ := rawjson.String(sig)
 		b.sig.WriteString(s)
 	}
@@ -85,12 +85,12 @@ func (b *blockState) apply(d *wireDelta) bool {
 	wire := b.block.WireType
 	switch d.Type {
 	case "text_delta":
-		if b.block.Type != engine.BlockText {
+		if b.block.Type != traffic.BlockText {
 			return !b.judged
 		}
 		b.text.WriteString(d.Text)
 	case "citations_delta":
-		if b.block.Type != engine.BlockText {
+		if b.block.Type != traffic.BlockText {
 			return !b.judged
 		}
 		if d.Citation != nil {
@@ -98,12 +98,12 @@ func (b *blockState) apply(d *wireDelta) bool {
 		}
 		b.citesSeen = true
 	case "thinking_delta":
-		if b.block.Type != engine.BlockThinking {
+		if b.block.Type != traffic.BlockThinking {
 			return !b.judged
 		}
 		b.text.WriteString(d.Thinking)
 	case "signature_delta":
-		if b.block.Type != engine.BlockThinking && wire != "compaction" {
+		if b.block.Type != traffic.BlockThinking && wire != "compaction" {
 			return !b.judged
 		}
 		b.sig.WriteString(d.Signature)
@@ -143,21 +143,21 @@ func (b *blockState) apply(d *wireDelta) bool {
 func (b *blockState) finish() (problem string) {
 	cut := false
 	switch b.block.Type {
-	case engine.BlockText:
+	case traffic.BlockText:
 		b.block.Text = b.text.String()
 		if b.citesSeen {
 			rawjson.SetExtra(&b.block.Extra, "citations", rawjson.ArrayOf(b.cites))
 		}
-	case engine.BlockThinking:
+	case traffic.BlockThinking:
 		b.block.Text = b.text.String()
 		if b.sigSeen {
 			b.block.Signature = rawjson.Quote(b.sig.String())
 		}
-	case engine.BlockToolCall:
+	case traffic.BlockToolCall:
 		if b.inputSeen {
 			b.block.Input, problem, cut = b.finalInput()
 		}
-	case engine.BlockOther:
+	case traffic.BlockOther:
 		over := map[string]json.RawMessage{}
 		for k, v := range b.overrides {
 			over[k] = v

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/sse"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Hand-built stream events, modelled on the recorded ones in the corpus.
@@ -54,7 +54,7 @@ type want struct {
 	errType   string
 	// incomplete is each output block's Incomplete flag; nil skips it.
 	incomplete []bool
-	check      func(t *testing.T, r *engine.Response)
+	check      func(t *testing.T, r *traffic.Response)
 }
 
 func TestStreamGrammar(t *testing.T) {
@@ -63,7 +63,7 @@ func TestStreamGrammar(t *testing.T) {
 		events []string
 		want   want
 	}{
-		{"well formed", goodStream, want{complete: true, incomplete: []bool{false, false}, check: func(t *testing.T, r *engine.Response) {
+		{"well formed", goodStream, want{complete: true, incomplete: []bool{false, false}, check: func(t *testing.T, r *traffic.Response) {
 			b := blocks(t, r, 2)
 			eq(t, "thinking text", b[0].Text, "Need the weather.")
 			eq(t, "signature", string(b[0].Signature), `"sig-a+b/c=="`)
@@ -71,14 +71,14 @@ func TestStreamGrammar(t *testing.T) {
 			eq(t, "id", b[1].ID, "toolu_01A")
 			eq(t, "paths", b[0].Path+" "+b[1].Path, "content[0] content[1]")
 			eq(t, "stop reason", r.StopReason, "tool_use")
-			eq(t, "usage", *r.Usage, engine.Usage{InputTokens: 5, OutputTokens: 89, CacheReadTokens: 2})
+			eq(t, "usage", *r.Usage, traffic.Usage{InputTokens: 5, OutputTokens: 89, CacheReadTokens: 2})
 			eq(t, "id", r.ID, "msg_1")
 		}}},
 		{"cut inside tool input", goodStream[:10], want{
 			issues:     []string{"ANT-STREAM-001@9: without message_stop (10 events read); content[1] (index 1, tool_use) never stopped"},
 			truncated:  true,
 			incomplete: []bool{false, true},
-			check: func(t *testing.T, r *engine.Response) {
+			check: func(t *testing.T, r *traffic.Response) {
 				b := blocks(t, r, 2)
 				eq(t, "signature", string(b[0].Signature), `"sig-a+b/c=="`)
 				eq(t, "input (the SDK's {} for input that does not parse)", string(b[1].Input), `{}`)
@@ -88,7 +88,7 @@ func TestStreamGrammar(t *testing.T) {
 			issues:     []string{"ANT-STREAM-001@2: content[0] (index 0, thinking) never stopped"},
 			truncated:  true,
 			incomplete: []bool{true},
-			check: func(t *testing.T, r *engine.Response) {
+			check: func(t *testing.T, r *traffic.Response) {
 				b := blocks(t, r, 1)
 				eq(t, "thinking text", b[0].Text, "Need the weather.")
 				eq(t, "signature stays empty", string(b[0].Signature), `""`)
@@ -96,7 +96,7 @@ func TestStreamGrammar(t *testing.T) {
 		{"error event in a 200", []string{evStart, evThinkStart, evThink, evOverloaded}, want{
 			errType:    "overloaded_error",
 			incomplete: []bool{true},
-			check: func(t *testing.T, r *engine.Response) {
+			check: func(t *testing.T, r *traffic.Response) {
 				eq(t, "response error", r.Error, r.Stream.Error)
 				eq(t, "message", r.Error.Message, "Overloaded")
 				eq(t, "signature", string(blocks(t, r, 1)[0].Signature), `""`)
@@ -105,7 +105,7 @@ func TestStreamGrammar(t *testing.T) {
 		{"error event inside tool input", []string{evStart, evThinkStart, evThink, evSigA, evStop0, evToolStart, evJSON1, evOverloaded}, want{
 			errType:    "overloaded_error",
 			incomplete: []bool{false, true},
-			check: func(t *testing.T, r *engine.Response) {
+			check: func(t *testing.T, r *traffic.Response) {
 				eq(t, "input (the SDK's {} for input that does not parse)", string(blocks(t, r, 2)[1].Input), `{}`)
 			}}},
 		{"error event before anything", []string{evOverloaded}, want{errType: "overloaded_error"}},
@@ -124,7 +124,7 @@ func TestStreamGrammar(t *testing.T) {
 		{"only pings", []string{evPing, evPing}, want{
 			issues:    []string{"ANT-STREAM-001@1: no message_start", "ANT-STREAM-001@1: ended without message_stop (2 events read)"},
 			truncated: true,
-			check: func(t *testing.T, r *engine.Response) {
+			check: func(t *testing.T, r *traffic.Response) {
 				eq(t, "output", len(r.Output), 0)
 			}}},
 		{"index gap", []string{evStart, evThinkStart, evStop0,
@@ -133,7 +133,7 @@ func TestStreamGrammar(t *testing.T) {
 			`{"type":"content_block_stop","index":2}`, evMsgDelta, evMsgStop}, want{
 			issues:   []string{"ANT-STREAM-002@3: content_block_start for index 2, expected index 1"},
 			complete: true,
-			check: func(t *testing.T, r *engine.Response) {
+			check: func(t *testing.T, r *traffic.Response) {
 				b := blocks(t, r, 2)
 				eq(t, "text", b[1].Text, "hi")
 				eq(t, "path", b[1].Path, "content[1]")
@@ -153,7 +153,7 @@ func TestStreamGrammar(t *testing.T) {
 		{"delta after stop", []string{evStart, evThinkStart, evSigA, evStop0, evThink, evMsgDelta, evMsgStop}, want{
 			issues:   []string{"ANT-STREAM-002@4: thinking_delta for index 0 (content[0]) after its content_block_stop"},
 			complete: true,
-			check: func(t *testing.T, r *engine.Response) {
+			check: func(t *testing.T, r *traffic.Response) {
 				eq(t, "applied as the SDK does", blocks(t, r, 1)[0].Text, "Need the weather.")
 			}}},
 		{"signature_delta after stop", []string{evStart, evThinkStart, evThink, evStop0, evSigA, evMsgDelta, evMsgStop}, want{
@@ -168,7 +168,7 @@ func TestStreamGrammar(t *testing.T) {
 			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"}}`, evSigA, evStop0, evMsgDelta, evMsgStop}, want{
 			issues:   []string{"ANT-STREAM-003@2: text_delta on a thinking block (index 0, content[0]); ignored"},
 			complete: true,
-			check: func(t *testing.T, r *engine.Response) {
+			check: func(t *testing.T, r *traffic.Response) {
 				eq(t, "thinking text", blocks(t, r, 1)[0].Text, "")
 			}}},
 		{"signature_delta on a tool_use block", []string{evStart, evThinkStart, evStop0, evToolStart,
@@ -181,14 +181,14 @@ func TestStreamGrammar(t *testing.T) {
 			`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{}"}}`, evStop0, evMsgDelta, evMsgStop}, want{
 			issues:   []string{"ANT-STREAM-003@2: input_json_delta on a redacted_thinking block"},
 			complete: true,
-			check: func(t *testing.T, r *engine.Response) {
+			check: func(t *testing.T, r *traffic.Response) {
 				eq(t, "data", string(blocks(t, r, 1)[0].Data), `"EmwK"`)
 			}}},
 		{"partial JSON that does not parse", []string{evStart, evThinkStart, evStop0, evToolStart, evJSON1, evStop1, evMsgDelta, evMsgStop}, want{
 			issues:     []string{`ANT-STREAM-004@5: tool_use (index 1, content[1]): partial_json does not parse as JSON: "{\"city\": \"Pa"`},
 			complete:   true,
 			incomplete: []bool{false, true},
-			check: func(t *testing.T, r *engine.Response) {
+			check: func(t *testing.T, r *traffic.Response) {
 				eq(t, "input", string(blocks(t, r, 2)[1].Input), `{}`)
 			}}},
 		{"partial JSON that is an array", []string{evStart, evThinkStart, evStop0, evToolStart,
@@ -208,7 +208,7 @@ func TestStreamGrammar(t *testing.T) {
 		{"only empty partial JSON", []string{evStart, evThinkStart, evStop0, evToolStart, evJSONEmpty, evStop1, evMsgDelta, evMsgStop}, want{
 			complete:   true,
 			incomplete: []bool{false, false},
-			check: func(t *testing.T, r *engine.Response) {
+			check: func(t *testing.T, r *traffic.Response) {
 				eq(t, "input", string(blocks(t, r, 2)[1].Input), `{}`)
 			}}},
 		{"no message_delta", []string{evStart, evThinkStart, evStop0, evMsgStop}, want{
@@ -218,7 +218,7 @@ func TestStreamGrammar(t *testing.T) {
 		{"message_stop with a block open", []string{evStart, evThinkStart, evThink, evMsgDelta, evMsgStop}, want{
 			issues:     []string{"ANT-STREAM-001@4: message_stop while content[0] (index 0, thinking) never stopped"},
 			incomplete: []bool{true},
-			check: func(t *testing.T, r *engine.Response) {
+			check: func(t *testing.T, r *traffic.Response) {
 				eq(t, "partial", r.Stream.Partial, []int{0})
 			}}},
 		{"data that is not JSON", []string{evStart, `{"type":"content_block_start","index":0,`, evMsgDelta, evMsgStop}, want{
@@ -228,7 +228,7 @@ func TestStreamGrammar(t *testing.T) {
 		{"interleaved open blocks", []string{evStart, evThinkStart, evToolStart, evJSON1, evThink, evJSON2, evSigA, evStop1, evStop0, evMsgDelta, evMsgStop}, want{
 			complete:   true,
 			incomplete: []bool{false, false},
-			check: func(t *testing.T, r *engine.Response) {
+			check: func(t *testing.T, r *traffic.Response) {
 				b := blocks(t, r, 2)
 				eq(t, "input", string(b[1].Input), `{"city": "Paris"}`)
 				eq(t, "signature", string(b[0].Signature), `"sig-a"`)
@@ -253,7 +253,7 @@ func TestStreamGrammar(t *testing.T) {
 }
 
 // checkStream compares a decoded stream with want.
-func checkStream(t *testing.T, resp *engine.Response, w want) {
+func checkStream(t *testing.T, resp *traffic.Response, w want) {
 	t.Helper()
 	st := resp.Stream
 	if st == nil {
@@ -302,7 +302,7 @@ func checkStream(t *testing.T, resp *engine.Response, w want) {
 	}
 }
 
-func blocks(t *testing.T, r *engine.Response, n int) []engine.Block {
+func blocks(t *testing.T, r *traffic.Response, n int) []traffic.Block {
 	t.Helper()
 	if len(r.Output) != 1 || len(r.Output[0].Blocks) != n {
 		t.Fatalf("want one message with %d blocks, got %+v", n, r.Output)
@@ -383,6 +383,6 @@ func TestStreamServerTools(t *testing.T) {
 	b := blocks(t, resp, 3)
 	eq(t, "server_tool_use", string(b[0].Raw), `{"type":"server_tool_use","id":"srvtoolu_01","name":"web_search","input":{"query": "sf <weather>"}}`)
 	eq(t, "web_search_tool_result", string(b[1].Raw), result)
-	eq(t, "types", []engine.BlockType{b[0].Type, b[1].Type}, []engine.BlockType{engine.BlockOther, engine.BlockOther})
+	eq(t, "types", []traffic.BlockType{b[0].Type, b[1].Type}, []traffic.BlockType{traffic.BlockOther, traffic.BlockOther})
 	eq(t, "citations", string(b[2].Extra["citations"]), `[{"type":"web_search_result_location","url":"https://x"}]`)
 }

@@ -3,8 +3,8 @@ package bedrock
 import (
 	"encoding/json"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Union member names of the content blocks the model interprets.
@@ -17,12 +17,12 @@ const (
 )
 
 // decodeBlocks decodes the block array at path.
-func decodeBlocks(path string, raw json.RawMessage) ([]engine.Block, error) {
+func decodeBlocks(path string, raw json.RawMessage) ([]traffic.Block, error) {
 	items, err := rawjson.ArrayAt(path, raw)
 	if err != nil {
 		return nil, err
 	}
-	blocks := make([]engine.Block, 0, len(items))
+	blocks := make([]traffic.Block, 0, len(items))
 	for i, item := range items {
 		b, err := decodeBlock(rawjson.Index(path, i), item)
 		if err != nil {
@@ -35,12 +35,12 @@ func decodeBlocks(path string, raw json.RawMessage) ([]engine.Block, error) {
 
 // decodeBlock decodes one content block: a union with one member. A block
 // with another member, or with more than one, is kept whole as BlockOther.
-func decodeBlock(path string, raw json.RawMessage) (engine.Block, error) {
+func decodeBlock(path string, raw json.RawMessage) (traffic.Block, error) {
 	fields, err := rawjson.ObjectAt(path, raw)
 	if err != nil {
-		return engine.Block{}, err
+		return traffic.Block{}, err
 	}
-	other := engine.Block{Type: engine.BlockOther, Path: path, Raw: raw}
+	other := traffic.Block{Type: traffic.BlockOther, Path: path, Raw: raw}
 	if len(fields) != 1 {
 		return other, nil
 	}
@@ -50,14 +50,14 @@ func decodeBlock(path string, raw json.RawMessage) (engine.Block, error) {
 		return other, nil // Bedrock refuses it; kept as sent for the checks to name
 	}
 	at := rawjson.At(path, f.Key)
-	b := engine.Block{WireType: f.Key, Path: path}
+	b := traffic.Block{WireType: f.Key, Path: path}
 	switch f.Key {
 	case memberText:
-		b.Type = engine.BlockText
+		b.Type = traffic.BlockText
 		b.Text, err = rawjson.StringAt(at, f.Value)
 		return b, err
 	case memberToolUse:
-		b.Type = engine.BlockToolCall
+		b.Type = traffic.BlockToolCall
 		return b, decodeMembers(&b, at, f.Value, func(k string, v json.RawMessage, p string) (bool, error) {
 			switch k {
 			case "toolUseId":
@@ -72,7 +72,7 @@ func decodeBlock(path string, raw json.RawMessage) (engine.Block, error) {
 			return true, err
 		})
 	case memberToolResult:
-		b.Type = engine.BlockToolResult
+		b.Type = traffic.BlockToolResult
 		return b, decodeMembers(&b, at, f.Value, func(k string, v json.RawMessage, p string) (bool, error) {
 			switch k {
 			case "toolUseId":
@@ -119,7 +119,7 @@ func hasMembers(raw json.RawMessage, keys ...string) bool {
 
 // decodeMembers walks an interpreted member's object, giving each field to
 // take; what take does not name goes to Extra.
-func decodeMembers(b *engine.Block, path string, raw json.RawMessage, take func(k string, v json.RawMessage, p string) (bool, error)) error {
+func decodeMembers(b *traffic.Block, path string, raw json.RawMessage, take func(k string, v json.RawMessage, p string) (bool, error)) error {
 	fields, err := rawjson.ObjectAt(path, raw)
 	if err != nil {
 		return err
@@ -138,19 +138,19 @@ func decodeMembers(b *engine.Block, path string, raw json.RawMessage, take func(
 
 // decodeResultContent reads a toolResult's content: text and json blocks
 // become text blocks (json as its raw JSON), others are kept whole.
-func decodeResultContent(path string, raw json.RawMessage) ([]engine.Block, error) {
+func decodeResultContent(path string, raw json.RawMessage) ([]traffic.Block, error) {
 	items, err := rawjson.ArrayAt(path, raw)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]engine.Block, 0, len(items))
+	out := make([]traffic.Block, 0, len(items))
 	for i, item := range items {
 		p := rawjson.Index(path, i)
 		fields, err := rawjson.ObjectAt(p, item)
 		if err != nil {
 			return nil, err
 		}
-		b := engine.Block{Type: engine.BlockOther, Path: p, Raw: item}
+		b := traffic.Block{Type: traffic.BlockOther, Path: p, Raw: item}
 		if len(fields) == 1 {
 			switch f := fields[0]; f.Key {
 			case memberText:
@@ -158,9 +158,9 @@ func decodeResultContent(path string, raw json.RawMessage) ([]engine.Block, erro
 				if err != nil {
 					return nil, err
 				}
-				b = engine.Block{Type: engine.BlockText, WireType: memberText, Path: p, Text: text}
+				b = traffic.Block{Type: traffic.BlockText, WireType: memberText, Path: p, Text: text}
 			case memberJSON:
-				b = engine.Block{Type: engine.BlockText, WireType: memberJSON, Path: p, Text: string(rawjson.Compact(f.Value)), Raw: f.Value}
+				b = traffic.Block{Type: traffic.BlockText, WireType: memberJSON, Path: p, Text: string(rawjson.Compact(f.Value)), Raw: f.Value}
 			}
 		}
 		out = append(out, b)
@@ -170,20 +170,20 @@ func decodeResultContent(path string, raw json.RawMessage) ([]engine.Block, erro
 
 // decodeReasoning reads reasoningContent: {reasoningText: {text, signature}}
 // as thinking, {redactedContent: "…"} as redacted thinking.
-func decodeReasoning(path string, raw json.RawMessage, other engine.Block) (engine.Block, error) {
+func decodeReasoning(path string, raw json.RawMessage, other traffic.Block) (traffic.Block, error) {
 	fields, err := rawjson.ObjectAt(path, raw)
 	if err != nil || len(fields) != 1 {
 		return other, err
 	}
 	f := fields[0]
 	at := rawjson.At(path, f.Key)
-	b := engine.Block{WireType: memberReasoning, Path: other.Path}
+	b := traffic.Block{WireType: memberReasoning, Path: other.Path}
 	switch f.Key {
 	case "reasoningText":
 		if !hasMembers(f.Value, "text") {
 			return other, nil
 		}
-		b.Type = engine.BlockThinking
+		b.Type = traffic.BlockThinking
 		return b, decodeMembers(&b, at, f.Value, func(k string, v json.RawMessage, p string) (bool, error) {
 			switch k {
 			case "text":
@@ -196,7 +196,7 @@ func decodeReasoning(path string, raw json.RawMessage, other engine.Block) (engi
 			return true, err
 		})
 	case "redactedContent":
-		b.Type = engine.BlockRedacted
+		b.Type = traffic.BlockRedacted
 		b.Data = f.Value
 		return b, nil
 	}

@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // encodeBlocks encodes blocks as a content array.
-func encodeBlocks(blocks []engine.Block) (json.RawMessage, error) {
+func encodeBlocks(blocks []traffic.Block) (json.RawMessage, error) {
 	items := make([]json.RawMessage, 0, len(blocks))
 	for i := range blocks {
 		item, err := encodeBlock(&blocks[i])
@@ -22,20 +22,20 @@ func encodeBlocks(blocks []engine.Block) (json.RawMessage, error) {
 }
 
 // encodeBlock encodes one block as its union member.
-func encodeBlock(b *engine.Block) (json.RawMessage, error) {
+func encodeBlock(b *traffic.Block) (json.RawMessage, error) {
 	var inner rawjson.Object
 	member := ""
 	switch b.Type {
-	case engine.BlockOther:
+	case traffic.BlockOther:
 		if len(b.Raw) == 0 {
 			return nil, fmt.Errorf("%s: a %s block without its raw value", b.Path, b.WireType)
 		}
 		return b.Raw, nil
-	case engine.BlockText:
+	case traffic.BlockText:
 		var o rawjson.Object
 		o.String(memberText, b.Text)
 		return o.Bytes(), nil
-	case engine.BlockToolCall:
+	case traffic.BlockToolCall:
 		member = memberToolUse
 		inner.String("toolUseId", b.ID)
 		inner.String("name", b.Name)
@@ -44,7 +44,7 @@ func encodeBlock(b *engine.Block) (json.RawMessage, error) {
 			input = json.RawMessage("{}")
 		}
 		inner.Raw("input", input)
-	case engine.BlockToolResult:
+	case traffic.BlockToolResult:
 		member = memberToolResult
 		inner.String("toolUseId", b.ToolCallID)
 		content := b.ResultRaw
@@ -65,7 +65,7 @@ func encodeBlock(b *engine.Block) (json.RawMessage, error) {
 		if _, kept := b.Extra["status"]; !kept && b.IsError {
 			inner.String("status", "error")
 		}
-	case engine.BlockThinking:
+	case traffic.BlockThinking:
 		var text rawjson.Object
 		text.String("text", b.Text)
 		if len(b.Signature) > 0 {
@@ -77,7 +77,7 @@ func encodeBlock(b *engine.Block) (json.RawMessage, error) {
 		var o rawjson.Object
 		o.Raw(memberReasoning, reasoning.Bytes())
 		return o.Bytes(), nil
-	case engine.BlockRedacted:
+	case traffic.BlockRedacted:
 		var reasoning rawjson.Object
 		reasoning.Raw("redactedContent", b.Data)
 		var o rawjson.Object
@@ -93,14 +93,14 @@ func encodeBlock(b *engine.Block) (json.RawMessage, error) {
 }
 
 // encodeResultContent writes a tool result's content blocks.
-func encodeResultContent(blocks []engine.Block) (json.RawMessage, error) {
+func encodeResultContent(blocks []traffic.Block) (json.RawMessage, error) {
 	items := make([]json.RawMessage, 0, len(blocks))
 	for _, b := range blocks {
 		var o rawjson.Object
 		switch {
-		case b.Type == engine.BlockText && b.WireType == memberJSON && len(b.Raw) > 0:
+		case b.Type == traffic.BlockText && b.WireType == memberJSON && len(b.Raw) > 0:
 			o.Raw(memberJSON, b.Raw)
-		case b.Type == engine.BlockText:
+		case b.Type == traffic.BlockText:
 			o.String(memberText, b.Text)
 		case len(b.Raw) > 0:
 			items = append(items, b.Raw)

@@ -10,11 +10,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"gotest.tools/v3/golden"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/providers/bedrock"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 var codec bedrock.Codec
@@ -97,7 +97,7 @@ func TestCorpusRequestsRoundTrip(t *testing.T) {
 		}
 		for _, m := range req.Messages {
 			for _, b := range m.Blocks {
-				if b.Type == engine.BlockThinking && len(b.Signature) > 0 {
+				if b.Type == traffic.BlockThinking && len(b.Signature) > 0 {
 					signed++
 				}
 			}
@@ -112,10 +112,10 @@ func TestCorpusRequestsRoundTrip(t *testing.T) {
 }
 
 // opaqueTokens lists the raw tokens the codec must never rewrite.
-func opaqueTokens(req *engine.Request) [][]byte {
+func opaqueTokens(req *traffic.Request) [][]byte {
 	var out [][]byte
-	var walk func([]engine.Block)
-	walk = func(bs []engine.Block) {
+	var walk func([]traffic.Block)
+	walk = func(bs []traffic.Block) {
 		for _, b := range bs {
 			for _, tok := range []json.RawMessage{b.Signature, b.Data, b.Input, b.ResultRaw, b.Raw} {
 				if len(tok) > 0 {
@@ -136,10 +136,10 @@ func opaqueTokens(req *engine.Request) [][]byte {
 // Rewrite with: go test ./providers/bedrock -run TestCorpusGolden -update
 func TestCorpusGolden(t *testing.T) {
 	type decoded struct {
-		Interaction int              `json:"interaction"`
-		Status      int              `json:"status"`
-		Request     *engine.Request  `json:"request,omitempty"`
-		Response    *engine.Response `json:"response,omitempty"`
+		Interaction int               `json:"interaction"`
+		Status      int               `json:"status"`
+		Request     *traffic.Request  `json:"request,omitempty"`
+		Response    *traffic.Response `json:"response,omitempty"`
 	}
 	byFile := map[string][]decoded{}
 	var files []string
@@ -196,7 +196,7 @@ func TestCorpusStreams(t *testing.T) {
 		}
 		for _, m := range resp.Output {
 			for _, b := range m.Blocks {
-				if b.Type == engine.BlockToolCall && !json.Valid(b.Input) {
+				if b.Type == traffic.BlockToolCall && !json.Valid(b.Input) {
 					t.Errorf("%s #%d: tool input %q is not JSON", c.file, c.index, b.Input)
 				}
 			}

@@ -5,9 +5,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // FuzzDecodeRequest: whatever decodes encodes, to the same JSON value, and
@@ -77,7 +77,7 @@ func FuzzDecodeResponse(f *testing.F) {
 			t.Fatalf("inconsistent stream facts: %+v", s)
 		}
 		for _, is := range s.Issues {
-			if is.Event < 0 || is.Event > s.Events || is.Check != engine.CheckBedrockStream {
+			if is.Event < 0 || is.Event > s.Events || is.Check != traffic.CheckBedrockStream {
 				t.Fatalf("bad issue %+v of %d events", is, s.Events)
 			}
 		}

@@ -4,16 +4,16 @@ import (
 	"encoding/json"
 	"unicode/utf8"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // decodeRequest decodes a Converse request. messages and system go to the
 // model; toolConfig gives Tools and ToolChoice, inferenceConfig.maxTokens
 // MaxTokens and additionalModelRequestFields.thinking Thinking, while the
 // objects themselves stay in Extra so encoding writes them back whole.
-func decodeRequest(b []byte) (*engine.Request, error) {
+func decodeRequest(b []byte) (*traffic.Request, error) {
 	if err := body.Object(b); err != nil {
 		return nil, err
 	}
@@ -32,11 +32,11 @@ func decodeRequest(b []byte) (*engine.Request, error) {
 // already decoded at the same position is shared, not decoded again. A
 // body with a fault of any kind is decoded again alone, which names the
 // fault.
-func decodeRequestMemo(b []byte, memo *engine.Memo) (*engine.Request, error) {
+func decodeRequestMemo(b []byte, memo *traffic.Memo) (*traffic.Request, error) {
 	fields, ok := rawjson.ValidatedExcept(b, memo.LastArray(), "messages")
 	if ok && utf8.Valid(b) { // a pass much faster than the JSON's
-		req, err := requestOf(rawjson.LastWins(fields), func(raw json.RawMessage) ([]engine.Message, error) {
-			return memo.DecodeMessages(raw, func(i int, item json.RawMessage) (engine.Message, error) {
+		req, err := requestOf(rawjson.LastWins(fields), func(raw json.RawMessage) ([]traffic.Message, error) {
+			return memo.DecodeMessages(raw, func(i int, item json.RawMessage) (traffic.Message, error) {
 				return decodeMessage(rawjson.Index("messages", i), item)
 			})
 		})
@@ -49,9 +49,9 @@ func decodeRequestMemo(b []byte, memo *engine.Memo) (*engine.Request, error) {
 
 // requestOf reads a request from its top-level fields, the messages with
 // decode.
-func requestOf(fields []rawjson.Field, decode func(json.RawMessage) ([]engine.Message, error)) (*engine.Request, error) {
+func requestOf(fields []rawjson.Field, decode func(json.RawMessage) ([]traffic.Message, error)) (*traffic.Request, error) {
 	var err error
-	req := &engine.Request{Wire: engine.WireBedrock}
+	req := &traffic.Request{Wire: traffic.WireBedrock}
 	for _, f := range fields {
 		switch f.Key {
 		case "messages":
@@ -95,12 +95,12 @@ func lookup(raw json.RawMessage, key string) (json.RawMessage, bool) {
 	return rawjson.Lookup(fields, key)
 }
 
-func decodeMessages(raw json.RawMessage) ([]engine.Message, error) {
+func decodeMessages(raw json.RawMessage) ([]traffic.Message, error) {
 	items, err := rawjson.ArrayAt("messages", raw)
 	if err != nil {
 		return nil, err
 	}
-	msgs := make([]engine.Message, 0, len(items))
+	msgs := make([]traffic.Message, 0, len(items))
 	for i, item := range items {
 		m, err := decodeMessage(rawjson.Index("messages", i), item)
 		if err != nil {
@@ -113,26 +113,26 @@ func decodeMessages(raw json.RawMessage) ([]engine.Message, error) {
 
 // decodeMessage reads one message at path: role, content and any other key
 // into Extra.
-func decodeMessage(path string, item json.RawMessage) (engine.Message, error) {
+func decodeMessage(path string, item json.RawMessage) (traffic.Message, error) {
 	fields, err := rawjson.ObjectAt(path, item)
 	if err != nil {
-		return engine.Message{}, err
+		return traffic.Message{}, err
 	}
-	m := engine.Message{Path: path}
+	m := traffic.Message{Path: path}
 	for _, f := range fields {
 		switch f.Key {
 		case "role":
 			role, err := rawjson.StringAt(rawjson.At(path, "role"), f.Value)
 			if err != nil {
-				return engine.Message{}, err
+				return traffic.Message{}, err
 			}
-			m.Role = engine.Role(role)
+			m.Role = traffic.Role(role)
 			if role == "" { // kept, so the encoding writes it back
 				rawjson.SetExtra(&m.Extra, f.Key, f.Value)
 			}
 		case "content":
 			if m.Blocks, err = decodeBlocks(rawjson.At(path, "content"), f.Value); err != nil {
-				return engine.Message{}, err
+				return traffic.Message{}, err
 			}
 		default:
 			rawjson.SetExtra(&m.Extra, f.Key, f.Value)
@@ -143,7 +143,7 @@ func decodeMessage(path string, item json.RawMessage) (engine.Message, error) {
 
 // decodeToolConfig reads each toolSpec's name, description and input
 // schema, and the tool choice.
-func decodeToolConfig(req *engine.Request, raw json.RawMessage) error {
+func decodeToolConfig(req *traffic.Request, raw json.RawMessage) error {
 	fields, err := rawjson.ObjectAt("toolConfig", raw)
 	if err != nil {
 		return err
@@ -160,7 +160,7 @@ func decodeToolConfig(req *engine.Request, raw json.RawMessage) error {
 		return err
 	}
 	for _, item := range items {
-		t := engine.Tool{Raw: item}
+		t := traffic.Tool{Raw: item}
 		if spec, ok := lookup(item, "toolSpec"); ok {
 			if v, ok := lookup(spec, "name"); ok {
 				t.Name, _ = rawjson.String(v)
@@ -179,8 +179,8 @@ func decodeToolConfig(req *engine.Request, raw json.RawMessage) error {
 
 // decodeThinking reads Anthropic's thinking configuration as Bedrock passes
 // it through additionalModelRequestFields.
-func decodeThinking(raw json.RawMessage) *engine.Thinking {
-	t := &engine.Thinking{Raw: raw}
+func decodeThinking(raw json.RawMessage) *traffic.Thinking {
+	t := &traffic.Thinking{Raw: raw}
 	if v, ok := lookup(raw, "type"); ok {
 		t.Type, _ = rawjson.String(v)
 	}

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // encodeRequest writes a Converse request: messages, system, and the
 // configuration objects — kept whole from a decoded request, or built from
 // MaxTokens, Tools, ToolChoice and Thinking for a request the engine made.
-func encodeRequest(req *engine.Request) ([]byte, error) {
+func encodeRequest(req *traffic.Request) ([]byte, error) {
 	if req == nil {
 		return nil, fmt.Errorf("nil request")
 	}
@@ -101,7 +101,7 @@ func encodeRequest(req *engine.Request) ([]byte, error) {
 
 // toolSpec writes a tool the engine registered: a decoded tool keeps its
 // raw entry.
-func toolSpec(t engine.Tool) json.RawMessage {
+func toolSpec(t traffic.Tool) json.RawMessage {
 	if len(t.Raw) > 0 {
 		return t.Raw
 	}

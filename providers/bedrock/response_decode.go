@@ -7,17 +7,17 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/eventstream"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 func ok2xx(status int) bool { return status >= 200 && status < 300 }
 
 // decodeResponse tells an event stream, JSON lines of events, a Converse
 // document and an error body apart by their content.
-func decodeResponse(status int, header http.Header, b []byte) (*engine.Response, error) {
+func decodeResponse(status int, header http.Header, b []byte) (*traffic.Response, error) {
 	if eventstream.Looks(b) {
 		return decodeEventStream(b), nil
 	}
@@ -44,12 +44,12 @@ func decodeResponse(status int, header http.Header, b []byte) (*engine.Response,
 
 // decodeDocument reads a Converse response: output.message, stopReason,
 // usage.
-func decodeDocument(doc []byte) (*engine.Response, error) {
+func decodeDocument(doc []byte) (*traffic.Response, error) {
 	fields, err := rawjson.ObjectAt("", doc)
 	if err != nil {
 		return nil, err
 	}
-	resp := &engine.Response{Wire: engine.WireBedrock, Output: []engine.Message{}}
+	resp := &traffic.Response{Wire: traffic.WireBedrock, Output: []traffic.Message{}}
 	for _, f := range fields {
 		switch f.Key {
 		case "output":
@@ -57,7 +57,7 @@ func decodeDocument(doc []byte) (*engine.Response, error) {
 			if !ok {
 				continue
 			}
-			m := engine.Message{Role: engine.RoleAssistant, Path: "output.message"}
+			m := traffic.Message{Role: traffic.RoleAssistant, Path: "output.message"}
 			if content, ok := lookup(msg, "content"); ok {
 				if m.Blocks, err = decodeBlocks("output.message.content", content); err != nil {
 					return nil, err
@@ -65,7 +65,7 @@ func decodeDocument(doc []byte) (*engine.Response, error) {
 			}
 			if role, ok := lookup(msg, "role"); ok {
 				if s, ok := rawjson.String(role); ok {
-					m.Role = engine.Role(s)
+					m.Role = traffic.Role(s)
 				}
 			}
 			resp.Output = append(resp.Output, m)
@@ -78,7 +78,7 @@ func decodeDocument(doc []byte) (*engine.Response, error) {
 	return resp, nil
 }
 
-func decodeUsage(raw json.RawMessage) *engine.Usage {
+func decodeUsage(raw json.RawMessage) *traffic.Usage {
 	var u struct {
 		Input      int `json:"inputTokens"`
 		Output     int `json:"outputTokens"`
@@ -88,13 +88,13 @@ func decodeUsage(raw json.RawMessage) *engine.Usage {
 	if json.Unmarshal(raw, &u) != nil {
 		return nil
 	}
-	return &engine.Usage{InputTokens: u.Input, OutputTokens: u.Output, CacheReadTokens: u.CacheRead, CacheCreationTokens: u.CacheWrite}
+	return &traffic.Usage{InputTokens: u.Input, OutputTokens: u.Output, CacheReadTokens: u.CacheRead, CacheCreationTokens: u.CacheWrite}
 }
 
 // errorResponse reads an error body: {"message": …} (or "Message"), the
 // exception named by x-amzn-ErrorType ("ValidationException:http://…").
-func errorResponse(status int, header http.Header, doc []byte) *engine.Response {
-	e := &engine.APIError{Code: strconv.Itoa(status)}
+func errorResponse(status int, header http.Header, doc []byte) *traffic.Response {
+	e := &traffic.APIError{Code: strconv.Itoa(status)}
 	if t := header.Get("X-Amzn-Errortype"); t != "" {
 		e.Type, _, _ = strings.Cut(t, ":")
 	}
@@ -112,7 +112,7 @@ func errorResponse(status int, header http.Header, doc []byte) *engine.Response 
 	if e.Message == "" {
 		e.Message = body.Excerpt(doc, 200)
 	}
-	return &engine.Response{Wire: engine.WireBedrock, Output: []engine.Message{}, Error: e}
+	return &traffic.Response{Wire: traffic.WireBedrock, Output: []traffic.Message{}, Error: e}
 }
 
 // streamEvents are ConverseStream's event types.

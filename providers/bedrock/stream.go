@@ -7,11 +7,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/eventstream"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/sse"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // event is one ConverseStream event: its type and JSON payload, from an
@@ -26,7 +26,7 @@ type event struct {
 // decodeEventStream reassembles an AWS event-stream body. Frames after the
 // first one that does not decode are lost; the stream then ends early and
 // says where.
-func decodeEventStream(b []byte) *engine.Response {
+func decodeEventStream(b []byte) *traffic.Response {
 	msgs, err := eventstream.Decode(b)
 	offsets, _ := eventstream.Offsets(b)
 	events := make([]event, len(msgs))
@@ -46,14 +46,14 @@ func decodeEventStream(b []byte) *engine.Response {
 		last := &st.Issues[len(st.Issues)-1]
 		last.Message += " (" + err.Error() + ")"
 	default:
-		st.Issues = append(st.Issues, engine.StreamIssue{Check: engine.CheckBedrockStream, Event: len(events), Message: err.Error()})
+		st.Issues = append(st.Issues, traffic.StreamIssue{Check: traffic.CheckBedrockStream, Event: len(events), Message: err.Error()})
 	}
 	return resp
 }
 
 // decodeLines reassembles events saved one JSON object per line, each
 // {"<eventType>": payload} (vercel/ai's Bedrock fixtures).
-func decodeLines(b []byte) *engine.Response {
+func decodeLines(b []byte) *traffic.Response {
 	lines := body.Lines(b)
 	events := make([]event, 0, len(lines))
 	for _, l := range lines {
@@ -69,7 +69,7 @@ func decodeLines(b []byte) *engine.Response {
 
 // decodeSSE reassembles JSON-line events that a recording framed as SSE
 // (llmtck's JSONL reader writes `event: <type>` and `data: <line>`).
-func decodeSSE(b []byte) *engine.Response {
+func decodeSSE(b []byte) *traffic.Response {
 	var events []event
 	for _, ev := range sse.Parse(b) {
 		if ev.Data == "" {
@@ -87,7 +87,7 @@ func decodeSSE(b []byte) *engine.Response {
 
 // blockState is one content block being put together from its deltas.
 type blockState struct {
-	b       engine.Block
+	b       traffic.Block
 	input   strings.Builder // toolUse input fragments
 	sig     strings.Builder // reasoning signature fragments
 	data    strings.Builder // redacted content fragments
@@ -96,16 +96,16 @@ type blockState struct {
 }
 
 type reassembly struct {
-	resp             *engine.Response
-	st               *engine.Stream
+	resp             *traffic.Response
+	st               *traffic.Stream
 	blocks           map[int]*blockState
 	started, stopped bool
 }
 
-func reassemble(events []event) *engine.Response {
+func reassemble(events []event) *traffic.Response {
 	r := &reassembly{
-		resp:   &engine.Response{Wire: engine.WireBedrock, Output: []engine.Message{}},
-		st:     &engine.Stream{Events: len(events), Offsets: make([]int, 0, len(events))},
+		resp:   &traffic.Response{Wire: traffic.WireBedrock, Output: []traffic.Message{}},
+		st:     &traffic.Stream{Events: len(events), Offsets: make([]int, 0, len(events))},
 		blocks: map[int]*blockState{},
 	}
 	r.resp.Stream = r.st
@@ -118,7 +118,7 @@ func reassemble(events []event) *engine.Response {
 }
 
 func (r *reassembly) issue(event int, format string, args ...any) {
-	r.st.Issues = append(r.st.Issues, engine.StreamIssue{Check: engine.CheckBedrockStream, Event: event, Message: fmt.Sprintf(format, args...)})
+	r.st.Issues = append(r.st.Issues, traffic.StreamIssue{Check: traffic.CheckBedrockStream, Event: event, Message: fmt.Sprintf(format, args...)})
 }
 
 // delta is the union of the events' payloads.
@@ -157,7 +157,7 @@ func (r *reassembly) event(i int, e event) {
 		return
 	}
 	if e.exception {
-		r.st.Error = &engine.APIError{Type: e.typ, Message: d.Message}
+		r.st.Error = &traffic.APIError{Type: e.typ, Message: d.Message}
 		r.resp.Error = r.st.Error
 		return
 	}
@@ -197,9 +197,9 @@ func (r *reassembly) event(i int, e event) {
 			r.issue(i, "contentBlockStart for block %d, which already started", idx)
 			return
 		}
-		bs = &blockState{started: true, b: engine.Block{Path: fmt.Sprintf("output.message.content[%d]", idx)}}
+		bs = &blockState{started: true, b: traffic.Block{Path: fmt.Sprintf("output.message.content[%d]", idx)}}
 		if d.Start != nil && d.Start.ToolUse != nil {
-			bs.b.Type, bs.b.WireType = engine.BlockToolCall, memberToolUse
+			bs.b.Type, bs.b.WireType = traffic.BlockToolCall, memberToolUse
 			bs.b.ID, bs.b.Name = d.Start.ToolUse.ToolUseID, d.Start.ToolUse.Name
 		}
 		r.blocks[idx] = bs
@@ -223,25 +223,25 @@ func (r *reassembly) delta(i, idx int, bs *blockState, d delta) {
 		r.issue(i, "contentBlockDelta for block %d without a delta", idx)
 		return
 	}
-	kind, wire := engine.BlockType(""), ""
+	kind, wire := traffic.BlockType(""), ""
 	switch dd := d.Delta; {
 	case dd.Text != nil:
-		kind, wire = engine.BlockText, memberText
+		kind, wire = traffic.BlockText, memberText
 	case dd.ToolUse != nil:
-		kind, wire = engine.BlockToolCall, memberToolUse
+		kind, wire = traffic.BlockToolCall, memberToolUse
 	case dd.ReasoningContent != nil && len(dd.ReasoningContent.RedactedContent) > 0:
-		kind, wire = engine.BlockRedacted, memberReasoning
+		kind, wire = traffic.BlockRedacted, memberReasoning
 	case dd.ReasoningContent != nil:
-		kind, wire = engine.BlockThinking, memberReasoning
+		kind, wire = traffic.BlockThinking, memberReasoning
 	default:
 		r.issue(i, "contentBlockDelta for block %d carries no text, toolUse or reasoningContent", idx)
 		return
 	}
 	if bs == nil {
-		if kind == engine.BlockToolCall {
+		if kind == traffic.BlockToolCall {
 			r.issue(i, "toolUse delta for block %d, which no contentBlockStart opened", idx)
 		}
-		bs = &blockState{started: true, b: engine.Block{Type: kind, WireType: wire, Path: fmt.Sprintf("output.message.content[%d]", idx)}}
+		bs = &blockState{started: true, b: traffic.Block{Type: kind, WireType: wire, Path: fmt.Sprintf("output.message.content[%d]", idx)}}
 		r.blocks[idx] = bs
 	}
 	if bs.stopped {
@@ -251,7 +251,7 @@ func (r *reassembly) delta(i, idx int, bs *blockState, d delta) {
 	if bs.b.Type == "" {
 		bs.b.Type, bs.b.WireType = kind, wire
 	}
-	if bs.b.Type != kind && !(bs.b.Type == engine.BlockThinking && kind == engine.BlockRedacted) {
+	if bs.b.Type != kind && !(bs.b.Type == traffic.BlockThinking && kind == traffic.BlockRedacted) {
 		r.issue(i, "a %s delta for block %d, a %s block", kind, idx, bs.b.Type)
 		return
 	}
@@ -263,7 +263,7 @@ func (r *reassembly) delta(i, idx int, bs *blockState, d delta) {
 	case len(dd.ReasoningContent.RedactedContent) > 0:
 		s, _ := rawjson.String(dd.ReasoningContent.RedactedContent)
 		bs.data.WriteString(s)
-		bs.b.Type = engine.BlockRedacted
+		bs.b.Type = traffic.BlockRedacted
 	default:
 		if t := dd.ReasoningContent.Text; t != nil {
 			bs.b.Text += *t
@@ -290,13 +290,13 @@ func (r *reassembly) finish(events int) {
 		idxs = append(idxs, k)
 	}
 	sort.Ints(idxs)
-	m := engine.Message{Role: engine.RoleAssistant, Path: "output.message", Blocks: make([]engine.Block, 0, len(idxs))}
+	m := traffic.Message{Role: traffic.RoleAssistant, Path: "output.message", Blocks: make([]traffic.Block, 0, len(idxs))}
 	partial := false
 	for _, k := range idxs {
 		bs := r.blocks[k]
 		b := bs.b
 		switch b.Type {
-		case engine.BlockToolCall:
+		case traffic.BlockToolCall:
 			in := strings.TrimSpace(bs.input.String())
 			if in == "" {
 				in = "{}"
@@ -308,11 +308,11 @@ func (r *reassembly) finish(events int) {
 				}
 				b.Input, b.Incomplete = rawjson.Quote(in), true
 			}
-		case engine.BlockThinking:
+		case traffic.BlockThinking:
 			if bs.sig.Len() > 0 {
 				b.Signature = rawjson.Quote(bs.sig.String())
 			}
-		case engine.BlockRedacted:
+		case traffic.BlockRedacted:
 			b.Data = rawjson.Quote(bs.data.String())
 		}
 		if !bs.stopped {

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/eventstream"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 func ev(typ, payload string) eventstream.Message { return eventstream.Event(typ, []byte(payload)) }
@@ -48,10 +48,10 @@ func TestStreamReassembly(t *testing.T) {
 	if len(blocks) != 2 {
 		t.Fatalf("got %d blocks, want thinking and toolUse: %+v", len(blocks), blocks)
 	}
-	if b := blocks[0]; b.Type != engine.BlockThinking || b.Text != "Let me look." || string(b.Signature) != `"EqQBCkYIBxgCKkA+/="` {
+	if b := blocks[0]; b.Type != traffic.BlockThinking || b.Text != "Let me look." || string(b.Signature) != `"EqQBCkYIBxgCKkA+/="` {
 		t.Errorf("thinking block: %+v (signature %s)", b, b.Signature)
 	}
-	if b := blocks[1]; b.Type != engine.BlockToolCall || b.ID != "tooluse_1" || string(b.Input) != `{"city":"Paris"}` {
+	if b := blocks[1]; b.Type != traffic.BlockToolCall || b.ID != "tooluse_1" || string(b.Input) != `{"city":"Paris"}` {
 		t.Errorf("toolUse block: %+v (input %s)", b, b.Input)
 	}
 	if resp.StopReason != "tool_use" {

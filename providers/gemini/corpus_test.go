@@ -10,11 +10,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"gotest.tools/v3/golden"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/providers/gemini"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 var codec gemini.Codec
@@ -102,10 +102,10 @@ func TestCorpusRequestsRoundTrip(t *testing.T) {
 }
 
 // opaqueTokens lists the raw tokens the codec must never rewrite.
-func opaqueTokens(req *engine.Request) [][]byte {
+func opaqueTokens(req *traffic.Request) [][]byte {
 	var out [][]byte
-	var walk func([]engine.Block)
-	walk = func(bs []engine.Block) {
+	var walk func([]traffic.Block)
+	walk = func(bs []traffic.Block) {
 		for _, b := range bs {
 			for _, tok := range []json.RawMessage{b.Signature, b.Input, b.ResultRaw, b.Source, b.Raw} {
 				if len(tok) > 0 {
@@ -126,10 +126,10 @@ func opaqueTokens(req *engine.Request) [][]byte {
 // Rewrite with: go test ./providers/gemini -run TestCorpusGolden -update
 func TestCorpusGolden(t *testing.T) {
 	type decoded struct {
-		Interaction int              `json:"interaction"`
-		Status      int              `json:"status"`
-		Request     *engine.Request  `json:"request,omitempty"`
-		Response    *engine.Response `json:"response,omitempty"`
+		Interaction int               `json:"interaction"`
+		Status      int               `json:"status"`
+		Request     *traffic.Request  `json:"request,omitempty"`
+		Response    *traffic.Response `json:"response,omitempty"`
 	}
 	byFile := map[string][]decoded{}
 	var files []string
@@ -176,7 +176,7 @@ func find(t *testing.T, calls []call, file string, index int) *cassette.Interact
 	return nil
 }
 
-func mustRequest(t *testing.T, in *cassette.Interaction) *engine.Request {
+func mustRequest(t *testing.T, in *cassette.Interaction) *traffic.Request {
 	t.Helper()
 	req, err := codec.DecodeRequest(in.Request.Body)
 	if err != nil {
@@ -185,7 +185,7 @@ func mustRequest(t *testing.T, in *cassette.Interaction) *engine.Request {
 	return req
 }
 
-func mustResponse(t *testing.T, in *cassette.Interaction) *engine.Response {
+func mustResponse(t *testing.T, in *cassette.Interaction) *traffic.Response {
 	t.Helper()
 	resp, err := codec.DecodeResponse(in.Response.Status, in.Response.Header, in.Response.Body)
 	if err != nil {
@@ -222,10 +222,10 @@ func TestCorpusTrailingSignature(t *testing.T) {
 				t.Fatalf("want the text and the signature part as two blocks, got %d: %+v", len(blocks), blocks)
 			}
 			text, sig := blocks[0], blocks[1]
-			if text.Type != engine.BlockText || text.Text == "" || text.Signature != nil {
+			if text.Type != traffic.BlockText || text.Text == "" || text.Signature != nil {
 				t.Errorf("first block: %+v", text)
 			}
-			if sig.Type != engine.BlockText || sig.Text != "" || len(sig.Signature) == 0 {
+			if sig.Type != traffic.BlockText || sig.Text != "" || len(sig.Signature) == 0 {
 				t.Errorf("second block should be an empty text part with the signature: %+v", sig)
 			}
 			if !bytes.Contains(in.Response.Body, sig.Signature) {
@@ -247,7 +247,7 @@ func TestCorpusVercelMergesText(t *testing.T) {
 	if got := resp.Output[0].Blocks[0].Text; got != want {
 		t.Errorf("merged text %q, want %q", got, want)
 	}
-	if u := resp.Usage; u == nil || *u != (engine.Usage{InputTokens: 9, OutputTokens: 23, ReasoningTokens: 302}) {
+	if u := resp.Usage; u == nil || *u != (traffic.Usage{InputTokens: 9, OutputTokens: 23, ReasoningTokens: 302}) {
 		t.Errorf("usage %+v", resp.Usage)
 	}
 	if resp.ID != "M3iLaY-AI7zTxN8P3Piw4Qg" || resp.Model != "gemini-3-pro-preview" {
@@ -274,7 +274,7 @@ func TestCorpusURLSafeEcho(t *testing.T) {
 		req := mustRequest(t, find(t, calls, tc.file, tc.req))
 		got := resp.Output[0].Blocks[0]
 		echo := req.Messages[tc.content].Blocks[tc.part]
-		if got.Type != engine.BlockToolCall || echo.Type != engine.BlockToolCall || got.Name != echo.Name {
+		if got.Type != traffic.BlockToolCall || echo.Type != traffic.BlockToolCall || got.Name != echo.Name {
 			t.Fatalf("%s: expected a functionCall echo, got %+v / %+v", tc.file, got, echo)
 		}
 		if bytes.Equal(got.Signature, echo.Signature) {
@@ -294,8 +294,8 @@ func TestCorpusURLSafeEcho(t *testing.T) {
 func TestCorpusStreamedToolCall(t *testing.T) {
 	resp := mustResponse(t, find(t, corpusCalls(t), "test_google_streaming_tool_call_thought_signature", 0))
 	bs := resp.Output[0].Blocks
-	if len(bs) != 2 || bs[0].Type != engine.BlockToolCall || bs[0].Name != "get_country" ||
-		string(bs[0].Input) != "{}" || len(bs[0].Signature) == 0 || bs[1].Type != engine.BlockText || bs[1].Text != "" {
+	if len(bs) != 2 || bs[0].Type != traffic.BlockToolCall || bs[0].Name != "get_country" ||
+		string(bs[0].Input) != "{}" || len(bs[0].Signature) == 0 || bs[1].Type != traffic.BlockText || bs[1].Text != "" {
 		t.Fatalf("blocks: %+v", bs)
 	}
 	if !resp.Stream.Complete {
@@ -308,7 +308,7 @@ func TestCorpusStreamedToolCall(t *testing.T) {
 func TestCorpusDummySignature(t *testing.T) {
 	req := mustRequest(t, find(t, corpusCalls(t), "test_thinking_with_tool_calls_from_other_model", 2))
 	b := req.Messages[1].Blocks[0]
-	if b.Type != engine.BlockToolCall || b.ID != "call_1w9YRdMtRTRucwZShoZYlLJp" {
+	if b.Type != traffic.BlockToolCall || b.ID != "call_1w9YRdMtRTRucwZShoZYlLJp" {
 		t.Fatalf("block: %+v", b)
 	}
 	if got := string(sigBytes(t, b.Signature)); got != "context_engineering_is_the_way_to_go" {
@@ -317,7 +317,7 @@ func TestCorpusDummySignature(t *testing.T) {
 	if !strings.Contains(string(req.ToolChoice), `"mode":"ANY"`) {
 		t.Errorf("tool choice %s", req.ToolChoice)
 	}
-	if r := req.Messages[2].Blocks[0]; r.Type != engine.BlockToolResult || r.ToolCallID != b.ID || string(r.ResultRaw) != `{"return_value":"Mexico"}` {
+	if r := req.Messages[2].Blocks[0]; r.Type != traffic.BlockToolResult || r.ToolCallID != b.ID || string(r.ResultRaw) != `{"return_value":"Mexico"}` {
 		t.Errorf("function response: %+v", r)
 	}
 }
@@ -339,7 +339,7 @@ func TestCorpusCagentToolCall(t *testing.T) {
 	}
 	req1 := mustRequest(t, find(t, calls, "TestExec_Gemini_ToolCall", 1))
 	r := req1.Messages[4].Blocks[0]
-	if r.Type != engine.BlockToolResult || r.Name != "call_1338bc52-c261-432d-b5e5-9dfb8f9c13bb" || r.ToolCallID != "" {
+	if r.Type != traffic.BlockToolResult || r.Name != "call_1338bc52-c261-432d-b5e5-9dfb8f9c13bb" || r.ToolCallID != "" {
 		t.Errorf("function response: %+v", r)
 	}
 }

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // A Gemini Part holds one kind of data (text, functionCall, functionResponse,
@@ -40,7 +40,7 @@ var partNames = []name{nText, nThought, nSignature, nCall, nResponse, nInline}
 var dataNames = []name{nText, nCall, nResponse, nInline}
 
 // decodeParts decodes a parts array found at path.
-func decodeParts(raw json.RawMessage, path string) ([]engine.Block, error) {
+func decodeParts(raw json.RawMessage, path string) ([]traffic.Block, error) {
 	return decodePartList(raw, path, false)
 }
 
@@ -48,12 +48,12 @@ func decodeParts(raw json.RawMessage, path string) ([]engine.Block, error) {
 // which the API allows to hold media only (FunctionResponsePart): a
 // functionCall or functionResponse there stays BlockOther, which also keeps
 // decoding from recursing without bound.
-func decodePartList(raw json.RawMessage, path string, inner bool) ([]engine.Block, error) {
+func decodePartList(raw json.RawMessage, path string, inner bool) ([]traffic.Block, error) {
 	items, err := rawjson.Array(raw)
 	if err != nil {
 		return nil, rawjson.Mismatch(path, "an array", raw)
 	}
-	blocks := make([]engine.Block, 0, len(items))
+	blocks := make([]traffic.Block, 0, len(items))
 	for i, it := range items {
 		b, err := decodePart(it, fmt.Sprintf("%s[%d]", path, i), inner)
 		if err != nil {
@@ -65,14 +65,14 @@ func decodePartList(raw json.RawMessage, path string, inner bool) ([]engine.Bloc
 }
 
 // decodePart decodes one part found at path.
-func decodePart(raw json.RawMessage, path string, inner bool) (engine.Block, error) {
+func decodePart(raw json.RawMessage, path string, inner bool) (traffic.Block, error) {
 	obj, err := parseObject(raw, path)
 	if err != nil {
-		return engine.Block{}, err
+		return traffic.Block{}, err
 	}
-	b := engine.Block{Path: path}
-	other := func(wireType string) engine.Block {
-		b := engine.Block{Type: engine.BlockOther, WireType: wireType, Path: path, Raw: raw}
+	b := traffic.Block{Path: path}
+	other := func(wireType string) traffic.Block {
+		b := traffic.Block{Type: traffic.BlockOther, WireType: wireType, Path: path, Raw: raw}
 		if sig := obj.value(nSignature); rawjson.Kind(sig) == "string" {
 			b.Signature = sig
 		}
@@ -122,9 +122,9 @@ func decodePart(raw json.RawMessage, path string, inner bool) (engine.Block, err
 		}
 		// A signature-only part: its own block, in place (GEM-SIG-004).
 		sigKey, _, _ := obj.get(nSignature)
-		b.Type, b.WireType = engine.BlockText, sigKey
+		b.Type, b.WireType = traffic.BlockText, sigKey
 		if b.Thought {
-			b.Type = engine.BlockThinking
+			b.Type = traffic.BlockThinking
 		}
 		delete(b.Extra, sigKey) // WireType already remembers the spelling
 		if len(b.Extra) == 0 {
@@ -164,35 +164,35 @@ func isOne(key string, names []name) bool {
 	return false
 }
 
-func decodeText(b *engine.Block, raw json.RawMessage) bool {
+func decodeText(b *traffic.Block, raw json.RawMessage) bool {
 	s, ok := rawjson.String(raw)
 	if !ok {
 		return false
 	}
-	b.Type, b.Text = engine.BlockText, s
+	b.Type, b.Text = traffic.BlockText, s
 	if b.Thought {
-		b.Type = engine.BlockThinking
+		b.Type = traffic.BlockThinking
 	}
 	return true
 }
 
-func decodeCall(b *engine.Block, key string, raw json.RawMessage) bool {
+func decodeCall(b *traffic.Block, key string, raw json.RawMessage) bool {
 	obj, err := parseObject(raw, "")
 	if err != nil {
 		return false
 	}
-	b.Type = engine.BlockToolCall
+	b.Type = traffic.BlockToolCall
 	b.ID, b.Name, b.Input = obj.str(nID), obj.str(nName), obj.value(nArgs)
 	keepUnlessRebuilt(b, key, raw, callValue(*b, nil, isSnake(key)))
 	return true
 }
 
-func decodeResult(b *engine.Block, key string, raw json.RawMessage) bool {
+func decodeResult(b *traffic.Block, key string, raw json.RawMessage) bool {
 	obj, err := parseObject(raw, "")
 	if err != nil {
 		return false
 	}
-	b.Type = engine.BlockToolResult
+	b.Type = traffic.BlockToolResult
 	b.ToolCallID, b.Name, b.ResultRaw = obj.str(nID), obj.str(nName), obj.value(nResult)
 	if parts := obj.value(nParts); parts != nil {
 		// Parts that do not decode leave the whole part to BlockOther.
@@ -208,27 +208,27 @@ func decodeResult(b *engine.Block, key string, raw json.RawMessage) bool {
 	return true
 }
 
-func decodeInline(b *engine.Block, raw json.RawMessage) bool {
+func decodeInline(b *traffic.Block, raw json.RawMessage) bool {
 	obj, err := parseObject(raw, "")
 	if err != nil {
 		return false
 	}
-	b.Type, b.Source, b.MediaType = engine.BlockDocument, raw, obj.str(nMimeType)
+	b.Type, b.Source, b.MediaType = traffic.BlockDocument, raw, obj.str(nMimeType)
 	if strings.HasPrefix(b.MediaType, "image/") {
-		b.Type = engine.BlockImage
+		b.Type = traffic.BlockImage
 	}
 	return true
 }
 
 // keepUnlessRebuilt keeps raw in Extra under key when building the value
 // from the model would not give the same JSON value back.
-func keepUnlessRebuilt(b *engine.Block, key string, raw, rebuilt json.RawMessage) {
+func keepUnlessRebuilt(b *traffic.Block, key string, raw, rebuilt json.RawMessage) {
 	if !rawjson.Equal(rebuilt, raw) {
 		setExtra(b, key, raw)
 	}
 }
 
-func setExtra(b *engine.Block, key string, v json.RawMessage) {
+func setExtra(b *traffic.Block, key string, v json.RawMessage) {
 	if b.Extra == nil {
 		b.Extra = make(map[string]json.RawMessage)
 	}

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // encodeParts encodes blocks as a parts array.
-func encodeParts(blocks []engine.Block) (json.RawMessage, error) {
+func encodeParts(blocks []traffic.Block) (json.RawMessage, error) {
 	items := make([]json.RawMessage, 0, len(blocks))
 	for i, b := range blocks {
 		it, err := encodePart(b)
@@ -28,8 +28,8 @@ func encodeParts(blocks []engine.Block) (json.RawMessage, error) {
 }
 
 // encodePart encodes one block as a part; see parts.go for the mapping.
-func encodePart(b engine.Block) (json.RawMessage, error) {
-	if b.Type == engine.BlockOther {
+func encodePart(b traffic.Block) (json.RawMessage, error) {
+	if b.Type == traffic.BlockOther {
 		if len(b.Raw) == 0 {
 			return nil, fmt.Errorf("block of type other has no raw part")
 		}
@@ -38,21 +38,21 @@ func encodePart(b engine.Block) (json.RawMessage, error) {
 	var o rawjson.Object
 	snake := isSnake(b.WireType)
 	switch b.Type {
-	case engine.BlockText, engine.BlockThinking:
+	case traffic.BlockText, traffic.BlockThinking:
 		if !(nSignature.is(b.WireType) && b.Text == "") {
 			o.String("text", b.Text)
 		}
-	case engine.BlockToolCall:
+	case traffic.BlockToolCall:
 		key := dataKey(b, nCall)
 		o.Raw(key, callValue(b, b.Extra[key], snake))
-	case engine.BlockToolResult:
+	case traffic.BlockToolResult:
 		key := dataKey(b, nResponse)
 		v, err := resultValue(b, b.Extra[key], snake)
 		if err != nil {
 			return nil, err
 		}
 		o.Raw(key, v)
-	case engine.BlockImage, engine.BlockDocument:
+	case traffic.BlockImage, traffic.BlockDocument:
 		v := b.Source
 		if len(v) == 0 {
 			var src rawjson.Object
@@ -63,7 +63,7 @@ func encodePart(b engine.Block) (json.RawMessage, error) {
 	default:
 		return nil, fmt.Errorf("a %s block has no Gemini part", b.Type)
 	}
-	if b.Thought || b.Type == engine.BlockThinking {
+	if b.Thought || b.Type == traffic.BlockThinking {
 		o.Bool("thought", true)
 	} else {
 		o.Raw("thought", b.Extra["thought"])
@@ -79,7 +79,7 @@ func encodePart(b engine.Block) (json.RawMessage, error) {
 
 // dataKey is the key a block's data is written under: the wire's own
 // spelling when the block was decoded, camelCase otherwise.
-func dataKey(b engine.Block, n name) string {
+func dataKey(b traffic.Block, n name) string {
 	if n.is(b.WireType) {
 		return b.WireType
 	}
@@ -87,7 +87,7 @@ func dataKey(b engine.Block, n name) string {
 }
 
 // signatureKey keeps the spelling the signature was read with.
-func signatureKey(b engine.Block) string {
+func signatureKey(b traffic.Block) string {
 	if _, ok := b.Extra[nSignature.snake]; ok || b.WireType == nSignature.snake {
 		return nSignature.snake
 	}
@@ -101,7 +101,7 @@ func pick(snake bool, n name) string {
 	return n.camel
 }
 
-func signatureSet(b engine.Block) set {
+func signatureSet(b traffic.Block) set {
 	return set{name: nSignature, value: b.Signature, same: func(raw json.RawMessage) bool {
 		if rawjson.Kind(raw) != "string" {
 			return b.Signature == nil
@@ -110,7 +110,7 @@ func signatureSet(b engine.Block) set {
 	}}
 }
 
-func thoughtSet(b engine.Block) set {
+func thoughtSet(b traffic.Block) set {
 	var v json.RawMessage
 	if b.Thought {
 		v = json.RawMessage("true")
@@ -120,7 +120,7 @@ func thoughtSet(b engine.Block) set {
 
 // callValue builds a functionCall object from the model, inside the raw
 // object kept from the wire when there is one.
-func callValue(b engine.Block, kept json.RawMessage, snake bool) json.RawMessage {
+func callValue(b traffic.Block, kept json.RawMessage, snake bool) json.RawMessage {
 	return patch(kept, snake,
 		set{name: nID, value: optString(b.ID), same: sameString(b.ID)},
 		set{name: nName, value: optString(b.Name), same: sameString(b.Name)},
@@ -129,7 +129,7 @@ func callValue(b engine.Block, kept json.RawMessage, snake bool) json.RawMessage
 }
 
 // resultValue builds a functionResponse object the same way.
-func resultValue(b engine.Block, kept json.RawMessage, snake bool) (json.RawMessage, error) {
+func resultValue(b traffic.Block, kept json.RawMessage, snake bool) (json.RawMessage, error) {
 	var parts json.RawMessage
 	if b.Content != nil {
 		var err error

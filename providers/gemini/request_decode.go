@@ -6,9 +6,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // DecodeRequest decodes a generateContent or streamGenerateContent body.
@@ -27,7 +27,7 @@ import (
 // in Extra when the model alone would not rebuild it — snake_case spelling,
 // a role on systemInstruction, tools split over several objects — and the
 // encoder then writes the model's values into that raw value.
-func (Codec) DecodeRequest(b []byte) (*engine.Request, error) {
+func (Codec) DecodeRequest(b []byte) (*traffic.Request, error) {
 	if err := body.Object(b); err != nil {
 		return nil, err
 	}
@@ -46,11 +46,11 @@ func (Codec) DecodeRequest(b []byte) (*engine.Request, error) {
 // already decoded at the same position is shared, not decoded again. A
 // body with a fault of any kind is decoded again alone, which names the
 // fault.
-func (c Codec) DecodeRequestMemo(b []byte, memo *engine.Memo) (*engine.Request, error) {
+func (c Codec) DecodeRequestMemo(b []byte, memo *traffic.Memo) (*traffic.Request, error) {
 	fields, ok := rawjson.ValidatedExcept(b, memo.LastArray(), nContents.camel)
 	if ok && utf8.Valid(b) { // a pass much faster than the JSON's
-		req, err := requestOf(object{fields: fields}, func(raw json.RawMessage) ([]engine.Message, error) {
-			return memo.DecodeMessages(raw, func(i int, item json.RawMessage) (engine.Message, error) {
+		req, err := requestOf(object{fields: fields}, func(raw json.RawMessage) ([]traffic.Message, error) {
+			return memo.DecodeMessages(raw, func(i int, item json.RawMessage) (traffic.Message, error) {
 				return decodeContent(item, rawjson.Index("contents", i))
 			})
 		})
@@ -63,12 +63,12 @@ func (c Codec) DecodeRequestMemo(b []byte, memo *engine.Memo) (*engine.Request, 
 
 // requestOf reads a request from its top-level object, the contents with
 // decode.
-func requestOf(obj object, decode func(json.RawMessage) ([]engine.Message, error)) (*engine.Request, error) {
+func requestOf(obj object, decode func(json.RawMessage) ([]traffic.Message, error)) (*traffic.Request, error) {
 	if k := obj.duplicate(topNames...); k != "" {
 		return nil, fmt.Errorf("duplicate key %q", k)
 	}
 	var err error
-	req := &engine.Request{Wire: engine.WireGemini}
+	req := &traffic.Request{Wire: traffic.WireGemini}
 	keep := func(key string, v json.RawMessage) {
 		if req.Extra == nil {
 			req.Extra = make(map[string]json.RawMessage)
@@ -123,12 +123,12 @@ func requestOf(obj object, decode func(json.RawMessage) ([]engine.Message, error
 // topNames are the top-level fields the codec interprets.
 var topNames = []name{nModel, nContents, nSystem, nTools, nToolConfig, nGenConfig}
 
-func decodeContents(raw json.RawMessage) ([]engine.Message, error) {
+func decodeContents(raw json.RawMessage) ([]traffic.Message, error) {
 	items, err := rawjson.Array(raw)
 	if err != nil {
 		return nil, rawjson.Mismatch("contents", "an array", raw)
 	}
-	msgs := make([]engine.Message, 0, len(items))
+	msgs := make([]traffic.Message, 0, len(items))
 	for i, it := range items {
 		m, err := decodeContent(it, fmt.Sprintf("contents[%d]", i))
 		if err != nil {
@@ -140,15 +140,15 @@ func decodeContents(raw json.RawMessage) ([]engine.Message, error) {
 }
 
 // decodeContent decodes one Content {role, parts} found at path.
-func decodeContent(raw json.RawMessage, path string) (engine.Message, error) {
+func decodeContent(raw json.RawMessage, path string) (traffic.Message, error) {
 	obj, err := parseObject(raw, path)
 	if err != nil {
-		return engine.Message{}, err
+		return traffic.Message{}, err
 	}
 	if k := obj.duplicate(nRole, nParts); k != "" {
-		return engine.Message{}, fmt.Errorf("%s: duplicate key %q", path, k)
+		return traffic.Message{}, fmt.Errorf("%s: duplicate key %q", path, k)
 	}
-	m := engine.Message{Path: path}
+	m := traffic.Message{Path: path}
 	keep := func(key string, v json.RawMessage) {
 		if m.Extra == nil {
 			m.Extra = make(map[string]json.RawMessage)
@@ -168,7 +168,7 @@ func decodeContent(raw json.RawMessage, path string) (engine.Message, error) {
 				continue
 			}
 			if m.Blocks, err = decodeParts(f.Value, path+"."+f.Key); err != nil {
-				return engine.Message{}, err
+				return traffic.Message{}, err
 			}
 		default:
 			keep(f.Key, f.Value)
@@ -179,35 +179,35 @@ func decodeContent(raw json.RawMessage, path string) (engine.Message, error) {
 
 // roleFromWire maps a wire role to the model: user and model are named,
 // any other string is kept as is, anything else is Role "".
-func roleFromWire(raw json.RawMessage) engine.Role {
+func roleFromWire(raw json.RawMessage) traffic.Role {
 	s, _ := rawjson.String(raw)
 	switch s {
 	case "user":
-		return engine.RoleUser
+		return traffic.RoleUser
 	case "model":
-		return engine.RoleAssistant
+		return traffic.RoleAssistant
 	}
-	return engine.Role(s)
+	return traffic.Role(s)
 }
 
 // wireRole is the role name written for a model role.
-func wireRole(r engine.Role) string {
+func wireRole(r traffic.Role) string {
 	switch r {
-	case engine.RoleUser:
+	case traffic.RoleUser:
 		return "user"
-	case engine.RoleAssistant:
+	case traffic.RoleAssistant:
 		return "model"
 	}
 	return string(r)
 }
 
 // decodeSystem decodes systemInstruction: a Content, or a bare string.
-func decodeSystem(raw json.RawMessage, key string) ([]engine.Block, bool, error) {
+func decodeSystem(raw json.RawMessage, key string) ([]traffic.Block, bool, error) {
 	if rawjson.Kind(raw) == "null" {
 		return nil, false, nil
 	}
 	if s, ok := rawjson.String(raw); ok {
-		return []engine.Block{{Type: engine.BlockText, Text: s, Path: key}}, true, nil
+		return []traffic.Block{{Type: traffic.BlockText, Text: s, Path: key}}, true, nil
 	}
 	obj, err := parseObject(raw, key)
 	if err != nil {
@@ -227,7 +227,7 @@ func decodeSystem(raw json.RawMessage, key string) ([]engine.Block, bool, error)
 // decodeTools decodes tools: each function declaration becomes a Tool;
 // the rest of a tool object (googleSearch, codeExecution…) becomes a Tool
 // with only Raw.
-func decodeTools(raw json.RawMessage) ([]engine.Tool, error) {
+func decodeTools(raw json.RawMessage) ([]traffic.Tool, error) {
 	if rawjson.Kind(raw) == "null" {
 		return nil, nil
 	}
@@ -235,7 +235,7 @@ func decodeTools(raw json.RawMessage) ([]engine.Tool, error) {
 	if err != nil {
 		return nil, rawjson.Mismatch("tools", "an array", raw)
 	}
-	tools := []engine.Tool{}
+	tools := []traffic.Tool{}
 	for i, it := range items {
 		obj, err := parseObject(it, fmt.Sprintf("tools[%d]", i))
 		if err != nil {
@@ -257,16 +257,16 @@ func decodeTools(raw json.RawMessage) ([]engine.Tool, error) {
 		}
 		switch {
 		case decls == 0:
-			tools = append(tools, engine.Tool{Raw: it})
+			tools = append(tools, traffic.Tool{Raw: it})
 		case restFields > 0:
-			tools = append(tools, engine.Tool{Raw: rest.Bytes()})
+			tools = append(tools, traffic.Tool{Raw: rest.Bytes()})
 		}
 	}
 	return tools, nil
 }
 
-func decodeDeclaration(raw json.RawMessage) engine.Tool {
-	t := engine.Tool{Raw: raw}
+func decodeDeclaration(raw json.RawMessage) traffic.Tool {
+	t := traffic.Tool{Raw: raw}
 	obj, err := parseObject(raw, "")
 	if err != nil {
 		return t
@@ -282,13 +282,13 @@ func decodeDeclaration(raw json.RawMessage) engine.Tool {
 }
 
 // decodeGenConfig reads the views the model has of generationConfig.
-func decodeGenConfig(raw json.RawMessage) (*engine.Thinking, int) {
+func decodeGenConfig(raw json.RawMessage) (*traffic.Thinking, int) {
 	obj, err := parseObject(raw, "")
 	if err != nil {
 		return nil, 0
 	}
 	max, _ := intValue(obj.value(nMaxTokens))
-	var thinking *engine.Thinking
+	var thinking *traffic.Thinking
 	if tc := obj.value(nThinkingConfig); tc != nil {
 		thinking = decodeThinking(tc)
 	}
@@ -298,8 +298,8 @@ func decodeGenConfig(raw json.RawMessage) (*engine.Thinking, int) {
 // decodeThinking normalises thinkingConfig. Type is "enabled" when thoughts
 // are included, a level is set or the budget is not 0 (-1 is the dynamic
 // budget), "disabled" for a budget of 0 alone, "" otherwise.
-func decodeThinking(raw json.RawMessage) *engine.Thinking {
-	t := &engine.Thinking{Raw: raw}
+func decodeThinking(raw json.RawMessage) *traffic.Thinking {
+	t := &traffic.Thinking{Raw: raw}
 	obj, err := parseObject(raw, "")
 	if err != nil {
 		return t

@@ -6,15 +6,15 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // EncodeRequest encodes the model as a generateContent body, with HTML
 // escaping off. Raw values kept in Extra by DecodeRequest supply spelling,
 // order and fields the model does not name; the model's own fields win
 // wherever they say something else.
-func (Codec) EncodeRequest(req *engine.Request) ([]byte, error) {
+func (Codec) EncodeRequest(req *traffic.Request) ([]byte, error) {
 	if req == nil {
 		return nil, fmt.Errorf("nil request")
 	}
@@ -78,7 +78,7 @@ func modelValue(model string, kept json.RawMessage) json.RawMessage {
 	return rawjson.Quote(model)
 }
 
-func encodeContent(m engine.Message) (json.RawMessage, error) {
+func encodeContent(m traffic.Message) (json.RawMessage, error) {
 	var o rawjson.Object
 	if kept := m.Extra[nRole.camel]; kept != nil && roleFromWire(kept) == m.Role {
 		o.Raw(nRole.camel, kept)
@@ -101,7 +101,7 @@ func encodeContent(m engine.Message) (json.RawMessage, error) {
 
 // systemValue builds systemInstruction from System, inside the raw value
 // kept from the wire when there is one.
-func systemValue(req *engine.Request, kept json.RawMessage, snake bool) (json.RawMessage, error) {
+func systemValue(req *traffic.Request, kept json.RawMessage, snake bool) (json.RawMessage, error) {
 	if req.SystemString {
 		var text strings.Builder
 		for _, b := range req.System {
@@ -135,7 +135,7 @@ func systemValue(req *engine.Request, kept json.RawMessage, snake bool) (json.Ra
 
 // toolsValue writes the kept tools array when the model's tools are still
 // what it says, and builds the array from the model otherwise.
-func toolsValue(req *engine.Request) json.RawMessage {
+func toolsValue(req *traffic.Request) json.RawMessage {
 	if kept := req.Extra[nTools.camel]; kept != nil {
 		if view, err := decodeTools(kept); err == nil && reflect.DeepEqual(view, req.Tools) {
 			return kept
@@ -148,7 +148,7 @@ func toolsValue(req *engine.Request) json.RawMessage {
 }
 
 // buildTools groups consecutive function declarations into one tool object.
-func buildTools(tools []engine.Tool) json.RawMessage {
+func buildTools(tools []traffic.Tool) json.RawMessage {
 	items := []json.RawMessage{}
 	var group []json.RawMessage
 	flush := func() {
@@ -173,7 +173,7 @@ func buildTools(tools []engine.Tool) json.RawMessage {
 
 // isDeclaration tells a function declaration from another tool kind, which
 // has only Raw, an object without a name.
-func isDeclaration(t engine.Tool) bool {
+func isDeclaration(t traffic.Tool) bool {
 	if t.Name != "" || len(t.Raw) == 0 {
 		return true
 	}
@@ -181,7 +181,7 @@ func isDeclaration(t engine.Tool) bool {
 	return err != nil || obj.value(nName) != nil
 }
 
-func declarationValue(t engine.Tool) json.RawMessage {
+func declarationValue(t traffic.Tool) json.RawMessage {
 	if len(t.Raw) > 0 {
 		return t.Raw
 	}
@@ -194,7 +194,7 @@ func declarationValue(t engine.Tool) json.RawMessage {
 
 // genConfigValue writes Thinking and MaxTokens into the kept
 // generationConfig.
-func genConfigValue(req *engine.Request, kept json.RawMessage, snake bool) json.RawMessage {
+func genConfigValue(req *traffic.Request, kept json.RawMessage, snake bool) json.RawMessage {
 	if kept != nil && rawjson.Kind(kept) != "object" {
 		return kept
 	}
@@ -218,7 +218,7 @@ func genConfigValue(req *engine.Request, kept json.RawMessage, snake bool) json.
 
 // thinkingValue is Thinking.Raw, or a thinkingConfig built for a Thinking
 // made in code.
-func thinkingValue(t *engine.Thinking) json.RawMessage {
+func thinkingValue(t *traffic.Thinking) json.RawMessage {
 	if t == nil {
 		return nil
 	}

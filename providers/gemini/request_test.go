@@ -8,14 +8,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/providers/gemini"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // roundTrip decodes body, encodes it, and fails unless the encoding is the
 // same JSON value and decodes to the same model.
-func roundTrip(t *testing.T, body string) (*engine.Request, []byte) {
+func roundTrip(t *testing.T, body string) (*traffic.Request, []byte) {
 	t.Helper()
 	req, err := codec.DecodeRequest([]byte(body))
 	if err != nil {
@@ -54,10 +54,10 @@ func TestSnakeCase(t *testing.T) {
 		}
 	}
 	call := req.Messages[1].Blocks[0]
-	if call.Type != engine.BlockToolCall || call.Name != "f" || string(call.Signature) != `"c2ln"` || call.WireType != "function_call" {
+	if call.Type != traffic.BlockToolCall || call.Name != "f" || string(call.Signature) != `"c2ln"` || call.WireType != "function_call" {
 		t.Errorf("call: %+v", call)
 	}
-	if img := req.Messages[2].Blocks[1]; img.Type != engine.BlockImage || img.MediaType != "image/png" {
+	if img := req.Messages[2].Blocks[1]; img.Type != traffic.BlockImage || img.MediaType != "image/png" {
 		t.Errorf("image: %+v", img)
 	}
 	if req.MaxTokens != 100 || req.Thinking == nil || req.Thinking.Type != "enabled" || req.Thinking.BudgetTokens != 1024 {
@@ -97,66 +97,66 @@ func TestNestedSignature(t *testing.T) {
 func TestPartKinds(t *testing.T) {
 	cases := []struct {
 		part     string
-		typ      engine.BlockType
+		typ      traffic.BlockType
 		wireType string
-		check    func(t *testing.T, b engine.Block)
+		check    func(t *testing.T, b traffic.Block)
 	}{
-		{`{"text":"hi"}`, engine.BlockText, "text", nil},
-		{`{"text":"hm","thought":true,"thoughtSignature":"c2ln"}`, engine.BlockThinking, "text", func(t *testing.T, b engine.Block) {
+		{`{"text":"hi"}`, traffic.BlockText, "text", nil},
+		{`{"text":"hm","thought":true,"thoughtSignature":"c2ln"}`, traffic.BlockThinking, "text", func(t *testing.T, b traffic.Block) {
 			if !b.Thought || b.Text != "hm" || string(b.Signature) != `"c2ln"` {
 				t.Errorf("%+v", b)
 			}
 		}},
-		{`{"text":"x","thought":false}`, engine.BlockText, "text", func(t *testing.T, b engine.Block) {
+		{`{"text":"x","thought":false}`, traffic.BlockText, "text", func(t *testing.T, b traffic.Block) {
 			if b.Thought || string(b.Extra["thought"]) != "false" {
 				t.Errorf("%+v", b)
 			}
 		}},
-		{`{"thoughtSignature":"c2ln"}`, engine.BlockText, "thoughtSignature", func(t *testing.T, b engine.Block) {
+		{`{"thoughtSignature":"c2ln"}`, traffic.BlockText, "thoughtSignature", func(t *testing.T, b traffic.Block) {
 			if b.Text != "" || string(b.Signature) != `"c2ln"` {
 				t.Errorf("%+v", b)
 			}
 		}},
-		{`{"text":"v","videoMetadata":{"startOffset":"1s"}}`, engine.BlockText, "text", func(t *testing.T, b engine.Block) {
+		{`{"text":"v","videoMetadata":{"startOffset":"1s"}}`, traffic.BlockText, "text", func(t *testing.T, b traffic.Block) {
 			if string(b.Extra["videoMetadata"]) != `{"startOffset":"1s"}` {
 				t.Errorf("%+v", b)
 			}
 		}},
-		{`{"functionCall":{"id":"c1","name":"f","args":{"b":2,"a":1.50}}}`, engine.BlockToolCall, "functionCall", func(t *testing.T, b engine.Block) {
+		{`{"functionCall":{"id":"c1","name":"f","args":{"b":2,"a":1.50}}}`, traffic.BlockToolCall, "functionCall", func(t *testing.T, b traffic.Block) {
 			if b.ID != "c1" || string(b.Input) != `{"b":2,"a":1.50}` || b.Extra != nil {
 				t.Errorf("%+v", b)
 			}
 		}},
-		{`{"functionResponse":{"id":"c1","name":"f","response":{"error":"cancelled"},"parts":[{"inlineData":{"mimeType":"application/pdf","data":"JVBE"}}]}}`, engine.BlockToolResult, "functionResponse", func(t *testing.T, b engine.Block) {
+		{`{"functionResponse":{"id":"c1","name":"f","response":{"error":"cancelled"},"parts":[{"inlineData":{"mimeType":"application/pdf","data":"JVBE"}}]}}`, traffic.BlockToolResult, "functionResponse", func(t *testing.T, b traffic.Block) {
 			if b.ToolCallID != "c1" || string(b.ResultRaw) != `{"error":"cancelled"}` || len(b.Content) != 1 ||
-				b.Content[0].Type != engine.BlockDocument || b.Content[0].Path != "contents[0].parts[0].functionResponse.parts[0]" {
+				b.Content[0].Type != traffic.BlockDocument || b.Content[0].Path != "contents[0].parts[0].functionResponse.parts[0]" {
 				t.Errorf("%+v", b)
 			}
 		}},
-		{`{"functionResponse":{"name":"f","response":{},"parts":[{"functionCall":{"name":"g"}}]}}`, engine.BlockToolResult, "functionResponse", func(t *testing.T, b engine.Block) {
-			if len(b.Content) != 1 || b.Content[0].Type != engine.BlockOther || b.Content[0].WireType != "functionCall" {
+		{`{"functionResponse":{"name":"f","response":{},"parts":[{"functionCall":{"name":"g"}}]}}`, traffic.BlockToolResult, "functionResponse", func(t *testing.T, b traffic.Block) {
+			if len(b.Content) != 1 || b.Content[0].Type != traffic.BlockOther || b.Content[0].WireType != "functionCall" {
 				t.Errorf("a call inside a function response's parts is not interpreted: %+v", b.Content)
 			}
 		}},
-		{`{"inlineData":{"mimeType":"image/jpeg","data":"/9j/"}}`, engine.BlockImage, "inlineData", func(t *testing.T, b engine.Block) {
+		{`{"inlineData":{"mimeType":"image/jpeg","data":"/9j/"}}`, traffic.BlockImage, "inlineData", func(t *testing.T, b traffic.Block) {
 			if b.MediaType != "image/jpeg" || string(b.Source) != `{"mimeType":"image/jpeg","data":"/9j/"}` {
 				t.Errorf("%+v", b)
 			}
 		}},
-		{`{"fileData":{"mimeType":"video/mp4","fileUri":"gs://x"},"videoMetadata":{}}`, engine.BlockOther, "fileData", nil},
-		{`{"executableCode":{"language":"PYTHON","code":"1"},"thoughtSignature":"c2ln"}`, engine.BlockOther, "executableCode", func(t *testing.T, b engine.Block) {
+		{`{"fileData":{"mimeType":"video/mp4","fileUri":"gs://x"},"videoMetadata":{}}`, traffic.BlockOther, "fileData", nil},
+		{`{"executableCode":{"language":"PYTHON","code":"1"},"thoughtSignature":"c2ln"}`, traffic.BlockOther, "executableCode", func(t *testing.T, b traffic.Block) {
 			if string(b.Signature) != `"c2ln"` {
 				t.Errorf("a signature on any part is surfaced: %+v", b)
 			}
 		}},
-		{`{"codeExecutionResult":{"outcome":"OUTCOME_OK","output":"1"}}`, engine.BlockOther, "codeExecutionResult", nil},
-		{`{"text":"a","functionCall":{"name":"f"}}`, engine.BlockOther, "", nil},
-		{`{"text":"a","text":"b"}`, engine.BlockOther, "", nil},
-		{`{"thoughtSignature":"a","thought_signature":"b"}`, engine.BlockOther, "", nil},
-		{`{}`, engine.BlockOther, "", nil},
-		{`{"text":5}`, engine.BlockOther, "text", nil},
-		{`{"functionCall":"f"}`, engine.BlockOther, "functionCall", nil},
-		{`{"text":"a","thoughtSignature":null}`, engine.BlockText, "text", func(t *testing.T, b engine.Block) {
+		{`{"codeExecutionResult":{"outcome":"OUTCOME_OK","output":"1"}}`, traffic.BlockOther, "codeExecutionResult", nil},
+		{`{"text":"a","functionCall":{"name":"f"}}`, traffic.BlockOther, "", nil},
+		{`{"text":"a","text":"b"}`, traffic.BlockOther, "", nil},
+		{`{"thoughtSignature":"a","thought_signature":"b"}`, traffic.BlockOther, "", nil},
+		{`{}`, traffic.BlockOther, "", nil},
+		{`{"text":5}`, traffic.BlockOther, "text", nil},
+		{`{"functionCall":"f"}`, traffic.BlockOther, "functionCall", nil},
+		{`{"text":"a","thoughtSignature":null}`, traffic.BlockText, "text", func(t *testing.T, b traffic.Block) {
 			if b.Signature != nil || string(b.Extra["thoughtSignature"]) != "null" {
 				t.Errorf("a non-string signature stays in Extra: %+v", b)
 			}
@@ -169,7 +169,7 @@ func TestPartKinds(t *testing.T) {
 			if b.Type != tc.typ || b.WireType != tc.wireType || b.Path != "contents[0].parts[0]" {
 				t.Errorf("type %s wire %q path %q, want %s %q", b.Type, b.WireType, b.Path, tc.typ, tc.wireType)
 			}
-			if b.Type == engine.BlockOther && string(b.Raw) != tc.part {
+			if b.Type == traffic.BlockOther && string(b.Raw) != tc.part {
 				t.Errorf("raw %s", b.Raw)
 			}
 			if tc.check != nil {
@@ -182,7 +182,7 @@ func TestPartKinds(t *testing.T) {
 // TestRoles keeps every role spelling the wire used.
 func TestRoles(t *testing.T) {
 	req, _ := roundTrip(t, `{"contents":[{"parts":[{"text":"a"}]},{"role":"function","parts":[]},{"role":"assistant","parts":[]},{"role":7},{"role":"model","parts":null}]}`)
-	want := []engine.Role{"", "function", engine.RoleAssistant, "", engine.RoleAssistant}
+	want := []traffic.Role{"", "function", traffic.RoleAssistant, "", traffic.RoleAssistant}
 	for i, m := range req.Messages {
 		if m.Role != want[i] {
 			t.Errorf("contents[%d]: role %q, want %q", i, m.Role, want[i])
@@ -269,7 +269,7 @@ func TestTools(t *testing.T) {
 	}
 
 	// A changed tool list is rebuilt, declarations grouped together.
-	req.Tools = append(req.Tools[:1], engine.Tool{Name: "c", Schema: json.RawMessage(`{"type":"object"}`)})
+	req.Tools = append(req.Tools[:1], traffic.Tool{Name: "c", Schema: json.RawMessage(`{"type":"object"}`)})
 	enc, err := codec.EncodeRequest(req)
 	if err != nil {
 		t.Fatal(err)
@@ -281,21 +281,21 @@ func TestTools(t *testing.T) {
 
 // TestEncodeFromCode encodes a request built in code, with no wire memory.
 func TestEncodeFromCode(t *testing.T) {
-	req := &engine.Request{
-		System: []engine.Block{{Type: engine.BlockText, Text: "Be <brief> & exact."}},
-		Messages: []engine.Message{
-			{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: "Weather in Paris?"}}},
-			{Role: engine.RoleAssistant, Blocks: []engine.Block{
-				{Type: engine.BlockThinking, Text: "Use the tool."},
-				{Type: engine.BlockToolCall, Name: "get_weather", Input: json.RawMessage(`{"city":"Paris"}`), Signature: json.RawMessage(`"CiQB"`)},
+	req := &traffic.Request{
+		System: []traffic.Block{{Type: traffic.BlockText, Text: "Be <brief> & exact."}},
+		Messages: []traffic.Message{
+			{Role: traffic.RoleUser, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "Weather in Paris?"}}},
+			{Role: traffic.RoleAssistant, Blocks: []traffic.Block{
+				{Type: traffic.BlockThinking, Text: "Use the tool."},
+				{Type: traffic.BlockToolCall, Name: "get_weather", Input: json.RawMessage(`{"city":"Paris"}`), Signature: json.RawMessage(`"CiQB"`)},
 			}},
-			{Role: engine.RoleUser, Blocks: []engine.Block{
-				{Type: engine.BlockToolResult, Name: "get_weather", ResultRaw: json.RawMessage(`{"output":{"temp_c":21}}`)},
+			{Role: traffic.RoleUser, Blocks: []traffic.Block{
+				{Type: traffic.BlockToolResult, Name: "get_weather", ResultRaw: json.RawMessage(`{"output":{"temp_c":21}}`)},
 			}},
 		},
-		Tools:      []engine.Tool{{Name: "get_weather", Description: "Weather", Schema: json.RawMessage(`{"type":"object"}`)}},
+		Tools:      []traffic.Tool{{Name: "get_weather", Description: "Weather", Schema: json.RawMessage(`{"type":"object"}`)}},
 		ToolChoice: json.RawMessage(`{"functionCallingConfig":{"mode":"AUTO"}}`),
-		Thinking:   &engine.Thinking{Type: "enabled", BudgetTokens: 512},
+		Thinking:   &traffic.Thinking{Type: "enabled", BudgetTokens: 512},
 		MaxTokens:  64,
 	}
 	enc, err := codec.EncodeRequest(req)
@@ -313,7 +313,7 @@ func TestEncodeFromCode(t *testing.T) {
 	if string(enc) != want {
 		t.Errorf("encoded\n got %s\nwant %s", enc, want)
 	}
-	if _, err := codec.EncodeRequest(&engine.Request{Messages: []engine.Message{{Role: engine.RoleAssistant, Blocks: []engine.Block{{Type: engine.BlockRedacted}}}}}); err == nil ||
+	if _, err := codec.EncodeRequest(&traffic.Request{Messages: []traffic.Message{{Role: traffic.RoleAssistant, Blocks: []traffic.Block{{Type: traffic.BlockRedacted}}}}}); err == nil ||
 		!strings.Contains(err.Error(), "contents[0]: parts[0]: a redacted_thinking block has no Gemini part") {
 		t.Errorf("unencodable block: %v", err)
 	}
@@ -332,7 +332,7 @@ func TestEncodeAfterEdit(t *testing.T) {
 	req.Model = "gemini-2.5-pro"
 	req.Messages[0].Blocks[0].Signature = json.RawMessage(`"bmV3"`)
 	req.System[0].Text = "new"
-	req.Thinking = &engine.Thinking{Type: "enabled", BudgetTokens: 256}
+	req.Thinking = &traffic.Thinking{Type: "enabled", BudgetTokens: 256}
 	req.MaxTokens = 0
 	enc, err := codec.EncodeRequest(req)
 	if err != nil {

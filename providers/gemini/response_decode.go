@@ -7,9 +7,9 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // DecodeResponse decodes a GenerateContentResponse, an error body, or a
@@ -27,10 +27,10 @@ import (
 //
 // A stream also fills Response.Stream. It is complete only when every
 // candidate got a finishReason (or the prompt was blocked); grammar faults
-// are Issues under engine.CheckGeminiStream. Its chunks' parts are joined per candidate,
+// are Issues under traffic.CheckGeminiStream. Its chunks' parts are joined per candidate,
 // plain text parts merged, signed parts never; each block keeps the path of
 // the part it came from (see StreamOrigin and the notes in stream.go).
-func (Codec) DecodeResponse(status int, header http.Header, b []byte) (*engine.Response, error) {
+func (Codec) DecodeResponse(status int, header http.Header, b []byte) (*traffic.Response, error) {
 	trimmed := bytes.TrimSpace(b)
 	failed := status != 0 && (status < 200 || status > 299)
 	switch f := body.Sniff(b); {
@@ -43,7 +43,7 @@ func (Codec) DecodeResponse(status int, header http.Header, b []byte) (*engine.R
 		// is not valid JSON, and the reassembler reports where it ends.
 		if failed {
 			if e := arrayError(trimmed); e != nil {
-				return &engine.Response{Wire: engine.WireGemini, Error: e, Output: []engine.Message{}}, nil
+				return &traffic.Response{Wire: traffic.WireGemini, Error: e, Output: []traffic.Message{}}, nil
 			}
 		}
 		return decodeStream(arrayEvents(b)), nil
@@ -51,16 +51,16 @@ func (Codec) DecodeResponse(status int, header http.Header, b []byte) (*engine.R
 		return decodeDocument(trimmed, failed)
 	case failed && (f == body.Text || f == body.Document):
 		// A plain-text or HTML error page from a proxy or load balancer.
-		return &engine.Response{Wire: engine.WireGemini, Output: []engine.Message{},
-			Error: &engine.APIError{Code: strconv.Itoa(status), Message: string(trimmed)}}, nil
+		return &traffic.Response{Wire: traffic.WireGemini, Output: []traffic.Message{},
+			Error: &traffic.APIError{Code: strconv.Itoa(status), Message: string(trimmed)}}, nil
 	default:
 		return nil, body.Unreadable(b, f)
 	}
 }
 
 // decodeDocument decodes one JSON response or error object.
-func decodeDocument(body []byte, failed bool) (*engine.Response, error) {
-	resp := &engine.Response{Wire: engine.WireGemini, Output: []engine.Message{}}
+func decodeDocument(body []byte, failed bool) (*traffic.Response, error) {
+	resp := &traffic.Response{Wire: traffic.WireGemini, Output: []traffic.Message{}}
 	obj, err := parseObject(body, "response body")
 	if err != nil {
 		return nil, err
@@ -87,15 +87,15 @@ func decodeDocument(body []byte, failed bool) (*engine.Response, error) {
 
 // decodeError reads {"error":{"code":403,"message":…,"status":…}}; any other
 // body becomes the message.
-func decodeError(body []byte) *engine.APIError {
+func decodeError(body []byte) *traffic.APIError {
 	obj, err := parseObject(body, "")
 	if err == nil {
 		e := obj.value(name{"error", "error"})
 		if s, ok := rawjson.String(e); ok {
-			return &engine.APIError{Message: s}
+			return &traffic.APIError{Message: s}
 		}
 		if eo, err := parseObject(e, ""); err == nil {
-			out := &engine.APIError{Type: eo.str(name{"status", "status"}), Message: eo.str(name{"message", "message"})}
+			out := &traffic.APIError{Type: eo.str(name{"status", "status"}), Message: eo.str(name{"message", "message"})}
 			code := eo.value(name{"code", "code"})
 			if s, ok := rawjson.String(code); ok {
 				out.Code = s
@@ -105,11 +105,11 @@ func decodeError(body []byte) *engine.APIError {
 			return out
 		}
 	}
-	return &engine.APIError{Message: string(rawjson.Compact(body))}
+	return &traffic.APIError{Message: string(rawjson.Compact(body))}
 }
 
 // arrayError finds the error in an error body sent as a JSON array.
-func arrayError(body []byte) *engine.APIError {
+func arrayError(body []byte) *traffic.APIError {
 	items, err := rawjson.Array(body)
 	if err != nil || len(items) == 0 {
 		return nil
@@ -124,17 +124,17 @@ func arrayError(body []byte) *engine.APIError {
 // chunk is one GenerateContentResponse, decoded.
 type chunk struct {
 	candidates  []candidate
-	usage       *engine.Usage
+	usage       *traffic.Usage
 	id, model   string
 	blockReason string
 	feedback    bool // promptFeedback present
 }
 
 type candidate struct {
-	index  int            // the candidate's index field, or its position
-	msg    engine.Message // the content; no blocks when there is none
-	parts  bool           // content carried parts
-	finish string         // finishReason; "" when absent or unspecified
+	index  int             // the candidate's index field, or its position
+	msg    traffic.Message // the content; no blocks when there is none
+	parts  bool            // content carried parts
+	finish string          // finishReason; "" when absent or unspecified
 }
 
 var (
@@ -182,13 +182,13 @@ func parseChunk(obj object, prefix string) (chunk, error) {
 		if n, ok := intValue(co.value(nIndex)); ok {
 			c.index = n
 		}
-		c.msg = engine.Message{Role: engine.RoleAssistant, Path: path + ".content"}
+		c.msg = traffic.Message{Role: traffic.RoleAssistant, Path: path + ".content"}
 		if key, content, ok := co.get(nContent); ok && rawjson.Kind(content) != "null" {
 			if c.msg, err = decodeContent(content, path+"."+key); err != nil {
 				return ch, err
 			}
 			if c.msg.Role == "" {
-				c.msg.Role = engine.RoleAssistant // the model's content may leave its role out
+				c.msg.Role = traffic.RoleAssistant // the model's content may leave its role out
 			}
 			c.parts = len(c.msg.Blocks) > 0
 		}
@@ -197,13 +197,13 @@ func parseChunk(obj object, prefix string) (chunk, error) {
 	return ch, nil
 }
 
-func decodeUsage(raw json.RawMessage) *engine.Usage {
+func decodeUsage(raw json.RawMessage) *traffic.Usage {
 	obj, err := parseObject(raw, "")
 	if err != nil {
 		return nil
 	}
 	n := func(k name) int { v, _ := intValue(obj.value(k)); return v }
-	return &engine.Usage{
+	return &traffic.Usage{
 		InputTokens:     n(nPromptTokens),
 		OutputTokens:    n(nOutTokens),
 		ReasoningTokens: n(nThoughtToks),

@@ -5,7 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // sigMissing is the 400 Gemini 3 answers a call without its signature with
@@ -17,18 +17,18 @@ func TestResponseErrors(t *testing.T) {
 		name   string
 		status int
 		body   string
-		want   *engine.APIError
+		want   *traffic.APIError
 	}{
 		{"error body", 400, `{"error": {"code": 400, "message": "` + sigMissing + `", "status": "INVALID_ARGUMENT"}}`,
-			&engine.APIError{Type: "INVALID_ARGUMENT", Code: "400", Message: sigMissing}},
+			&traffic.APIError{Type: "INVALID_ARGUMENT", Code: "400", Message: sigMissing}},
 		{"error array of a JSON stream", 429, `[{"error": {"code": 429, "message": "Resource has been exhausted", "status": "RESOURCE_EXHAUSTED"}}]`,
-			&engine.APIError{Type: "RESOURCE_EXHAUSTED", Code: "429", Message: "Resource has been exhausted"}},
+			&traffic.APIError{Type: "RESOURCE_EXHAUSTED", Code: "429", Message: "Resource has been exhausted"}},
 		{"html from a proxy", 502, "<html><body>Bad Gateway</body></html>\n",
-			&engine.APIError{Code: "502", Message: "<html><body>Bad Gateway</body></html>"}},
+			&traffic.APIError{Code: "502", Message: "<html><body>Bad Gateway</body></html>"}},
 		{"JSON without an error object", 500, `{"message": "boom"}`,
-			&engine.APIError{Message: `{"message":"boom"}`}},
+			&traffic.APIError{Message: `{"message":"boom"}`}},
 		{"error object in a 200", 200, `{"error": "quota"}`,
-			&engine.APIError{Message: "quota"}},
+			&traffic.APIError{Message: "quota"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -94,7 +94,7 @@ func TestResponseDocuments(t *testing.T) {
 			}
 			var texts []string
 			for _, m := range resp.Output {
-				if m.Role != engine.RoleAssistant {
+				if m.Role != traffic.RoleAssistant {
 					t.Errorf("role %q", m.Role)
 				}
 				if len(m.Blocks) == 0 {

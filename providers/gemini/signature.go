@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // SignatureBytes decodes a thoughtSignature token (the raw JSON string) into
@@ -35,8 +35,8 @@ func SignatureBytes(raw json.RawMessage) ([]byte, error) {
 // level, where the API expects it (GEM-SIG-001). The decoder leaves such a
 // signature where it was — in the raw object kept in Extra — so it is
 // neither counted as the part's Signature nor moved by an encode.
-func NestedSignature(b *engine.Block) (json.RawMessage, bool) {
-	if b.Type != engine.BlockToolCall && b.Type != engine.BlockToolResult {
+func NestedSignature(b *traffic.Block) (json.RawMessage, bool) {
+	if b.Type != traffic.BlockToolCall && b.Type != traffic.BlockToolResult {
 		return nil, false
 	}
 	kept, ok := b.Extra[b.WireType]

@@ -7,9 +7,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/sse"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // How a stream is reassembled.
@@ -77,8 +77,8 @@ func arrayEvents(body []byte) []event {
 
 // assembler reassembles a stream's chunks.
 type assembler struct {
-	resp    *engine.Response
-	st      *engine.Stream
+	resp    *traffic.Response
+	st      *traffic.Stream
 	cands   map[int]*reply
 	finish  map[int]string
 	end     int // event that ended the stream (finishReason on every candidate, or a blocked prompt); -1 before
@@ -86,10 +86,10 @@ type assembler struct {
 	blocked string
 }
 
-func decodeStream(events []event) *engine.Response {
+func decodeStream(events []event) *traffic.Response {
 	a := &assembler{
-		resp:   &engine.Response{Wire: engine.WireGemini, Output: []engine.Message{}},
-		st:     &engine.Stream{},
+		resp:   &traffic.Response{Wire: traffic.WireGemini, Output: []traffic.Message{}},
+		st:     &traffic.Stream{},
 		cands:  make(map[int]*reply),
 		finish: make(map[int]string),
 		end:    -1,
@@ -104,7 +104,7 @@ func decodeStream(events []event) *engine.Response {
 }
 
 func (a *assembler) issue(k int, format string, args ...any) {
-	a.st.Issues = append(a.st.Issues, engine.StreamIssue{Check: engine.CheckGeminiStream, Event: k, Message: fmt.Sprintf(format, args...)})
+	a.st.Issues = append(a.st.Issues, traffic.StreamIssue{Check: traffic.CheckGeminiStream, Event: k, Message: fmt.Sprintf(format, args...)})
 }
 
 func (a *assembler) event(k int, data []byte) {
@@ -162,7 +162,7 @@ func (a *assembler) add(k int, c candidate) {
 	}
 	r, ok := a.cands[c.index]
 	if !ok {
-		r = &reply{msg: engine.Message{Role: c.msg.Role, Path: fmt.Sprintf("candidates[%d].content", c.index)}}
+		r = &reply{msg: traffic.Message{Role: c.msg.Role, Path: fmt.Sprintf("candidates[%d].content", c.index)}}
 		a.cands[c.index] = r
 	}
 	m := &r.msg
@@ -189,7 +189,7 @@ func (a *assembler) add(k int, c candidate) {
 
 // reply is one candidate's message as the chunks build it.
 type reply struct {
-	msg engine.Message
+	msg traffic.Message
 	// tail collects the text merged into the last block, so that a long
 	// stream of small text parts costs linear time.
 	tail    strings.Builder
@@ -215,8 +215,8 @@ func (r *reply) close() {
 }
 
 // mergeable reports whether b continues the text of prev (see above).
-func mergeable(prev, b engine.Block) bool {
-	plain := func(x engine.Block) bool {
+func mergeable(prev, b traffic.Block) bool {
+	plain := func(x traffic.Block) bool {
 		return x.WireType == nText.camel && x.Signature == nil && x.Extra == nil
 	}
 	return plain(prev) && plain(b) && prev.Type == b.Type && prev.Thought == b.Thought
@@ -236,7 +236,7 @@ func (a *assembler) ended() bool {
 	return true
 }
 
-func (a *assembler) finishUp() *engine.Response {
+func (a *assembler) finishUp() *traffic.Response {
 	idx := make([]int, 0, len(a.cands))
 	for i := range a.cands {
 		idx = append(idx, i)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // sseBody frames each chunk as a Gemini SSE event.
@@ -37,8 +37,8 @@ func TestStreamFaults(t *testing.T) {
 		stop      string
 		complete  bool
 		truncated bool
-		err       *engine.APIError
-		issues    []engine.StreamIssue
+		err       *traffic.APIError
+		issues    []traffic.StreamIssue
 		partial   []int
 	}{
 		{
@@ -52,23 +52,23 @@ func TestStreamFaults(t *testing.T) {
 		{
 			name: "cut inside an event", body: sseBody(chunkHel) + `data: {"candidates": [{"content": {"parts": [{"text": "lo`,
 			text: "Hel", truncated: true, partial: []int{0},
-			issues: []engine.StreamIssue{{Check: "GEM-STREAM-001", Event: 1, Message: `event 1: data is not a JSON object: "{\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"lo"`}},
+			issues: []traffic.StreamIssue{{Check: "GEM-STREAM-001", Event: 1, Message: `event 1: data is not a JSON object: "{\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"lo"`}},
 		},
 		{
 			name: "error chunk in a 200 stream", body: sseBody(chunkHel, chunkError),
 			text: "Hel", partial: []int{0},
-			err: &engine.APIError{Type: "INTERNAL", Code: "500", Message: "An internal error has occurred."},
+			err: &traffic.APIError{Type: "INTERNAL", Code: "500", Message: "An internal error has occurred."},
 		},
 		{
 			name: "chunk after the error", body: sseBody(chunkHel, chunkError, chunkLo),
 			text: "Hello", partial: []int{0},
-			err:    &engine.APIError{Type: "INTERNAL", Code: "500", Message: "An internal error has occurred."},
-			issues: []engine.StreamIssue{{Check: "GEM-STREAM-001", Event: 2, Message: "event 2: chunk after the error chunk (event 1)"}},
+			err:    &traffic.APIError{Type: "INTERNAL", Code: "500", Message: "An internal error has occurred."},
+			issues: []traffic.StreamIssue{{Check: "GEM-STREAM-001", Event: 2, Message: "event 2: chunk after the error chunk (event 1)"}},
 		},
 		{
 			name: "chunk after the final chunk", body: sseBody(chunkHel, chunkStop, chunkLo),
 			text: "Hel!lo", stop: "STOP", complete: true,
-			issues: []engine.StreamIssue{
+			issues: []traffic.StreamIssue{
 				{Check: "GEM-STREAM-001", Event: 2, Message: "event 2: chunk after the final chunk (event 1)"},
 				{Check: "GEM-STREAM-001", Event: 2, Message: "event 2: candidate 0 has parts after its finishReason STOP"},
 			},
@@ -76,24 +76,24 @@ func TestStreamFaults(t *testing.T) {
 		{
 			name: "a [DONE] sentinel Gemini never sends", body: sseBody(chunkStop, "[DONE]"),
 			text: "!", stop: "STOP", complete: true,
-			issues: []engine.StreamIssue{
+			issues: []traffic.StreamIssue{
 				{Check: "GEM-STREAM-001", Event: 1, Message: `event 1: data is not a JSON object: "[DONE]"`},
 			},
 		},
 		{
 			name: "empty chunk", body: sseBody(chunkHel, `{}`, chunkStop),
 			text: "Hel!", stop: "STOP", complete: true,
-			issues: []engine.StreamIssue{{Check: "GEM-STREAM-001", Event: 1, Message: "event 1: chunk has no candidates, usageMetadata or promptFeedback"}},
+			issues: []traffic.StreamIssue{{Check: "GEM-STREAM-001", Event: 1, Message: "event 1: chunk has no candidates, usageMetadata or promptFeedback"}},
 		},
 		{
 			name: "chunk that is an array", body: sseBody(`[1, 2]`, chunkStop),
 			text: "!", stop: "STOP", complete: true,
-			issues: []engine.StreamIssue{{Check: "GEM-STREAM-001", Event: 0, Message: `event 0: data is not a JSON object: "[1, 2]"`}},
+			issues: []traffic.StreamIssue{{Check: "GEM-STREAM-001", Event: 0, Message: `event 0: data is not a JSON object: "[1, 2]"`}},
 		},
 		{
 			name: "part that is not an object", body: sseBody(chunkNoPart, chunkStop),
 			text: "!", stop: "STOP", complete: true,
-			issues: []engine.StreamIssue{{Check: "GEM-STREAM-001", Event: 0, Message: "event 0: events[0].candidates[0].content.parts[0]: expected an object, found a string"}},
+			issues: []traffic.StreamIssue{{Check: "GEM-STREAM-001", Event: 0, Message: "event 0: events[0].candidates[0].content.parts[0]: expected an object, found a string"}},
 		},
 		{
 			name: "usage-only chunk before the end", body: sseBody(chunkHel, `{"usageMetadata": {"promptTokenCount": 5}}`, chunkStop),
@@ -162,7 +162,7 @@ func TestStreamFaults(t *testing.T) {
 	}
 }
 
-func outputText(resp *engine.Response) string {
+func outputText(resp *traffic.Response) string {
 	var b strings.Builder
 	if len(resp.Output) > 0 {
 		for _, bl := range resp.Output[0].Blocks {
@@ -176,7 +176,7 @@ func outputText(resp *engine.Response) string {
 // thought flag join; a part with a signature or any other field never does.
 func TestStreamMerge(t *testing.T) {
 	type want struct {
-		Type    engine.BlockType
+		Type    traffic.BlockType
 		Text    string
 		Thought bool
 		Signed  bool
@@ -192,38 +192,38 @@ func TestStreamMerge(t *testing.T) {
 		want   []want
 	}{
 		{"text joins", []string{chunk(`{"text":"a"}`), chunk(`{"text":"b"},{"text":"c"}`), stop},
-			[]want{{engine.BlockText, "abc", false, false, "events[0].candidates[0].content.parts[0]"}}},
+			[]want{{traffic.BlockText, "abc", false, false, "events[0].candidates[0].content.parts[0]"}}},
 		{"an unsigned empty text joins", []string{chunk(`{"text":"a"}`), chunk(`{"text":""}`), stop},
-			[]want{{engine.BlockText, "a", false, false, "events[0].candidates[0].content.parts[0]"}}},
+			[]want{{traffic.BlockText, "a", false, false, "events[0].candidates[0].content.parts[0]"}}},
 		{"thoughts join, then text", []string{chunk(`{"text":"x","thought":true}`), chunk(`{"text":"y","thought":true}`), chunk(`{"text":"z"}`), stop},
 			[]want{
-				{engine.BlockThinking, "xy", true, false, "events[0].candidates[0].content.parts[0]"},
-				{engine.BlockText, "z", false, false, "events[2].candidates[0].content.parts[0]"},
+				{traffic.BlockThinking, "xy", true, false, "events[0].candidates[0].content.parts[0]"},
+				{traffic.BlockText, "z", false, false, "events[2].candidates[0].content.parts[0]"},
 			}},
 		{"trailing signature part stays apart", []string{chunk(`{"text":"a"}`), chunk(`{"text":"","thoughtSignature":"c2ln"}`), stop},
 			[]want{
-				{engine.BlockText, "a", false, false, "events[0].candidates[0].content.parts[0]"},
-				{engine.BlockText, "", false, true, "events[1].candidates[0].content.parts[0]"},
+				{traffic.BlockText, "a", false, false, "events[0].candidates[0].content.parts[0]"},
+				{traffic.BlockText, "", false, true, "events[1].candidates[0].content.parts[0]"},
 			}},
 		{"nothing joins a signed part", []string{chunk(`{"text":"a","thoughtSignature":"c2ln"}`), chunk(`{"text":"b"}`), stop},
 			[]want{
-				{engine.BlockText, "a", false, true, "events[0].candidates[0].content.parts[0]"},
-				{engine.BlockText, "b", false, false, "events[1].candidates[0].content.parts[0]"},
+				{traffic.BlockText, "a", false, true, "events[0].candidates[0].content.parts[0]"},
+				{traffic.BlockText, "b", false, false, "events[1].candidates[0].content.parts[0]"},
 			}},
 		{"signature-only part without text", []string{chunk(`{"text":"a"},{"thoughtSignature":"c2ln"}`), stop},
 			[]want{
-				{engine.BlockText, "a", false, false, "events[0].candidates[0].content.parts[0]"},
-				{engine.BlockText, "", false, true, "events[0].candidates[0].content.parts[1]"},
+				{traffic.BlockText, "a", false, false, "events[0].candidates[0].content.parts[0]"},
+				{traffic.BlockText, "", false, true, "events[0].candidates[0].content.parts[1]"},
 			}},
 		{"a part with another field stays apart", []string{chunk(`{"text":"a"}`), chunk(`{"text":"b","partMetadata":{}}`), stop},
 			[]want{
-				{engine.BlockText, "a", false, false, "events[0].candidates[0].content.parts[0]"},
-				{engine.BlockText, "b", false, false, "events[1].candidates[0].content.parts[0]"},
+				{traffic.BlockText, "a", false, false, "events[0].candidates[0].content.parts[0]"},
+				{traffic.BlockText, "b", false, false, "events[1].candidates[0].content.parts[0]"},
 			}},
 		{"thought and text do not join", []string{chunk(`{"text":"x","thought":true},{"text":"y"}`), stop},
 			[]want{
-				{engine.BlockThinking, "x", true, false, "events[0].candidates[0].content.parts[0]"},
-				{engine.BlockText, "y", false, false, "events[0].candidates[0].content.parts[1]"},
+				{traffic.BlockThinking, "x", true, false, "events[0].candidates[0].content.parts[0]"},
+				{traffic.BlockText, "y", false, false, "events[0].candidates[0].content.parts[1]"},
 			}},
 	}
 	for _, tc := range cases {

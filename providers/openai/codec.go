@@ -21,36 +21,36 @@ package openai
 import (
 	"net/http"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Codec is the OpenAI Chat Completions codec.
 type Codec struct{}
 
-// Wire returns engine.WireOpenAI.
-func (Codec) Wire() engine.Wire { return engine.WireOpenAI }
+// Wire returns traffic.WireOpenAI.
+func (Codec) Wire() traffic.Wire { return traffic.WireOpenAI }
 
 // DecodeRequest decodes a chat completions request body.
-func (Codec) DecodeRequest(body []byte) (*engine.Request, error) {
+func (Codec) DecodeRequest(body []byte) (*traffic.Request, error) {
 	return decodeRequest(body)
 }
 
 // DecodeRequestMemo is DecodeRequest with the messages decoded through
 // memo: a message already decoded at the same position is shared, not
 // decoded again.
-func (Codec) DecodeRequestMemo(body []byte, memo *engine.Memo) (*engine.Request, error) {
+func (Codec) DecodeRequestMemo(body []byte, memo *traffic.Memo) (*traffic.Request, error) {
 	return decodeRequestMemo(body, memo)
 }
 
 // EncodeRequest encodes the model back into a request body, HTML escaping
 // off, opaque tokens (tool arguments, extra_content) written byte for byte.
-func (Codec) EncodeRequest(req *engine.Request) ([]byte, error) {
+func (Codec) EncodeRequest(req *traffic.Request) ([]byte, error) {
 	return encodeRequest(req)
 }
 
 // DecodeResponse decodes a chat.completion document, an error body, or an
 // event stream of chat.completion.chunk payloads (detected from the body,
 // not the headers), reassembled as openai-go's ChatCompletionAccumulator does.
-func (Codec) DecodeResponse(status int, _ http.Header, body []byte) (*engine.Response, error) {
+func (Codec) DecodeResponse(status int, _ http.Header, body []byte) (*traffic.Response, error) {
 	return decodeResponse(status, body)
 }

@@ -9,10 +9,10 @@ import (
 
 	"gotest.tools/v3/golden"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/providers/openai"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // chatCall is one chat completions interaction of the corpus.
@@ -92,9 +92,9 @@ func TestCorpusGolden(t *testing.T) {
 	}
 	for _, file := range order {
 		t.Run(file, func(t *testing.T) {
-			var out []engine.Exchange
+			var out []traffic.Exchange
 			for _, c := range byFile[file] {
-				ex := engine.Exchange{Index: c.index, Method: c.Request.Method, URL: c.Request.URL, Status: c.Response.Status, Wire: engine.WireOpenAI}
+				ex := traffic.Exchange{Index: c.index, Method: c.Request.Method, URL: c.Request.URL, Status: c.Response.Status, Wire: traffic.WireOpenAI}
 				var err error
 				if ex.Request, err = (openai.Codec{}).DecodeRequest(c.Request.Body); err != nil {
 					ex.RequestErr = err.Error()

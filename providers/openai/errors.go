@@ -6,18 +6,18 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // decodeAPIError reads the value of an "error" key:
 // {"message","type","param","code"} on OpenAI; hosts add fields (Groq's
 // failed_generation, OpenRouter's metadata) that are left out, and some send
 // a numeric code (OpenRouter: 429) or a bare string.
-func decodeAPIError(v json.RawMessage) *engine.APIError {
+func decodeAPIError(v json.RawMessage) *traffic.APIError {
 	if s, ok := rawjson.String(v); ok {
-		return &engine.APIError{Message: s}
+		return &traffic.APIError{Message: s}
 	}
 	var e struct {
 		Message json.RawMessage `json:"message"`
@@ -26,9 +26,9 @@ func decodeAPIError(v json.RawMessage) *engine.APIError {
 		Code    json.RawMessage `json:"code"`
 	}
 	if rawjson.Kind(v) != "object" || json.Unmarshal(v, &e) != nil {
-		return &engine.APIError{Message: string(rawjson.Compact(v))}
+		return &traffic.APIError{Message: string(rawjson.Compact(v))}
 	}
-	return &engine.APIError{
+	return &traffic.APIError{
 		Message: scalar(e.Message),
 		Type:    scalar(e.Type),
 		Param:   scalar(e.Param),
@@ -52,10 +52,10 @@ func scalar(v json.RawMessage) string {
 
 // statusError is the error of a non-2xx response whose body carries no
 // "error" object: the body itself (shortened) or the status text.
-func statusError(status int, b []byte) *engine.APIError {
+func statusError(status int, b []byte) *traffic.APIError {
 	msg := strings.TrimSpace(string(rawjson.Compact(b)))
 	if msg == "" {
 		msg = http.StatusText(status)
 	}
-	return &engine.APIError{Code: strconv.Itoa(status), Message: body.Excerpt([]byte(msg), 120)}
+	return &traffic.APIError{Code: strconv.Itoa(status), Message: body.Excerpt([]byte(msg), 120)}
 }

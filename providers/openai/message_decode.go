@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Wire names of the reasoning text that OpenAI-compatible hosts put on
@@ -25,16 +25,16 @@ const functionPrefix = "function."
 //
 // Blocks come in a fixed order: reasoning (thinking) first, then content,
 // then tool calls. A tool message holds exactly one BlockToolResult.
-func decodeMessage(raw json.RawMessage, path string, defaultRole engine.Role) (engine.Message, error) {
+func decodeMessage(raw json.RawMessage, path string, defaultRole traffic.Role) (traffic.Message, error) {
 	fields, err := rawjson.ObjectAt(path, raw)
 	if err != nil {
-		return engine.Message{}, err
+		return traffic.Message{}, err
 	}
-	m := engine.Message{Path: path, Role: defaultRole}
+	m := traffic.Message{Path: path, Role: defaultRole}
 	var (
 		content, toolCallID json.RawMessage
 		hasContent, hasRole bool
-		thinking, calls     []engine.Block
+		thinking, calls     []traffic.Block
 	)
 	// First pass: the role decides how the other fields read.
 	for _, f := range fields {
@@ -43,12 +43,12 @@ func decodeMessage(raw json.RawMessage, path string, defaultRole engine.Role) (e
 		}
 		s, ok := rawjson.String(f.Value)
 		if !ok {
-			return engine.Message{}, rawjson.Mismatch(rawjson.At(path, "role"), "a string", f.Value)
+			return traffic.Message{}, rawjson.Mismatch(rawjson.At(path, "role"), "a string", f.Value)
 		}
-		m.Role, hasRole = engine.Role(s), true
+		m.Role, hasRole = traffic.Role(s), true
 	}
 	if !hasRole && defaultRole == "" {
-		return engine.Message{}, rawjson.Mismatch(rawjson.At(path, "role"), "a string", nil)
+		return traffic.Message{}, rawjson.Mismatch(rawjson.At(path, "role"), "a string", nil)
 	}
 	for _, f := range fields {
 		p := rawjson.At(path, f.Key)
@@ -71,7 +71,7 @@ func decodeMessage(raw json.RawMessage, path string, defaultRole engine.Role) (e
 			}
 			items, err := rawjson.ArrayAt(p, f.Value)
 			if err != nil {
-				return engine.Message{}, err
+				return traffic.Message{}, err
 			}
 			if len(items) == 0 { // kept, so an empty list (which OpenAI rejects) stays visible
 				rawjson.SetExtra(&m.Extra, f.Key, f.Value)
@@ -80,27 +80,27 @@ func decodeMessage(raw json.RawMessage, path string, defaultRole engine.Role) (e
 			for i, it := range items {
 				b, err := decodeToolCall(it, rawjson.Index(p, i))
 				if err != nil {
-					return engine.Message{}, err
+					return traffic.Message{}, err
 				}
 				calls = append(calls, b)
 			}
 		case wireReasoningContent, wireReasoning:
 			s, ok := rawjson.String(f.Value)
-			if !ok || m.Role != engine.RoleAssistant {
+			if !ok || m.Role != traffic.RoleAssistant {
 				rawjson.SetExtra(&m.Extra, f.Key, f.Value)
 				continue
 			}
-			thinking = append(thinking, engine.Block{Type: engine.BlockThinking, WireType: f.Key, Path: p, Text: s})
+			thinking = append(thinking, traffic.Block{Type: traffic.BlockThinking, WireType: f.Key, Path: p, Text: s})
 		default:
 			rawjson.SetExtra(&m.Extra, f.Key, f.Value)
 		}
 	}
 
 	m.Blocks = append(m.Blocks, thinking...)
-	if m.Role == engine.RoleTool {
+	if m.Role == traffic.RoleTool {
 		b, err := decodeToolResult(path, content, toolCallID)
 		if err != nil {
-			return engine.Message{}, err
+			return traffic.Message{}, err
 		}
 		m.ContentString = rawjson.Kind(content) == "string"
 		m.ContentNull = rawjson.IsNull(content)
@@ -111,24 +111,24 @@ func decodeMessage(raw json.RawMessage, path string, defaultRole engine.Role) (e
 		}
 		if hasContent {
 			if err := decodeContent(&m, content, rawjson.At(path, "content")); err != nil {
-				return engine.Message{}, err
+				return traffic.Message{}, err
 			}
 		}
 	}
 	m.Blocks = append(m.Blocks, calls...)
 	if m.Blocks == nil {
-		m.Blocks = []engine.Block{}
+		m.Blocks = []traffic.Block{}
 	}
 	return m, nil
 }
 
 // decodeContent reads a message's content: a string, null, or a list of parts.
-func decodeContent(m *engine.Message, content json.RawMessage, path string) error {
+func decodeContent(m *traffic.Message, content json.RawMessage, path string) error {
 	switch rawjson.Kind(content) {
 	case "string":
 		s, _ := rawjson.String(content)
 		m.ContentString = true
-		m.Blocks = append(m.Blocks, engine.Block{Type: engine.BlockText, Path: path, Text: s})
+		m.Blocks = append(m.Blocks, traffic.Block{Type: traffic.BlockText, Path: path, Text: s})
 	case "null":
 		m.ContentNull = true
 	case "array":
@@ -147,12 +147,12 @@ func decodeContent(m *engine.Message, content json.RawMessage, path string) erro
 }
 
 // decodeParts reads a list of content parts.
-func decodeParts(raw json.RawMessage, path string) ([]engine.Block, error) {
+func decodeParts(raw json.RawMessage, path string) ([]traffic.Block, error) {
 	items, err := rawjson.ArrayAt(path, raw)
 	if err != nil {
 		return nil, err
 	}
-	blocks := make([]engine.Block, 0, len(items))
+	blocks := make([]traffic.Block, 0, len(items))
 	for i, it := range items {
 		b, err := decodePart(it, rawjson.Index(path, i))
 		if err != nil {
@@ -166,12 +166,12 @@ func decodeParts(raw json.RawMessage, path string) ([]engine.Block, error) {
 // decodePart reads one content part. Parts the model names (text, image_url,
 // file) become Text/Image/Document blocks; anything else, or a known part
 // whose payload has an unexpected shape, is kept whole as BlockOther.
-func decodePart(raw json.RawMessage, path string) (engine.Block, error) {
+func decodePart(raw json.RawMessage, path string) (traffic.Block, error) {
 	fields, err := rawjson.ObjectAt(path, raw)
 	if err != nil {
-		return engine.Block{}, err
+		return traffic.Block{}, err
 	}
-	other := engine.Block{Type: engine.BlockOther, Path: path, Raw: raw}
+	other := traffic.Block{Type: traffic.BlockOther, Path: path, Raw: raw}
 	var typ string
 	for _, f := range fields {
 		if f.Key == "type" {
@@ -179,15 +179,15 @@ func decodePart(raw json.RawMessage, path string) (engine.Block, error) {
 		}
 	}
 	other.WireType = typ
-	b := engine.Block{WireType: typ, Path: path}
+	b := traffic.Block{WireType: typ, Path: path}
 	var payload string
 	switch typ {
 	case "text":
-		b.Type, payload = engine.BlockText, "text"
+		b.Type, payload = traffic.BlockText, "text"
 	case "image_url":
-		b.Type, payload = engine.BlockImage, "image_url"
+		b.Type, payload = traffic.BlockImage, "image_url"
 	case "file":
-		b.Type, payload = engine.BlockDocument, "file"
+		b.Type, payload = traffic.BlockDocument, "file"
 	default:
 		return other, nil
 	}
@@ -243,12 +243,12 @@ func mediaType(src json.RawMessage) string {
 // decodeToolCall reads one assistant tool_calls entry. Input is the raw
 // arguments token exactly as sent (a JSON string on this wire); every other
 // field of the call, type included, is kept in Extra.
-func decodeToolCall(raw json.RawMessage, path string) (engine.Block, error) {
+func decodeToolCall(raw json.RawMessage, path string) (traffic.Block, error) {
 	fields, err := rawjson.ObjectAt(path, raw)
 	if err != nil {
-		return engine.Block{}, err
+		return traffic.Block{}, err
 	}
-	b := engine.Block{Type: engine.BlockToolCall, Path: path}
+	b := traffic.Block{Type: traffic.BlockToolCall, Path: path}
 	for _, f := range fields {
 		if f.Key == "type" {
 			b.WireType, _ = rawjson.String(f.Value)
@@ -270,7 +270,7 @@ func decodeToolCall(raw json.RawMessage, path string) (engine.Block, error) {
 			}
 			inner, err := rawjson.ObjectAt(rawjson.At(path, f.Key), f.Value)
 			if err != nil {
-				return engine.Block{}, err
+				return traffic.Block{}, err
 			}
 			for _, g := range inner {
 				switch g.Key {
@@ -305,8 +305,8 @@ func payloadKeys(callType string) (payload, args string) {
 // decodeToolResult reads a role "tool" message into one BlockToolResult.
 // ResultRaw is the content exactly as sent; Text (for a string) and Content
 // (for a list of parts) are read from it for the checks.
-func decodeToolResult(path string, content, toolCallID json.RawMessage) (engine.Block, error) {
-	b := engine.Block{Type: engine.BlockToolResult, Path: path, ResultRaw: content}
+func decodeToolResult(path string, content, toolCallID json.RawMessage) (traffic.Block, error) {
+	b := traffic.Block{Type: traffic.BlockToolResult, Path: path, ResultRaw: content}
 	if toolCallID != nil {
 		if s, ok := rawjson.String(toolCallID); ok {
 			b.ToolCallID = s
@@ -320,7 +320,7 @@ func decodeToolResult(path string, content, toolCallID json.RawMessage) (engine.
 	case "array":
 		parts, err := decodeParts(content, rawjson.At(path, "content"))
 		if err != nil {
-			return engine.Block{}, err
+			return traffic.Block{}, err
 		}
 		b.Content = parts
 	}

@@ -5,22 +5,22 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // encodeMessage writes one message. Blocks decoded from a body are written
 // back as they came; blocks built in code (no Path) get the fields the wire
 // requires, such as a tool call's "type":"function".
-func encodeMessage(m *engine.Message, path string) (json.RawMessage, error) {
+func encodeMessage(m *traffic.Message, path string) (json.RawMessage, error) {
 	var (
 		o        rawjson.Object
 		written  = map[string]bool{}
 		thinking = map[string][]string{}
 		order    []string // reasoning keys in first-seen order
-		content  []engine.Block
+		content  []traffic.Block
 		calls    []json.RawMessage
-		result   *engine.Block
+		result   *traffic.Block
 	)
 	put := func(key string, v json.RawMessage) {
 		if len(v) > 0 {
@@ -31,7 +31,7 @@ func encodeMessage(m *engine.Message, path string) (json.RawMessage, error) {
 	for i := range m.Blocks {
 		b := &m.Blocks[i]
 		switch b.Type {
-		case engine.BlockThinking:
+		case traffic.BlockThinking:
 			key := b.WireType
 			if key != wireReasoning {
 				key = wireReasoningContent
@@ -40,13 +40,13 @@ func encodeMessage(m *engine.Message, path string) (json.RawMessage, error) {
 				order = append(order, key)
 			}
 			thinking[key] = append(thinking[key], b.Text)
-		case engine.BlockToolCall:
+		case traffic.BlockToolCall:
 			calls = append(calls, encodeToolCall(b))
-		case engine.BlockToolResult:
+		case traffic.BlockToolResult:
 			if result == nil {
 				result = b
 			}
-		case engine.BlockRedacted, engine.BlockReasoning:
+		case traffic.BlockRedacted, traffic.BlockReasoning:
 			return nil, fmt.Errorf("%s: a %s block has no form on the chat completions wire", blockPath(b, path, i), b.Type)
 		default:
 			content = append(content, *b)
@@ -84,7 +84,7 @@ func encodeMessage(m *engine.Message, path string) (json.RawMessage, error) {
 }
 
 // blockPath names a block in an error: its own Path, or its position.
-func blockPath(b *engine.Block, msgPath string, i int) string {
+func blockPath(b *traffic.Block, msgPath string, i int) string {
 	if b.Path != "" {
 		return b.Path
 	}
@@ -94,9 +94,9 @@ func blockPath(b *engine.Block, msgPath string, i int) string {
 // encodeContent writes a non-tool message's content in the shape it came in:
 // a bare string, null, or a list of parts. Nothing is written when there is
 // no content, unless Extra remembers the original (an empty list).
-func encodeContent(m *engine.Message, blocks []engine.Block, path string) (json.RawMessage, error) {
+func encodeContent(m *traffic.Message, blocks []traffic.Block, path string) (json.RawMessage, error) {
 	switch {
-	case m.ContentString && len(blocks) == 1 && blocks[0].Type == engine.BlockText && len(blocks[0].Extra) == 0:
+	case m.ContentString && len(blocks) == 1 && blocks[0].Type == traffic.BlockText && len(blocks[0].Extra) == 0:
 		return rawjson.Quote(blocks[0].Text), nil
 	case len(blocks) == 0 && m.ContentNull:
 		return json.RawMessage("null"), nil
@@ -115,23 +115,23 @@ func encodeContent(m *engine.Message, blocks []engine.Block, path string) (json.
 }
 
 // encodePart writes one content part.
-func encodePart(b *engine.Block, path string) (json.RawMessage, error) {
+func encodePart(b *traffic.Block, path string) (json.RawMessage, error) {
 	var (
 		o       rawjson.Object
 		payload string
 		value   json.RawMessage
 	)
 	switch b.Type {
-	case engine.BlockText:
+	case traffic.BlockText:
 		payload, value = "text", rawjson.Quote(b.Text)
-	case engine.BlockImage:
+	case traffic.BlockImage:
 		payload, value = "image_url", b.Source
 		if b.Path == "" {
 			value = wrapURL(b.Source)
 		}
-	case engine.BlockDocument:
+	case traffic.BlockDocument:
 		payload, value = "file", b.Source
-	case engine.BlockOther:
+	case traffic.BlockOther:
 		if len(b.Raw) == 0 {
 			return nil, fmt.Errorf("%s: an other block has no Raw to write", path)
 		}
@@ -159,7 +159,7 @@ func wrapURL(src json.RawMessage) json.RawMessage {
 // toolResultContent is a tool message's content: the raw value when it was
 // decoded (ResultRaw is the truth; Text and Content are read from it), or,
 // for a block built in code, its parts or text.
-func toolResultContent(b *engine.Block) json.RawMessage {
+func toolResultContent(b *traffic.Block) json.RawMessage {
 	switch {
 	case len(b.ResultRaw) > 0:
 		return b.ResultRaw
@@ -181,7 +181,7 @@ func toolResultContent(b *engine.Block) json.RawMessage {
 // encodeToolCall writes one tool_calls entry. Extra carries the decoded
 // call's own fields back (type, extra_content.google.thought_signature…);
 // Extra keys with the "function." prefix go inside the function object.
-func encodeToolCall(b *engine.Block) json.RawMessage {
+func encodeToolCall(b *traffic.Block) json.RawMessage {
 	var o rawjson.Object
 	if b.ID != "" {
 		o.String("id", b.ID)
@@ -221,7 +221,7 @@ func encodeToolCall(b *engine.Block) json.RawMessage {
 // arguments is a tool call's arguments token. Decoded calls keep theirs
 // byte for byte; a call built in code with an object Input gets it wrapped
 // in the JSON string this wire requires.
-func arguments(b *engine.Block) json.RawMessage {
+func arguments(b *traffic.Block) json.RawMessage {
 	if b.Path == "" && rawjson.Kind(b.Input) == "object" {
 		return rawjson.Quote(string(b.Input))
 	}

@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Keys of the output-token limit: max_completion_tokens is current,
@@ -22,7 +22,7 @@ const (
 // their wire spelling matters and the model cannot hold it: the token limit
 // (max_tokens or max_completion_tokens, read into MaxTokens) and a stream
 // flag that is present but not true.
-func decodeRequest(b []byte) (*engine.Request, error) {
+func decodeRequest(b []byte) (*traffic.Request, error) {
 	if err := body.Object(b); err != nil {
 		return nil, err
 	}
@@ -37,11 +37,11 @@ func decodeRequest(b []byte) (*engine.Request, error) {
 // memo, which validates only the messages it has not seen: the requests of
 // a growing conversation are read in time linear in what they add. A body
 // with a fault of any kind is decoded again alone, which names the fault.
-func decodeRequestMemo(b []byte, memo *engine.Memo) (*engine.Request, error) {
+func decodeRequestMemo(b []byte, memo *traffic.Memo) (*traffic.Request, error) {
 	fields, ok := rawjson.ValidatedExcept(b, memo.LastArray(), "messages")
 	if ok {
-		req, err := requestOf(rawjson.LastWins(fields), func(raw json.RawMessage) ([]engine.Message, error) {
-			return memo.DecodeMessages(raw, func(i int, item json.RawMessage) (engine.Message, error) {
+		req, err := requestOf(rawjson.LastWins(fields), func(raw json.RawMessage) ([]traffic.Message, error) {
+			return memo.DecodeMessages(raw, func(i int, item json.RawMessage) (traffic.Message, error) {
 				return decodeMessage(item, rawjson.Index("messages", i), "")
 			})
 		})
@@ -54,8 +54,8 @@ func decodeRequestMemo(b []byte, memo *engine.Memo) (*engine.Request, error) {
 
 // requestOf reads a request from its top-level fields, the messages with
 // decode.
-func requestOf(fields []rawjson.Field, decode func(json.RawMessage) ([]engine.Message, error)) (*engine.Request, error) {
-	req := &engine.Request{Wire: engine.WireOpenAI}
+func requestOf(fields []rawjson.Field, decode func(json.RawMessage) ([]traffic.Message, error)) (*traffic.Request, error) {
+	req := &traffic.Request{Wire: traffic.WireOpenAI}
 	for _, f := range fields {
 		switch f.Key {
 		case "model":
@@ -96,12 +96,12 @@ func requestOf(fields []rawjson.Field, decode func(json.RawMessage) ([]engine.Me
 }
 
 // decodeMessages reads the messages array.
-func decodeMessages(raw json.RawMessage) ([]engine.Message, error) {
+func decodeMessages(raw json.RawMessage) ([]traffic.Message, error) {
 	items, err := rawjson.ArrayAt("messages", raw)
 	if err != nil {
 		return nil, err
 	}
-	msgs := make([]engine.Message, 0, len(items))
+	msgs := make([]traffic.Message, 0, len(items))
 	for i, it := range items {
 		m, err := decodeMessage(it, rawjson.Index("messages", i), "")
 		if err != nil {
@@ -113,12 +113,12 @@ func decodeMessages(raw json.RawMessage) ([]engine.Message, error) {
 }
 
 // decodeTools reads tool definitions; Raw keeps each whole definition.
-func decodeTools(raw json.RawMessage) ([]engine.Tool, error) {
+func decodeTools(raw json.RawMessage) ([]traffic.Tool, error) {
 	items, err := rawjson.ArrayAt("tools", raw)
 	if err != nil {
 		return nil, err
 	}
-	tools := make([]engine.Tool, 0, len(items))
+	tools := make([]traffic.Tool, 0, len(items))
 	for i, it := range items {
 		path := rawjson.Index("tools", i)
 		if rawjson.Kind(it) != "object" {
@@ -136,7 +136,7 @@ func decodeTools(raw json.RawMessage) ([]engine.Tool, error) {
 				Description json.RawMessage `json:"description"`
 			} `json:"custom"`
 		}
-		t := engine.Tool{Raw: it}
+		t := traffic.Tool{Raw: it}
 		// A definition of an unexpected shape is still kept whole in Raw.
 		if json.Unmarshal(it, &def) == nil {
 			switch {

@@ -4,14 +4,14 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // encodeRequest writes the model back as a chat completions body: named
 // fields in wire order, then Extra. A value the model names wins over an
 // Extra entry of the same key.
-func encodeRequest(req *engine.Request) ([]byte, error) {
+func encodeRequest(req *traffic.Request) ([]byte, error) {
 	var o rawjson.Object
 	written := map[string]bool{}
 	put := func(key string, v json.RawMessage) {
@@ -60,7 +60,7 @@ func encodeRequest(req *engine.Request) ([]byte, error) {
 
 // encodeTool writes a tool definition: the original bytes when it was
 // decoded, a function definition when it was built in code.
-func encodeTool(t engine.Tool) json.RawMessage {
+func encodeTool(t traffic.Tool) json.RawMessage {
 	if len(t.Raw) > 0 {
 		return t.Raw
 	}

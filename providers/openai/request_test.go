@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/providers/openai"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // roundTrip decodes body, encodes it back and decodes again, failing unless
 // the two models are equal and the encoded body is the same JSON value.
-func roundTrip(t *testing.T, body []byte) *engine.Request {
+func roundTrip(t *testing.T, body []byte) *traffic.Request {
 	t.Helper()
 	c := openai.Codec{}
 	req, err := c.DecodeRequest(body)
@@ -40,7 +40,7 @@ func roundTrip(t *testing.T, body []byte) *engine.Request {
 }
 
 // assertOpaqueKept compares every opaque token byte for byte.
-func assertOpaqueKept(t *testing.T, a, b *engine.Request) {
+func assertOpaqueKept(t *testing.T, a, b *traffic.Request) {
 	t.Helper()
 	for i := range a.Messages {
 		for j := range a.Messages[i].Blocks {
@@ -87,11 +87,11 @@ func TestDecodeRequestShapes(t *testing.T) {
 		t.Errorf("tool_choice = %s", req.ToolChoice)
 	}
 	m := req.Messages
-	if m[0].Role != engine.RoleDeveloper || m[0].Blocks[0].Text != "Be <brief> & exact" || string(m[0].Blocks[0].Extra["cache_control"]) != `{"type":"ephemeral"}` {
+	if m[0].Role != traffic.RoleDeveloper || m[0].Blocks[0].Text != "Be <brief> & exact" || string(m[0].Blocks[0].Extra["cache_control"]) != `{"type":"ephemeral"}` {
 		t.Errorf("developer = %+v", m[0])
 	}
 	user := m[1].Blocks
-	wantTypes := []engine.BlockType{engine.BlockText, engine.BlockImage, engine.BlockOther, engine.BlockDocument}
+	wantTypes := []traffic.BlockType{traffic.BlockText, traffic.BlockImage, traffic.BlockOther, traffic.BlockDocument}
 	for i, w := range wantTypes {
 		if user[i].Type != w || user[i].Path != "messages[1].content["+string(rune('0'+i))+"]" {
 			t.Errorf("user part %d = %s at %s, want %s", i, user[i].Type, user[i].Path, w)
@@ -102,7 +102,7 @@ func TestDecodeRequestShapes(t *testing.T) {
 	}
 
 	a := m[2]
-	if !a.ContentNull || len(a.Blocks) != 3 || a.Blocks[0].Type != engine.BlockThinking || a.Blocks[0].Text != "Need weather." || a.Blocks[0].Path != "messages[2].reasoning_content" {
+	if !a.ContentNull || len(a.Blocks) != 3 || a.Blocks[0].Type != traffic.BlockThinking || a.Blocks[0].Text != "Need weather." || a.Blocks[0].Path != "messages[2].reasoning_content" {
 		t.Fatalf("assistant = %+v", a)
 	}
 	call := a.Blocks[1]
@@ -120,16 +120,16 @@ func TestDecodeRequestShapes(t *testing.T) {
 	}
 
 	r1 := m[3].Blocks[0]
-	if m[3].Role != engine.RoleTool || r1.Type != engine.BlockToolResult || r1.ToolCallID != "call_1" || string(r1.ResultRaw) != `[{"type":"text","text":"21C"}]` || len(r1.Content) != 1 || r1.Content[0].Text != "21C" {
+	if m[3].Role != traffic.RoleTool || r1.Type != traffic.BlockToolResult || r1.ToolCallID != "call_1" || string(r1.ResultRaw) != `[{"type":"text","text":"21C"}]` || len(r1.Content) != 1 || r1.Content[0].Text != "21C" {
 		t.Errorf("tool result (parts) = %+v", r1)
 	}
 	if r2 := m[4].Blocks[0]; r2.Text != "cancelled by user" || string(r2.ResultRaw) != `"cancelled by user"` || !m[4].ContentString || r2.Path != "messages[4]" {
 		t.Errorf("tool result (string) = %+v", r2)
 	}
-	if m[5].Blocks[0].Type != engine.BlockOther || m[5].Blocks[0].WireType != "refusal" || string(m[5].Extra["function_call"]) != `{"name":"old","arguments":"{}"}` {
+	if m[5].Blocks[0].Type != traffic.BlockOther || m[5].Blocks[0].WireType != "refusal" || string(m[5].Extra["function_call"]) != `{"name":"old","arguments":"{}"}` {
 		t.Errorf("legacy assistant = %+v", m[5])
 	}
-	if m[6].Role != engine.Role("function") || m[6].Name != "old" {
+	if m[6].Role != traffic.Role("function") || m[6].Name != "old" {
 		t.Errorf("function role = %+v", m[6])
 	}
 }
@@ -187,19 +187,19 @@ func TestDecodeRequestErrors(t *testing.T) {
 // A request built in code gets what the wire requires: a tool call type,
 // arguments as a JSON string, content parts; HTML characters stay as they are.
 func TestEncodeRequestBuiltInCode(t *testing.T) {
-	req := &engine.Request{
+	req := &traffic.Request{
 		Model:     "gpt-4o",
 		Stream:    true,
 		MaxTokens: 256,
-		Tools:     []engine.Tool{{Name: "get_weather", Description: "<b>weather</b>", Schema: json.RawMessage(`{"type":"object"}`)}},
-		Messages: []engine.Message{
-			{Role: engine.RoleSystem, ContentString: true, Blocks: []engine.Block{{Type: engine.BlockText, Text: "a < b && c"}}},
-			{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: "hi"}, {Type: engine.BlockImage, Source: json.RawMessage(`"https://x/y.png"`)}}},
-			{Role: engine.RoleAssistant, Blocks: []engine.Block{
-				{Type: engine.BlockThinking, Text: "plan"},
-				{Type: engine.BlockToolCall, ID: "call_1", Name: "get_weather", Input: json.RawMessage(`{"city":"Paris"}`)},
+		Tools:     []traffic.Tool{{Name: "get_weather", Description: "<b>weather</b>", Schema: json.RawMessage(`{"type":"object"}`)}},
+		Messages: []traffic.Message{
+			{Role: traffic.RoleSystem, ContentString: true, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "a < b && c"}}},
+			{Role: traffic.RoleUser, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "hi"}, {Type: traffic.BlockImage, Source: json.RawMessage(`"https://x/y.png"`)}}},
+			{Role: traffic.RoleAssistant, Blocks: []traffic.Block{
+				{Type: traffic.BlockThinking, Text: "plan"},
+				{Type: traffic.BlockToolCall, ID: "call_1", Name: "get_weather", Input: json.RawMessage(`{"city":"Paris"}`)},
 			}},
-			{Role: engine.RoleTool, Blocks: []engine.Block{{Type: engine.BlockToolResult, ToolCallID: "call_1", Text: "cancelled"}}},
+			{Role: traffic.RoleTool, Blocks: []traffic.Block{{Type: traffic.BlockToolResult, ToolCallID: "call_1", Text: "cancelled"}}},
 		},
 	}
 	got, err := openai.Codec{}.EncodeRequest(req)
@@ -217,7 +217,7 @@ func TestEncodeRequestBuiltInCode(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 
-	req.Messages[0].Blocks = append(req.Messages[0].Blocks, engine.Block{Type: engine.BlockRedacted, Data: json.RawMessage(`"x"`)})
+	req.Messages[0].Blocks = append(req.Messages[0].Blocks, traffic.Block{Type: traffic.BlockRedacted, Data: json.RawMessage(`"x"`)})
 	if _, err := (openai.Codec{}).EncodeRequest(req); err == nil || !strings.Contains(err.Error(), "messages[0].blocks[1]: a redacted_thinking block has no form on the chat completions wire") {
 		t.Errorf("error = %v", err)
 	}

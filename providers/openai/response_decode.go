@@ -5,15 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/sse"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // decodeResponse picks the body's form from its content — cassettes often
 // lose headers — and decodes it.
-func decodeResponse(status int, b []byte) (*engine.Response, error) {
+func decodeResponse(status int, b []byte) (*traffic.Response, error) {
 	trimmed := bytes.TrimSpace(b)
 	switch f := body.Sniff(b); {
 	case f == body.EventStream:
@@ -23,7 +23,7 @@ func decodeResponse(status int, b []byte) (*engine.Response, error) {
 	case f == body.JSONLines:
 		return decodeStream(jsonLines(b)), nil
 	case !ok2xx(status) && (f == body.Text || f == body.BadJSON):
-		return &engine.Response{Wire: engine.WireOpenAI, Output: []engine.Message{}, Error: statusError(status, trimmed)}, nil
+		return &traffic.Response{Wire: traffic.WireOpenAI, Output: []traffic.Message{}, Error: statusError(status, trimmed)}, nil
 	default:
 		return nil, body.Unreadable(b, f)
 	}
@@ -43,8 +43,8 @@ func jsonLines(b []byte) []sse.Event {
 }
 
 // decodeDocument decodes a JSON body: a chat.completion, or an error body.
-func decodeDocument(status int, body []byte) (*engine.Response, error) {
-	resp := &engine.Response{Wire: engine.WireOpenAI, Output: []engine.Message{}}
+func decodeDocument(status int, body []byte) (*traffic.Response, error) {
+	resp := &traffic.Response{Wire: traffic.WireOpenAI, Output: []traffic.Message{}}
 	if rawjson.Kind(body) != "object" {
 		if ok2xx(status) {
 			return nil, fmt.Errorf("expected a JSON object, found %s", rawjson.Describe(body))
@@ -82,7 +82,7 @@ func decodeDocument(status int, body []byte) (*engine.Response, error) {
 
 // decodeChoices reads one Output message per choice; StopReason is the first
 // choice's finish_reason.
-func decodeChoices(resp *engine.Response, raw json.RawMessage) error {
+func decodeChoices(resp *traffic.Response, raw json.RawMessage) error {
 	if rawjson.IsNull(raw) {
 		return nil
 	}
@@ -99,7 +99,7 @@ func decodeChoices(resp *engine.Response, raw json.RawMessage) error {
 		for _, f := range fields {
 			switch f.Key {
 			case "message":
-				m, err := decodeMessage(f.Value, rawjson.At(path, "message"), engine.RoleAssistant)
+				m, err := decodeMessage(f.Value, rawjson.At(path, "message"), traffic.RoleAssistant)
 				if err != nil {
 					return err
 				}
@@ -116,7 +116,7 @@ func decodeChoices(resp *engine.Response, raw json.RawMessage) error {
 
 // decodeUsage reads token counts; nil when the value is null or unreadable.
 // DeepSeek reports cache hits as prompt_cache_hit_tokens.
-func decodeUsage(v json.RawMessage) *engine.Usage {
+func decodeUsage(v json.RawMessage) *traffic.Usage {
 	var u struct {
 		Prompt       json.Number `json:"prompt_tokens"`
 		Completion   json.Number `json:"completion_tokens"`
@@ -131,7 +131,7 @@ func decodeUsage(v json.RawMessage) *engine.Usage {
 	if rawjson.Kind(v) != "object" || json.Unmarshal(v, &u) != nil {
 		return nil
 	}
-	out := &engine.Usage{
+	out := &traffic.Usage{
 		InputTokens:     count(u.Prompt),
 		OutputTokens:    count(u.Completion),
 		CacheReadTokens: count(u.CacheHit),

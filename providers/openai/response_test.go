@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers/openai"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 func TestDecodeResponseErrors(t *testing.T) {
@@ -14,42 +14,42 @@ func TestDecodeResponseErrors(t *testing.T) {
 		name   string
 		status int
 		body   string
-		want   *engine.APIError
+		want   *traffic.APIError
 	}{{
 		name:   "OpenAI error body",
 		status: 400,
 		body:   `{"error":{"message":"Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.","type":"invalid_request_error","param":"messages.[1].role","code":null}}`,
-		want:   &engine.APIError{Type: "invalid_request_error", Param: "messages.[1].role", Message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'."},
+		want:   &traffic.APIError{Type: "invalid_request_error", Param: "messages.[1].role", Message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'."},
 	}, {
 		name:   "Groq failed_generation is left out",
 		status: 400,
 		body:   `{"error":{"message":"Tool call validation failed","type":"invalid_request_error","code":"tool_use_failed","failed_generation":"{\"name\": \"f\", \"arguments\": {}}"}}`,
-		want:   &engine.APIError{Type: "invalid_request_error", Code: "tool_use_failed", Message: "Tool call validation failed"},
+		want:   &traffic.APIError{Type: "invalid_request_error", Code: "tool_use_failed", Message: "Tool call validation failed"},
 	}, {
 		name:   "OpenRouter numeric code",
 		status: 429,
 		body:   `{"error":{"message":"Rate limit exceeded","code":429,"metadata":{"provider_name":null}},"user_id":"u"}`,
-		want:   &engine.APIError{Code: "429", Message: "Rate limit exceeded"},
+		want:   &traffic.APIError{Code: "429", Message: "Rate limit exceeded"},
 	}, {
 		name:   "bare string error",
 		status: 401,
 		body:   `{"error":"invalid api key"}`,
-		want:   &engine.APIError{Message: "invalid api key"},
+		want:   &traffic.APIError{Message: "invalid api key"},
 	}, {
 		name:   "error body inside a 200",
 		status: 200,
 		body:   `{"error":{"message":"overloaded","type":"server_error"}}`,
-		want:   &engine.APIError{Type: "server_error", Message: "overloaded"},
+		want:   &traffic.APIError{Type: "server_error", Message: "overloaded"},
 	}, {
 		name:   "JSON without an error object",
 		status: 404,
 		body:   `{"detail":"Not Found"}`,
-		want:   &engine.APIError{Code: "404", Message: `{"detail":"Not Found"}`},
+		want:   &traffic.APIError{Code: "404", Message: `{"detail":"Not Found"}`},
 	}, {
 		name:   "gateway HTML page",
 		status: 502,
 		body:   "<html><body>Bad Gateway</body></html>\n",
-		want:   &engine.APIError{Code: "502", Message: "<html><body>Bad Gateway</body></html>"},
+		want:   &traffic.APIError{Code: "502", Message: "<html><body>Bad Gateway</body></html>"},
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -103,13 +103,13 @@ func TestDecodeResponseChoices(t *testing.T) {
 		t.Fatalf("response = %+v", r)
 	}
 	a := r.Output[0]
-	if a.Path != "choices[0].message" || len(a.Blocks) != 3 || a.Blocks[0].Type != engine.BlockThinking || a.Blocks[2].Path != "choices[0].message.tool_calls[0]" || string(a.Blocks[2].Input) != `"{\"a\":1}"` {
+	if a.Path != "choices[0].message" || len(a.Blocks) != 3 || a.Blocks[0].Type != traffic.BlockThinking || a.Blocks[2].Path != "choices[0].message.tool_calls[0]" || string(a.Blocks[2].Input) != `"{\"a\":1}"` {
 		t.Errorf("choice 0 = %+v", a)
 	}
-	if b := r.Output[1]; b.Role != engine.RoleAssistant || !b.ContentNull || string(b.Extra["refusal"]) != `"I can't help with that."` {
+	if b := r.Output[1]; b.Role != traffic.RoleAssistant || !b.ContentNull || string(b.Extra["refusal"]) != `"I can't help with that."` {
 		t.Errorf("choice 1 = %+v", b)
 	}
-	want := &engine.Usage{InputTokens: 20, OutputTokens: 9, CacheReadTokens: 16, ReasoningTokens: 4}
+	want := &traffic.Usage{InputTokens: 20, OutputTokens: 9, CacheReadTokens: 16, ReasoningTokens: 4}
 	if !reflect.DeepEqual(r.Usage, want) {
 		t.Errorf("usage = %+v, want %+v", r.Usage, want)
 	}

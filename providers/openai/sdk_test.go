@@ -12,9 +12,9 @@ import (
 	oai "github.com/openai/openai-go"
 	"github.com/openai/openai-go/option"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/providers/openai"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // replayServer serves body as an event stream to every request over real
@@ -122,15 +122,15 @@ func TestCorpusStreamsMatchSDK(t *testing.T) {
 	}
 }
 
-func compareMessage(t *testing.T, sdk oai.ChatCompletionMessage, ours engine.Message) {
+func compareMessage(t *testing.T, sdk oai.ChatCompletionMessage, ours traffic.Message) {
 	t.Helper()
 	var text string
-	var calls []engine.Block
+	var calls []traffic.Block
 	for _, b := range ours.Blocks {
 		switch b.Type {
-		case engine.BlockText:
+		case traffic.BlockText:
 			text += b.Text
-		case engine.BlockToolCall:
+		case traffic.BlockToolCall:
 			calls = append(calls, b)
 		}
 	}
@@ -185,10 +185,10 @@ func TestSDKEchoOfStreamedCall(t *testing.T) {
 	sent := srv.request(1)
 	req := roundTrip(t, sent)
 	echoed := req.Messages[1].Blocks[0]
-	if echoed.Type != engine.BlockToolCall || echoed.ID != call.ID || echoed.Name != call.Name || !bytes.Equal(echoed.Input, call.Input) {
+	if echoed.Type != traffic.BlockToolCall || echoed.ID != call.ID || echoed.Name != call.Name || !bytes.Equal(echoed.Input, call.Input) {
 		t.Errorf("echoed call %+v\nrecorded call %+v", echoed, call)
 	}
-	if res := req.Messages[2].Blocks[0]; res.Type != engine.BlockToolResult || res.ToolCallID != call.ID || res.Text != "21C" {
+	if res := req.Messages[2].Blocks[0]; res.Type != traffic.BlockToolResult || res.ToolCallID != call.ID || res.Text != "21C" {
 		t.Errorf("tool result = %+v", res)
 	}
 }

@@ -8,10 +8,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/sse"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // chunk is the part of a chat.completion.chunk the reassembly reads. Other
@@ -48,8 +48,8 @@ type chunkChoice struct {
 // concatenated per choice, tool calls grouped by index with their arguments
 // concatenated, the last finish_reason and usage kept.
 type reassembly struct {
-	resp    *engine.Response
-	st      *engine.Stream
+	resp    *traffic.Response
+	st      *traffic.Stream
 	id      string
 	choices map[int]*choiceState
 	done    bool
@@ -69,10 +69,10 @@ type choiceState struct {
 }
 
 // decodeStream reassembles a chat completions event stream.
-func decodeStream(events []sse.Event) *engine.Response {
+func decodeStream(events []sse.Event) *traffic.Response {
 	r := &reassembly{
-		resp:    &engine.Response{Wire: engine.WireOpenAI, Output: []engine.Message{}},
-		st:      &engine.Stream{Events: len(events), Offsets: make([]int, 0, len(events))},
+		resp:    &traffic.Response{Wire: traffic.WireOpenAI, Output: []traffic.Message{}},
+		st:      &traffic.Stream{Events: len(events), Offsets: make([]int, 0, len(events))},
 		choices: map[int]*choiceState{},
 	}
 	r.resp.Stream = r.st
@@ -85,7 +85,7 @@ func decodeStream(events []sse.Event) *engine.Response {
 }
 
 func (r *reassembly) issue(event int, format string, args ...any) {
-	r.st.Issues = append(r.st.Issues, engine.StreamIssue{Check: engine.CheckChatStream, Event: event, Message: fmt.Sprintf(format, args...)})
+	r.st.Issues = append(r.st.Issues, traffic.StreamIssue{Check: traffic.CheckChatStream, Event: event, Message: fmt.Sprintf(format, args...)})
 }
 
 // tolerated records an issue openai-go reads past.
@@ -301,21 +301,21 @@ func (cs *choiceState) hasCalls() bool {
 
 // message builds the reassembled message of one choice, shaped like the
 // message of a non-streamed response: reasoning first, then text, then tool calls.
-func (r *reassembly) message(k int, cs *choiceState, last int) engine.Message {
+func (r *reassembly) message(k int, cs *choiceState, last int) traffic.Message {
 	path := rawjson.At(rawjson.Index("choices", k), "message")
-	m := engine.Message{Role: engine.RoleAssistant, Path: path, Blocks: []engine.Block{}}
+	m := traffic.Message{Role: traffic.RoleAssistant, Path: path, Blocks: []traffic.Block{}}
 	if cs.role != "" {
-		m.Role = engine.Role(cs.role)
+		m.Role = traffic.Role(cs.role)
 	}
 	if cs.sawReasoningContent {
-		m.Blocks = append(m.Blocks, engine.Block{Type: engine.BlockThinking, WireType: wireReasoningContent, Path: rawjson.At(path, wireReasoningContent), Text: cs.reasoningContent.String()})
+		m.Blocks = append(m.Blocks, traffic.Block{Type: traffic.BlockThinking, WireType: wireReasoningContent, Path: rawjson.At(path, wireReasoningContent), Text: cs.reasoningContent.String()})
 	}
 	if cs.sawReasoning {
-		m.Blocks = append(m.Blocks, engine.Block{Type: engine.BlockThinking, WireType: wireReasoning, Path: rawjson.At(path, wireReasoning), Text: cs.reasoning.String()})
+		m.Blocks = append(m.Blocks, traffic.Block{Type: traffic.BlockThinking, WireType: wireReasoning, Path: rawjson.At(path, wireReasoning), Text: cs.reasoning.String()})
 	}
 	if cs.content.Len() > 0 {
 		m.ContentString = true
-		m.Blocks = append(m.Blocks, engine.Block{Type: engine.BlockText, Path: rawjson.At(path, "content"), Text: cs.content.String()})
+		m.Blocks = append(m.Blocks, traffic.Block{Type: traffic.BlockText, Path: rawjson.At(path, "content"), Text: cs.content.String()})
 	} else {
 		m.ContentNull = true
 	}

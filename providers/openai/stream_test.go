@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/providers/openai"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // sseBody joins data payloads into an event stream, one event each.
@@ -45,13 +45,13 @@ func TestStreamFaults(t *testing.T) {
 		issues    []wantIssue
 		// incomplete is each tool call's Incomplete flag; nil skips it.
 		incomplete []bool
-		check      func(t *testing.T, r *engine.Response)
+		check      func(t *testing.T, r *traffic.Response)
 	}{{
 		name:       "well formed",
 		body:       sseBody(cStart, cArgs1, cArgs2, cFinish, cUsage, cDone),
 		complete:   true,
 		incomplete: []bool{false},
-		check: func(t *testing.T, r *engine.Response) {
+		check: func(t *testing.T, r *traffic.Response) {
 			b := onlyCall(t, r)
 			if b.ID != "call_a" || b.Name != "get_weather" || string(b.Input) != `"{\"city\":\"Paris\"}"` {
 				t.Errorf("call = %s %s %s", b.ID, b.Name, b.Input)
@@ -93,7 +93,7 @@ func TestStreamFaults(t *testing.T) {
 		name:   "OpenRouter error chunk then [DONE]",
 		body:   sseBody(`{"id":"gen-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}`, `{"id":"gen-1","object":"chat.completion.chunk","error":{"code":502,"message":"Provider returned error"},"choices":[{"index":0,"delta":{"content":""},"finish_reason":"error"}]}`, cDone),
 		errMsg: "Provider returned error",
-		check: func(t *testing.T, r *engine.Response) {
+		check: func(t *testing.T, r *traffic.Response) {
 			if r.Stream.Error.Code != "502" || r.Error != r.Stream.Error {
 				t.Errorf("error = %+v / %+v", r.Stream.Error, r.Error)
 			}
@@ -108,7 +108,7 @@ func TestStreamFaults(t *testing.T) {
 			cFinish, cDone),
 		complete: true,
 		issues:   []wantIssue{{1, "choice 0 tool_calls[0] has no index; read as tool call 0"}},
-		check: func(t *testing.T, r *engine.Response) {
+		check: func(t *testing.T, r *traffic.Response) {
 			if b := onlyCall(t, r); string(b.Input) != `"{}"` {
 				t.Errorf("input = %s", b.Input)
 			}
@@ -121,7 +121,7 @@ func TestStreamFaults(t *testing.T) {
 			cDone),
 		complete: true,
 		issues:   []wantIssue{{0, "choice 0 tool call 0 starts without id"}},
-		check: func(t *testing.T, r *engine.Response) {
+		check: func(t *testing.T, r *traffic.Response) {
 			if b := onlyCall(t, r); b.ID != "call_late" {
 				t.Errorf("id = %q, want the later fragment's", b.ID)
 			}
@@ -136,7 +136,7 @@ func TestStreamFaults(t *testing.T) {
 			{1, `choice 0 tool call 0: id changes from "call_a" to "call_b"`},
 			{1, `choice 0 tool call 0: name changes from "get_weather" to "other"`},
 		},
-		check: func(t *testing.T, r *engine.Response) {
+		check: func(t *testing.T, r *traffic.Response) {
 			if b := onlyCall(t, r); b.ID != "call_a" || b.Name != "get_weather" {
 				t.Errorf("kept %q %q, want the first fragment's", b.ID, b.Name)
 			}
@@ -148,7 +148,7 @@ func TestStreamFaults(t *testing.T) {
 			cDone),
 		complete: true,
 		issues:   []wantIssue{{0, "choice 0 tool call index 1 skips index 0"}},
-		check: func(t *testing.T, r *engine.Response) {
+		check: func(t *testing.T, r *traffic.Response) {
 			if b := onlyCall(t, r); b.Path != "choices[0].message.tool_calls[0]" {
 				t.Errorf("path = %q", b.Path)
 			}
@@ -210,7 +210,7 @@ func TestStreamFaults(t *testing.T) {
 			"data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\r\n\r\n" +
 			"data: [DONE]"), // no final newline: a recorder trimmed it
 		complete: true,
-		check: func(t *testing.T, r *engine.Response) {
+		check: func(t *testing.T, r *traffic.Response) {
 			if r.Stream.Events != 3 || len(r.Stream.Offsets) != 3 || r.Stream.Offsets[0] != 25 {
 				t.Errorf("events %d offsets %v", r.Stream.Events, r.Stream.Offsets)
 			}
@@ -226,7 +226,7 @@ func TestStreamFaults(t *testing.T) {
 			`{"id":"c1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{}"}},{"index":1,"function":{"arguments":"1}"}}]},"finish_reason":null}]}`,
 			cFinish, cDone),
 		complete: true,
-		check: func(t *testing.T, r *engine.Response) {
+		check: func(t *testing.T, r *traffic.Response) {
 			bl := r.Output[0].Blocks
 			if len(bl) != 2 || bl[0].ID != "call_0" || string(bl[0].Input) != `"{}"` || bl[1].ID != "call_1" || string(bl[1].Input) != `"{\"n\":1}"` {
 				t.Fatalf("blocks = %+v", bl)
@@ -243,9 +243,9 @@ func TestStreamFaults(t *testing.T) {
 			`{"id":"c1","choices":[{"index":0,"delta":{"content":"Answer","reasoning_content":null},"finish_reason":"stop"}]}`,
 			cDone),
 		complete: true,
-		check: func(t *testing.T, r *engine.Response) {
+		check: func(t *testing.T, r *traffic.Response) {
 			bl := r.Output[0].Blocks
-			if len(bl) != 2 || bl[0].Type != engine.BlockThinking || bl[0].Text != "Thinking." || bl[0].WireType != "reasoning_content" || bl[1].Text != "Answer" {
+			if len(bl) != 2 || bl[0].Type != traffic.BlockThinking || bl[0].Text != "Thinking." || bl[0].WireType != "reasoning_content" || bl[1].Text != "Answer" {
 				t.Errorf("blocks = %+v", bl)
 			}
 		},
@@ -256,7 +256,7 @@ func TestStreamFaults(t *testing.T) {
 			`{"id":"c1","choices":[{"index":0,"delta":{"refusal":"not."},"finish_reason":"stop"},{"index":1,"delta":{"function_call":{"arguments":":1}"}},"finish_reason":"function_call"}]}`,
 			cDone),
 		complete: true,
-		check: func(t *testing.T, r *engine.Response) {
+		check: func(t *testing.T, r *traffic.Response) {
 			if len(r.Output) != 2 || r.StopReason != "stop" {
 				t.Fatalf("outputs %d stop %q", len(r.Output), r.StopReason)
 			}
@@ -300,7 +300,7 @@ func TestStreamFaults(t *testing.T) {
 				var got []bool
 				for _, m := range r.Output {
 					for _, b := range m.Blocks {
-						if b.Type == engine.BlockToolCall {
+						if b.Type == traffic.BlockToolCall {
 							got = append(got, b.Incomplete)
 						}
 					}
@@ -316,7 +316,7 @@ func TestStreamFaults(t *testing.T) {
 	}
 }
 
-func assertIssues(t *testing.T, got []engine.StreamIssue, want []wantIssue) {
+func assertIssues(t *testing.T, got []traffic.StreamIssue, want []wantIssue) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Errorf("issues = %+v, want %d", got, len(want))
@@ -331,11 +331,11 @@ func assertIssues(t *testing.T, got []engine.StreamIssue, want []wantIssue) {
 }
 
 // onlyCall returns the single tool call of a single-choice response.
-func onlyCall(t *testing.T, r *engine.Response) engine.Block {
+func onlyCall(t *testing.T, r *traffic.Response) traffic.Block {
 	t.Helper()
-	var calls []engine.Block
+	var calls []traffic.Block
 	for _, b := range r.Output[0].Blocks {
-		if b.Type == engine.BlockToolCall {
+		if b.Type == traffic.BlockToolCall {
 			calls = append(calls, b)
 		}
 	}
@@ -380,9 +380,9 @@ func TestStreamMistralContentParts(t *testing.T) {
 	var text, reasoning string
 	for _, b := range resp.Output[0].Blocks {
 		switch b.Type {
-		case engine.BlockText:
+		case traffic.BlockText:
 			text += b.Text
-		case engine.BlockReasoning, engine.BlockThinking:
+		case traffic.BlockReasoning, traffic.BlockThinking:
 			reasoning += b.Text
 		}
 	}

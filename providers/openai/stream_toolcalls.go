@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // maxIndexGrowth bounds how far one fragment's index may jump past the
@@ -159,9 +159,9 @@ func missing(id, name string) string {
 // block is the reassembled call, shaped like a decoded non-streamed call:
 // Input is the JSON string token of the concatenated arguments, the call's
 // type and any other fields (Gemini's extra_content…) are in Extra.
-func (c *callState) block(path string) engine.Block {
-	b := engine.Block{
-		Type:     engine.BlockToolCall,
+func (c *callState) block(path string) traffic.Block {
+	b := traffic.Block{
+		Type:     traffic.BlockToolCall,
 		WireType: c.typ,
 		Path:     path,
 		ID:       c.id,

@@ -3,10 +3,10 @@
 // event streams, reassembled the way the OpenAI SDKs accumulate them.
 package responses
 
-import "github.com/llmtck/llmtck/engine"
+import "github.com/llmtck/llmtck/traffic"
 
 // Codec is the OpenAI Responses codec. Its zero value is ready to use.
 type Codec struct{}
 
-// Wire returns engine.WireResponses.
-func (Codec) Wire() engine.Wire { return engine.WireResponses }
+// Wire returns traffic.WireResponses.
+func (Codec) Wire() traffic.Wire { return traffic.WireResponses }

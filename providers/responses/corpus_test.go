@@ -11,10 +11,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"gotest.tools/v3/golden"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // call is one Responses interaction of a corpus file.
@@ -83,7 +83,7 @@ func TestCorpusRequests(t *testing.T) {
 
 // opaqueTokens lists every raw token a request carries that must survive
 // byte for byte.
-func opaqueTokens(req *engine.Request) []json.RawMessage {
+func opaqueTokens(req *traffic.Request) []json.RawMessage {
 	var toks []json.RawMessage
 	for _, m := range req.Messages {
 		for _, b := range m.Blocks {
@@ -116,7 +116,7 @@ func TestCorpusResponses(t *testing.T) {
 				if err != nil {
 					t.Fatalf("interaction %d: %v", c.index, err)
 				}
-				var req *engine.Request
+				var req *traffic.Request
 				if len(c.in.Request.Body) > 0 {
 					if req, err = (Codec{}).DecodeRequest(c.in.Request.Body); err != nil {
 						t.Fatalf("interaction %d request: %v", c.index, err)
@@ -130,7 +130,7 @@ func TestCorpusResponses(t *testing.T) {
 	}
 }
 
-func summarize(b *strings.Builder, c call, req *engine.Request, resp *engine.Response) {
+func summarize(b *strings.Builder, c call, req *traffic.Request, resp *traffic.Response) {
 	fmt.Fprintf(b, "interaction %d -> %d\n", c.index, c.in.Response.Status)
 	if req != nil {
 		th := "-"
@@ -162,20 +162,20 @@ func summarize(b *strings.Builder, c call, req *engine.Request, resp *engine.Res
 }
 
 // messageLine renders one message: its path, role, item kind, id and blocks.
-func messageLine(m engine.Message) string {
+func messageLine(m traffic.Message) string {
 	parts := []string{m.Path, string(m.Role), orDefault(m.WireType, "(easy)"), orDefault(ItemID(m), "-")}
 	for _, bl := range m.Blocks {
 		s := string(bl.Type)
 		switch bl.Type {
-		case engine.BlockText:
+		case traffic.BlockText:
 			s += fmt.Sprintf("(%d chars)", len(bl.Text))
-		case engine.BlockReasoning:
+		case traffic.BlockReasoning:
 			s += fmt.Sprintf("(summary %d parts, %d chars, encrypted %d bytes)", len(bl.Content), len(bl.Text), len(bl.EncryptedContent))
-		case engine.BlockToolCall:
+		case traffic.BlockToolCall:
 			s += fmt.Sprintf("(%s %s %s)", bl.ID, bl.Name, bl.Input)
-		case engine.BlockToolResult:
+		case traffic.BlockToolResult:
 			s += fmt.Sprintf("(%s %.40s)", bl.ToolCallID, bl.ResultRaw)
-		case engine.BlockOther:
+		case traffic.BlockOther:
 			s += "(" + bl.WireType + ")"
 		}
 		parts = append(parts, s)
@@ -197,7 +197,7 @@ func TestCorpusFacts(t *testing.T) {
 		}
 		return in
 	}
-	decode := func(in *cassette.Interaction) *engine.Response {
+	decode := func(in *cassette.Interaction) *traffic.Response {
 		t.Helper()
 		r, err := Codec{}.DecodeResponse(in.Response.Status, in.Response.Header, in.Response.Body)
 		if err != nil {
@@ -208,7 +208,7 @@ func TestCorpusFacts(t *testing.T) {
 
 	t.Run("400 for a reasoning item without its follower", func(t *testing.T) {
 		r := decode(get("pydantic__pydantic-ai/tests__models__cassettes__test_openai_responses__test_openai_responses_thinking_with_modified_history.yaml#1"))
-		want := &engine.APIError{
+		want := &traffic.APIError{
 			Type:    "invalid_request_error",
 			Param:   "input",
 			Message: "Item 'rs_68c42de022c881948db7ed1cc2529f2e0202c9ad459e0d23' of type 'reasoning' was provided without its required following item.",
@@ -226,7 +226,7 @@ func TestCorpusFacts(t *testing.T) {
 			t.Fatal(err)
 		}
 		produced, echoed := r.Output[0].Blocks[0], req.Messages[1].Blocks[0]
-		if produced.Type != engine.BlockReasoning || echoed.Type != engine.BlockReasoning || produced.ItemID != echoed.ItemID {
+		if produced.Type != traffic.BlockReasoning || echoed.Type != traffic.BlockReasoning || produced.ItemID != echoed.ItemID {
 			t.Fatalf("produced %+v, echoed %+v", produced, echoed)
 		}
 		if !bytes.Equal(produced.EncryptedContent, echoed.EncryptedContent) {

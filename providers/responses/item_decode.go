@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Every input or output item becomes its own Message, so item boundaries and
@@ -20,10 +20,10 @@ import (
 const summarySeparator = "\n\n"
 
 // decodeItem maps one item of input[] or output[] found at path.
-func decodeItem(raw json.RawMessage, path string) (engine.Message, error) {
+func decodeItem(raw json.RawMessage, path string) (traffic.Message, error) {
 	o, err := parseObject(raw, path)
 	if err != nil {
-		return engine.Message{}, err
+		return traffic.Message{}, err
 	}
 	typ, typed := o.str("type")
 	if o.get("type") != nil && !typed {
@@ -49,11 +49,11 @@ func decodeItem(raw json.RawMessage, path string) (engine.Message, error) {
 }
 
 // messageItem decodes a message item, typed or an easy-input {role, content}.
-func messageItem(o *object, path, typ string) (engine.Message, error) {
+func messageItem(o *object, path, typ string) (traffic.Message, error) {
 	if typ != "" {
 		o.take("type")
 	}
-	m := engine.Message{Path: path, WireType: typ, Role: engine.Role(o.takeString("role"))}
+	m := traffic.Message{Path: path, WireType: typ, Role: traffic.Role(o.takeString("role"))}
 	content := o.get("content")
 	cpath := rawjson.At(path, "content")
 	switch rawjson.Kind(content) {
@@ -61,7 +61,7 @@ func messageItem(o *object, path, typ string) (engine.Message, error) {
 		o.take("content")
 		s, _ := rawjson.String(content)
 		m.ContentString = true
-		m.Blocks = []engine.Block{{Type: engine.BlockText, Text: s, Path: cpath}}
+		m.Blocks = []traffic.Block{{Type: traffic.BlockText, Text: s, Path: cpath}}
 	case "null":
 		o.take("content")
 		m.ContentNull = true
@@ -71,7 +71,7 @@ func messageItem(o *object, path, typ string) (engine.Message, error) {
 		if err != nil {
 			return m, rawjson.Mismatch(cpath, "an array of content parts", content)
 		}
-		m.Blocks = make([]engine.Block, 0, len(parts))
+		m.Blocks = make([]traffic.Block, 0, len(parts))
 		for j, p := range parts {
 			b, err := decodePart(p, rawjson.Index(cpath, j))
 			if err != nil {
@@ -85,13 +85,13 @@ func messageItem(o *object, path, typ string) (engine.Message, error) {
 }
 
 // decodePart maps one content part of a message.
-func decodePart(raw json.RawMessage, path string) (engine.Block, error) {
+func decodePart(raw json.RawMessage, path string) (traffic.Block, error) {
 	o, err := parseObject(raw, path)
 	if err != nil {
-		return engine.Block{}, err
+		return traffic.Block{}, err
 	}
 	typ, _ := o.str("type")
-	b := engine.Block{WireType: typ, Path: path}
+	b := traffic.Block{WireType: typ, Path: path}
 	switch typ {
 	case "input_text", "output_text":
 		text, ok := o.str("text")
@@ -100,14 +100,14 @@ func decodePart(raw json.RawMessage, path string) (engine.Block, error) {
 		}
 		o.take("type")
 		o.take("text")
-		b.Type, b.Text, b.Extra = engine.BlockText, text, o.rest()
+		b.Type, b.Text, b.Extra = traffic.BlockText, text, o.rest()
 		return b, nil
 	case "input_image", "input_file":
 		o.take("type")
-		b.Type = engine.BlockImage
+		b.Type = traffic.BlockImage
 		key := "image_url"
 		if typ == "input_file" {
-			b.Type, key = engine.BlockDocument, "file_data"
+			b.Type, key = traffic.BlockDocument, "file_data"
 		}
 		if src := o.get(key); rawjson.Kind(src) == "string" {
 			o.take(key)
@@ -118,7 +118,7 @@ func decodePart(raw json.RawMessage, path string) (engine.Block, error) {
 		b.Extra = o.rest()
 		return b, nil
 	}
-	return engine.Block{Type: engine.BlockOther, WireType: typ, Path: path, Raw: raw}, nil
+	return traffic.Block{Type: traffic.BlockOther, WireType: typ, Path: path, Raw: raw}, nil
 }
 
 // dataURLType returns the media type of a data: URL, or "".
@@ -135,9 +135,9 @@ func dataURLType(s string) string {
 // reasoningItem decodes a reasoning item into one BlockReasoning: the
 // encrypted_content token raw, the summary parts as Content and their texts
 // joined as Text. Raw reasoning `content` and status stay in Extra.
-func reasoningItem(o *object, path string) (engine.Message, error) {
+func reasoningItem(o *object, path string) (traffic.Message, error) {
 	o.take("type")
-	b := engine.Block{Type: engine.BlockReasoning, WireType: "reasoning", Path: path}
+	b := traffic.Block{Type: traffic.BlockReasoning, WireType: "reasoning", Path: path}
 	b.ItemID = o.takeString("id")
 	if ec := o.get("encrypted_content"); ec != nil && rawjson.Kind(ec) != "null" {
 		b.EncryptedContent = o.take("encrypted_content")
@@ -147,16 +147,16 @@ func reasoningItem(o *object, path string) (engine.Message, error) {
 		spath := rawjson.At(path, "summary")
 		parts, err := rawjson.Array(sum)
 		if err != nil {
-			return engine.Message{}, rawjson.Mismatch(spath, "an array of summary parts", sum)
+			return traffic.Message{}, rawjson.Mismatch(spath, "an array of summary parts", sum)
 		}
-		b.Content = make([]engine.Block, 0, len(parts))
+		b.Content = make([]traffic.Block, 0, len(parts))
 		var texts []string
 		for k, p := range parts {
 			sb, err := summaryPart(p, rawjson.Index(spath, k))
 			if err != nil {
-				return engine.Message{}, err
+				return traffic.Message{}, err
 			}
-			if sb.Type == engine.BlockText {
+			if sb.Type == traffic.BlockText {
 				texts = append(texts, sb.Text)
 			}
 			b.Content = append(b.Content, sb)
@@ -164,80 +164,80 @@ func reasoningItem(o *object, path string) (engine.Message, error) {
 		b.Text = strings.Join(texts, summarySeparator)
 	}
 	b.Extra = o.rest()
-	return engine.Message{Role: engine.RoleAssistant, Path: path, WireType: "reasoning", Blocks: []engine.Block{b}}, nil
+	return traffic.Message{Role: traffic.RoleAssistant, Path: path, WireType: "reasoning", Blocks: []traffic.Block{b}}, nil
 }
 
 // summaryPart maps one summary part: summary_text becomes a text block.
-func summaryPart(raw json.RawMessage, path string) (engine.Block, error) {
+func summaryPart(raw json.RawMessage, path string) (traffic.Block, error) {
 	o, err := parseObject(raw, path)
 	if err != nil {
-		return engine.Block{}, err
+		return traffic.Block{}, err
 	}
 	typ, _ := o.str("type")
 	if text, ok := o.str("text"); ok && typ == "summary_text" {
 		o.take("type")
 		o.take("text")
-		return engine.Block{Type: engine.BlockText, WireType: typ, Path: path, Text: text, Extra: o.rest()}, nil
+		return traffic.Block{Type: traffic.BlockText, WireType: typ, Path: path, Text: text, Extra: o.rest()}, nil
 	}
-	return engine.Block{Type: engine.BlockOther, WireType: typ, Path: path, Raw: raw}, nil
+	return traffic.Block{Type: traffic.BlockOther, WireType: typ, Path: path, Raw: raw}, nil
 }
 
 // functionCallItem decodes a function_call: ItemID is the fc_ id, ID the
 // call_id, Input the arguments string token exactly as received.
-func functionCallItem(o *object, path string) engine.Message {
+func functionCallItem(o *object, path string) traffic.Message {
 	o.take("type")
-	b := engine.Block{Type: engine.BlockToolCall, WireType: "function_call", Path: path}
+	b := traffic.Block{Type: traffic.BlockToolCall, WireType: "function_call", Path: path}
 	b.ItemID = o.takeString("id")
 	b.ID = o.takeString("call_id")
 	b.Name = o.takeString("name")
 	b.Input = o.take("arguments")
 	b.Extra = o.rest()
-	return engine.Message{Role: engine.RoleAssistant, Path: path, WireType: "function_call", Blocks: []engine.Block{b}}
+	return traffic.Message{Role: traffic.RoleAssistant, Path: path, WireType: "function_call", Blocks: []traffic.Block{b}}
 }
 
 // functionOutputItem decodes a function_call_output: ResultRaw is the output
 // token (a string or a list of parts) exactly as received.
-func functionOutputItem(o *object, path string) engine.Message {
+func functionOutputItem(o *object, path string) traffic.Message {
 	o.take("type")
-	b := engine.Block{Type: engine.BlockToolResult, WireType: "function_call_output", Path: path}
+	b := traffic.Block{Type: traffic.BlockToolResult, WireType: "function_call_output", Path: path}
 	b.ItemID = o.takeString("id")
 	b.ToolCallID = o.takeString("call_id")
 	b.ResultRaw = o.take("output")
 	b.Extra = o.rest()
-	return engine.Message{Role: engine.RoleTool, Path: path, WireType: "function_call_output", Blocks: []engine.Block{b}}
+	return traffic.Message{Role: traffic.RoleTool, Path: path, WireType: "function_call_output", Blocks: []traffic.Block{b}}
 }
 
 // otherItem keeps an item the model does not interpret as one BlockOther.
-func otherItem(raw json.RawMessage, o *object, path, typ string) engine.Message {
-	b := engine.Block{Type: engine.BlockOther, WireType: typ, Path: path, Raw: raw}
+func otherItem(raw json.RawMessage, o *object, path, typ string) traffic.Message {
+	b := traffic.Block{Type: traffic.BlockOther, WireType: typ, Path: path, Raw: raw}
 	b.ItemID, _ = o.str("id")
-	return engine.Message{Role: otherRole(typ), Path: path, WireType: typ, Blocks: []engine.Block{b}}
+	return traffic.Message{Role: otherRole(typ), Path: path, WireType: typ, Blocks: []traffic.Block{b}}
 }
 
 // otherRole says who authored an item the model does not interpret: calls
 // come from the model, *_output items answer them, item_reference and
 // unknown kinds have no author.
-func otherRole(typ string) engine.Role {
+func otherRole(typ string) traffic.Role {
 	switch {
 	case typ == "mcp_approval_response":
-		return engine.RoleUser
+		return traffic.RoleUser
 	case strings.HasSuffix(typ, "_output"):
-		return engine.RoleTool
+		return traffic.RoleTool
 	case strings.HasSuffix(typ, "_call"), strings.HasPrefix(typ, "mcp_"), typ == "compaction":
-		return engine.RoleAssistant
+		return traffic.RoleAssistant
 	}
 	return ""
 }
 
 // isMessage reports whether m is a message item (typed or easy-input), whose
 // BlockOther blocks are content parts rather than whole items.
-func isMessage(m *engine.Message) bool {
+func isMessage(m *traffic.Message) bool {
 	return m.WireType == "message" || (m.WireType == "" && m.Role != "")
 }
 
 // ItemID returns the Responses item id (msg_…, rs_…, fc_…) of a decoded
 // message, wherever the item kind keeps it, or "".
-func ItemID(m engine.Message) string {
+func ItemID(m traffic.Message) string {
 	if s, ok := rawjson.String(m.Extra["id"]); ok {
 		return s
 	}

@@ -5,33 +5,33 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // The writers of single items and content parts, the inverse of items.go.
 
 // partJSON writes one content part.
-func partJSON(b engine.Block, role engine.Role, path string) (json.RawMessage, error) {
+func partJSON(b traffic.Block, role traffic.Role, path string) (json.RawMessage, error) {
 	var w writer
 	switch b.Type {
-	case engine.BlockText:
+	case traffic.BlockText:
 		typ := b.WireType
 		if typ == "" {
 			typ = "input_text"
-			if role == engine.RoleAssistant {
+			if role == traffic.RoleAssistant {
 				typ = "output_text"
 			}
 		}
 		w.str("type", typ)
 		w.str("text", b.Text)
-	case engine.BlockImage:
+	case traffic.BlockImage:
 		w.str("type", orDefault(b.WireType, "input_image"))
 		w.raw("image_url", sourceURL(b))
-	case engine.BlockDocument:
+	case traffic.BlockDocument:
 		w.str("type", orDefault(b.WireType, "input_file"))
 		w.raw("file_data", sourceURL(b))
-	case engine.BlockOther:
+	case traffic.BlockOther:
 		if len(b.Raw) == 0 {
 			return nil, fmt.Errorf("%s: a %q block has no Raw value to write", path, b.WireType)
 		}
@@ -53,7 +53,7 @@ func orDefault(s, def string) string {
 // sourceURL returns the media source as a Responses URL value: the token
 // itself when it is a string (how this wire decodes it), or a data: URL built
 // from an Anthropic-style {media_type, data} or {url} source object.
-func sourceURL(b engine.Block) json.RawMessage {
+func sourceURL(b traffic.Block) json.RawMessage {
 	if len(b.Source) == 0 || rawjson.Kind(b.Source) == "string" {
 		return b.Source
 	}
@@ -73,10 +73,10 @@ func sourceURL(b engine.Block) json.RawMessage {
 }
 
 // itemJSON writes a block that is an item of its own.
-func itemJSON(b engine.Block, extra map[string]json.RawMessage, path string) (json.RawMessage, error) {
+func itemJSON(b traffic.Block, extra map[string]json.RawMessage, path string) (json.RawMessage, error) {
 	var w writer
 	switch b.Type {
-	case engine.BlockReasoning:
+	case traffic.BlockReasoning:
 		w.str("type", orDefault(b.WireType, "reasoning"))
 		w.strNonEmpty("id", b.ItemID)
 		summary, err := summaryJSON(b, path)
@@ -85,18 +85,18 @@ func itemJSON(b engine.Block, extra map[string]json.RawMessage, path string) (js
 		}
 		w.raw("summary", summary)
 		w.raw("encrypted_content", b.EncryptedContent)
-	case engine.BlockToolCall:
+	case traffic.BlockToolCall:
 		w.str("type", orDefault(b.WireType, "function_call"))
 		w.strNonEmpty("id", b.ItemID)
 		w.strNonEmpty("call_id", b.ID)
 		w.strNonEmpty("name", b.Name)
 		w.raw("arguments", argumentsJSON(b.Input))
-	case engine.BlockToolResult:
+	case traffic.BlockToolResult:
 		w.str("type", orDefault(b.WireType, "function_call_output"))
 		w.strNonEmpty("id", b.ItemID)
 		w.strNonEmpty("call_id", b.ToolCallID)
 		w.raw("output", outputJSON(b))
-	case engine.BlockOther:
+	case traffic.BlockOther:
 		if len(b.Raw) == 0 {
 			return nil, fmt.Errorf("%s: a %q item has no Raw value to write", path, b.WireType)
 		}
@@ -116,7 +116,7 @@ func itemJSON(b engine.Block, extra map[string]json.RawMessage, path string) (js
 // part from Text for a block built in code without Content. The API requires
 // summary, so a block built in code (no Path) without any gets an empty one;
 // a decoded item that had none keeps having none.
-func summaryJSON(b engine.Block, path string) (json.RawMessage, error) {
+func summaryJSON(b traffic.Block, path string) (json.RawMessage, error) {
 	if b.Content == nil {
 		switch {
 		case b.Text != "":
@@ -134,13 +134,13 @@ func summaryJSON(b engine.Block, path string) (json.RawMessage, error) {
 	for k, p := range b.Content {
 		ppath := rawjson.Index(rawjson.At(path, "summary"), k)
 		switch p.Type {
-		case engine.BlockText:
+		case traffic.BlockText:
 			var w writer
 			w.str("type", orDefault(p.WireType, "summary_text"))
 			w.str("text", p.Text)
 			w.extra(p.Extra)
 			parts = append(parts, w.bytes())
-		case engine.BlockOther:
+		case traffic.BlockOther:
 			if len(p.Raw) == 0 {
 				return nil, fmt.Errorf("%s: a %q summary part has no Raw value to write", ppath, p.WireType)
 			}
@@ -164,7 +164,7 @@ func argumentsJSON(input json.RawMessage) json.RawMessage {
 
 // outputJSON returns a tool result's output: ResultRaw as held, or the text
 // of its content blocks as one string.
-func outputJSON(b engine.Block) json.RawMessage {
+func outputJSON(b traffic.Block) json.RawMessage {
 	if len(b.ResultRaw) > 0 {
 		return b.ResultRaw
 	}
@@ -173,7 +173,7 @@ func outputJSON(b engine.Block) json.RawMessage {
 	}
 	var texts []string
 	for _, c := range b.Content {
-		if c.Type == engine.BlockText {
+		if c.Type == traffic.BlockText {
 			texts = append(texts, c.Text)
 		}
 	}

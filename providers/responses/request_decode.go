@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // DecodeRequest decodes a POST /v1/responses body. Each input item becomes
@@ -15,7 +15,7 @@ import (
 // field the model does not name is kept raw in Extra. A field whose value has
 // an unexpected shape (a null store, an empty model) also stays in Extra, so
 // that encoding writes it back unchanged.
-func (Codec) DecodeRequest(b []byte) (*engine.Request, error) {
+func (Codec) DecodeRequest(b []byte) (*traffic.Request, error) {
 	if err := body.Object(b); err != nil {
 		return nil, err
 	}
@@ -30,12 +30,12 @@ func (Codec) DecodeRequest(b []byte) (*engine.Request, error) {
 // memo, which validates only the items it has not seen: a message already
 // decoded at the same position is shared, not decoded again. A body with a
 // fault of any kind is decoded again alone, which names the fault.
-func (c Codec) DecodeRequestMemo(b []byte, memo *engine.Memo) (*engine.Request, error) {
+func (c Codec) DecodeRequestMemo(b []byte, memo *traffic.Memo) (*traffic.Request, error) {
 	fields, ok := rawjson.ValidatedExcept(b, memo.LastArray(), "input")
 	if ok {
 		o := &object{path: "request body", fields: fields, taken: map[string]bool{}}
-		req, err := requestOf(o, func(raw json.RawMessage) ([]engine.Message, error) {
-			return memo.DecodeMessages(raw, func(i int, item json.RawMessage) (engine.Message, error) {
+		req, err := requestOf(o, func(raw json.RawMessage) ([]traffic.Message, error) {
+			return memo.DecodeMessages(raw, func(i int, item json.RawMessage) (traffic.Message, error) {
 				return decodeItem(item, rawjson.Index("input", i))
 			})
 		})
@@ -48,12 +48,12 @@ func (c Codec) DecodeRequestMemo(b []byte, memo *engine.Memo) (*engine.Request, 
 
 // requestOf reads a request from its top-level object, an array of input
 // items with decode.
-func requestOf(o *object, decode func(json.RawMessage) ([]engine.Message, error)) (*engine.Request, error) {
-	req := &engine.Request{Wire: engine.WireResponses}
+func requestOf(o *object, decode func(json.RawMessage) ([]traffic.Message, error)) (*traffic.Request, error) {
+	req := &traffic.Request{Wire: traffic.WireResponses}
 	req.Model = o.takeString("model")
 	if s, ok := o.str("instructions"); ok {
 		o.take("instructions")
-		req.System = []engine.Block{{Type: engine.BlockText, Text: s, Path: "instructions"}}
+		req.System = []traffic.Block{{Type: traffic.BlockText, Text: s, Path: "instructions"}}
 		req.SystemString = true
 	}
 	if err := decodeInput(o, req, decode); err != nil {
@@ -91,16 +91,16 @@ func requestOf(o *object, decode func(json.RawMessage) ([]engine.Message, error)
 
 // decodeInput reads `input`: a bare string (one user message) or a list of
 // items, one Message each.
-func decodeInput(o *object, req *engine.Request, decode func(json.RawMessage) ([]engine.Message, error)) error {
+func decodeInput(o *object, req *traffic.Request, decode func(json.RawMessage) ([]traffic.Message, error)) error {
 	input := o.get("input")
 	switch rawjson.Kind(input) {
 	case "string":
 		o.take("input")
 		s, _ := rawjson.String(input)
 		req.InputString = true
-		req.Messages = []engine.Message{{
-			Role: engine.RoleUser, Path: "input", ContentString: true,
-			Blocks: []engine.Block{{Type: engine.BlockText, Text: s, Path: "input"}},
+		req.Messages = []traffic.Message{{
+			Role: traffic.RoleUser, Path: "input", ContentString: true,
+			Blocks: []traffic.Block{{Type: traffic.BlockText, Text: s, Path: "input"}},
 		}}
 	case "array":
 		o.take("input")
@@ -114,12 +114,12 @@ func decodeInput(o *object, req *engine.Request, decode func(json.RawMessage) ([
 }
 
 // decodeItems reads an array of input items, one Message each.
-func decodeItems(input json.RawMessage) ([]engine.Message, error) {
+func decodeItems(input json.RawMessage) ([]traffic.Message, error) {
 	items, err := rawjson.Array(input)
 	if err != nil {
 		return nil, fmt.Errorf("input: %w", err)
 	}
-	msgs := make([]engine.Message, 0, len(items))
+	msgs := make([]traffic.Message, 0, len(items))
 	for i, it := range items {
 		m, err := decodeItem(it, rawjson.Index("input", i))
 		if err != nil {
@@ -133,7 +133,7 @@ func decodeItems(input json.RawMessage) ([]engine.Message, error) {
 // decodeTools reads `tools`. Function tools carry name, description and
 // parameters at the top level of the definition (not nested under
 // "function" as in Chat Completions); other tool kinds keep only Raw.
-func decodeTools(o *object, req *engine.Request) error {
+func decodeTools(o *object, req *traffic.Request) error {
 	tools := o.get("tools")
 	if rawjson.Kind(tools) != "array" {
 		return nil
@@ -143,13 +143,13 @@ func decodeTools(o *object, req *engine.Request) error {
 	if err != nil {
 		return fmt.Errorf("tools: %w", err)
 	}
-	req.Tools = make([]engine.Tool, 0, len(defs))
+	req.Tools = make([]traffic.Tool, 0, len(defs))
 	for i, d := range defs {
 		t, err := parseObject(d, rawjson.Index("tools", i))
 		if err != nil {
 			return err
 		}
-		tool := engine.Tool{Raw: d}
+		tool := traffic.Tool{Raw: d}
 		tool.Name, _ = t.str("name")
 		if typ, _ := t.str("type"); typ == "function" {
 			tool.Description, _ = t.str("description")
@@ -162,8 +162,8 @@ func decodeTools(o *object, req *engine.Request) error {
 
 // thinkingOf normalises `reasoning: {effort, summary}`: present means
 // enabled, except effort "none", which turns reasoning off.
-func thinkingOf(raw json.RawMessage) *engine.Thinking {
-	th := &engine.Thinking{Type: "enabled", Raw: raw}
+func thinkingOf(raw json.RawMessage) *traffic.Thinking {
+	th := &traffic.Thinking{Type: "enabled", Raw: raw}
 	if o, err := parseObject(raw, "reasoning"); err == nil {
 		if effort, _ := o.str("effort"); effort == "none" {
 			th.Type = "disabled"

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // EncodeRequest writes the model back as a Responses request body, keys in
@@ -15,7 +15,7 @@ import (
 // held. Messages built in code may mix block kinds: their text and media
 // blocks become one message item and each reasoning, tool call or tool
 // result block becomes its own item, in block order.
-func (Codec) EncodeRequest(req *engine.Request) ([]byte, error) {
+func (Codec) EncodeRequest(req *traffic.Request) ([]byte, error) {
 	if req == nil {
 		return nil, fmt.Errorf("responses: nil request")
 	}
@@ -69,10 +69,10 @@ func boolJSON(b bool) json.RawMessage {
 }
 
 // systemText joins the text of the system blocks: instructions is one string.
-func systemText(blocks []engine.Block) string {
+func systemText(blocks []traffic.Block) string {
 	texts := make([]string, 0, len(blocks))
 	for _, b := range blocks {
-		if b.Type == engine.BlockText {
+		if b.Type == traffic.BlockText {
 			texts = append(texts, b.Text)
 		}
 	}
@@ -81,7 +81,7 @@ func systemText(blocks []engine.Block) string {
 
 // encodeInput writes the history: back as a bare string when it was one,
 // otherwise as the item list.
-func encodeInput(req *engine.Request) (json.RawMessage, error) {
+func encodeInput(req *traffic.Request) (json.RawMessage, error) {
 	if req.InputString && len(req.Messages) == 1 && plainString(&req.Messages[0]) {
 		return rawjson.Quote(req.Messages[0].Blocks[0].Text), nil
 	}
@@ -100,14 +100,14 @@ func encodeInput(req *engine.Request) (json.RawMessage, error) {
 }
 
 // plainString reports whether m is one user text and nothing else.
-func plainString(m *engine.Message) bool {
-	return m.ContentString && m.WireType == "" && (m.Role == engine.RoleUser || m.Role == "") &&
-		m.Extra == nil && len(m.Blocks) == 1 && m.Blocks[0].Type == engine.BlockText && m.Blocks[0].Extra == nil
+func plainString(m *traffic.Message) bool {
+	return m.ContentString && m.WireType == "" && (m.Role == traffic.RoleUser || m.Role == "") &&
+		m.Extra == nil && len(m.Blocks) == 1 && m.Blocks[0].Type == traffic.BlockText && m.Blocks[0].Extra == nil
 }
 
 // encodeMessage writes one Message as one item, or several when a message
 // built in code mixes content with reasoning or tool blocks.
-func encodeMessage(m *engine.Message, i int) ([]json.RawMessage, error) {
+func encodeMessage(m *traffic.Message, i int) ([]json.RawMessage, error) {
 	path := rawjson.Index("messages", i)
 	if isMessage(m) && onlyParts(m.Blocks) {
 		item, err := messageItemJSON(m, m.Blocks, m.Extra, path)
@@ -120,7 +120,7 @@ func encodeMessage(m *engine.Message, i int) ([]json.RawMessage, error) {
 	// a message with no content parts at all puts them on its first item.
 	var (
 		items     []json.RawMessage
-		parts     []engine.Block
+		parts     []traffic.Block
 		extra     = m.Extra
 		itemExtra = m.Extra
 	)
@@ -168,20 +168,20 @@ func encodeMessage(m *engine.Message, i int) ([]json.RawMessage, error) {
 
 // isPart reports whether b is content of a message item rather than an item
 // of its own.
-func isPart(b engine.Block, m *engine.Message) bool {
+func isPart(b traffic.Block, m *traffic.Message) bool {
 	switch b.Type {
-	case engine.BlockText, engine.BlockImage, engine.BlockDocument:
+	case traffic.BlockText, traffic.BlockImage, traffic.BlockDocument:
 		return true
-	case engine.BlockOther:
+	case traffic.BlockOther:
 		return isMessage(m)
 	}
 	return false
 }
 
-func onlyParts(blocks []engine.Block) bool {
+func onlyParts(blocks []traffic.Block) bool {
 	for _, b := range blocks {
 		switch b.Type {
-		case engine.BlockText, engine.BlockImage, engine.BlockDocument, engine.BlockOther:
+		case traffic.BlockText, traffic.BlockImage, traffic.BlockDocument, traffic.BlockOther:
 		default:
 			return false
 		}
@@ -190,7 +190,7 @@ func onlyParts(blocks []engine.Block) bool {
 }
 
 // messageItemJSON writes a message item with the given content parts.
-func messageItemJSON(m *engine.Message, parts []engine.Block, extra map[string]json.RawMessage, path string) (json.RawMessage, error) {
+func messageItemJSON(m *traffic.Message, parts []traffic.Block, extra map[string]json.RawMessage, path string) (json.RawMessage, error) {
 	var w writer
 	typ := m.WireType
 	if !isMessage(m) {
@@ -203,7 +203,7 @@ func messageItemJSON(m *engine.Message, parts []engine.Block, extra map[string]j
 		w.raw("content", json.RawMessage("null"))
 	case parts == nil && m.Blocks == nil:
 		// no content key on the wire
-	case m.ContentString && len(parts) == 1 && parts[0].Type == engine.BlockText && parts[0].Extra == nil:
+	case m.ContentString && len(parts) == 1 && parts[0].Type == traffic.BlockText && parts[0].Extra == nil:
 		w.str("content", parts[0].Text)
 	default:
 		out := make([]json.RawMessage, 0, len(parts))
@@ -222,7 +222,7 @@ func messageItemJSON(m *engine.Message, parts []engine.Block, extra map[string]j
 
 // encodeTool writes a tool definition: Raw as received, or a function tool
 // built from the fields for a definition made in code.
-func encodeTool(t engine.Tool) json.RawMessage {
+func encodeTool(t traffic.Tool) json.RawMessage {
 	if len(t.Raw) > 0 {
 		return t.Raw
 	}
@@ -236,7 +236,7 @@ func encodeTool(t engine.Tool) json.RawMessage {
 
 // encodeThinking writes the reasoning configuration: Raw as received, or the
 // smallest object that says the same for one made in code.
-func encodeThinking(th *engine.Thinking) json.RawMessage {
+func encodeThinking(th *traffic.Thinking) json.RawMessage {
 	if len(th.Raw) > 0 {
 		return th.Raw
 	}

@@ -8,8 +8,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/reference/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // A stateless tool loop as a harness sends it: every item kind the model
@@ -70,28 +71,28 @@ func TestDecodeRequestItems(t *testing.T) {
 	}
 
 	want := []struct {
-		role      engine.Role
+		role      traffic.Role
 		wire      string
-		blocks    []engine.BlockType
+		blocks    []traffic.BlockType
 		path      string
 		firstPath string
 	}{
-		{engine.RoleSystem, "", []engine.BlockType{engine.BlockText}, "input[0]", "input[0].content[0]"},
-		{engine.RoleUser, "", []engine.BlockType{engine.BlockText}, "input[1]", "input[1].content"},
-		{engine.RoleAssistant, "reasoning", []engine.BlockType{engine.BlockReasoning}, "input[2]", "input[2]"},
-		{engine.RoleAssistant, "message", []engine.BlockType{engine.BlockText, engine.BlockOther}, "input[3]", "input[3].content[0]"},
-		{engine.RoleAssistant, "function_call", []engine.BlockType{engine.BlockToolCall}, "input[4]", "input[4]"},
-		{engine.RoleTool, "function_call_output", []engine.BlockType{engine.BlockToolResult}, "input[5]", "input[5]"},
-		{engine.RoleAssistant, "web_search_call", []engine.BlockType{engine.BlockOther}, "input[6]", "input[6]"},
-		{"", "item_reference", []engine.BlockType{engine.BlockOther}, "input[7]", "input[7]"},
-		{engine.RoleUser, "", []engine.BlockType{engine.BlockImage, engine.BlockDocument}, "input[8]", "input[8].content[0]"},
+		{traffic.RoleSystem, "", []traffic.BlockType{traffic.BlockText}, "input[0]", "input[0].content[0]"},
+		{traffic.RoleUser, "", []traffic.BlockType{traffic.BlockText}, "input[1]", "input[1].content"},
+		{traffic.RoleAssistant, "reasoning", []traffic.BlockType{traffic.BlockReasoning}, "input[2]", "input[2]"},
+		{traffic.RoleAssistant, "message", []traffic.BlockType{traffic.BlockText, traffic.BlockOther}, "input[3]", "input[3].content[0]"},
+		{traffic.RoleAssistant, "function_call", []traffic.BlockType{traffic.BlockToolCall}, "input[4]", "input[4]"},
+		{traffic.RoleTool, "function_call_output", []traffic.BlockType{traffic.BlockToolResult}, "input[5]", "input[5]"},
+		{traffic.RoleAssistant, "web_search_call", []traffic.BlockType{traffic.BlockOther}, "input[6]", "input[6]"},
+		{"", "item_reference", []traffic.BlockType{traffic.BlockOther}, "input[7]", "input[7]"},
+		{traffic.RoleUser, "", []traffic.BlockType{traffic.BlockImage, traffic.BlockDocument}, "input[8]", "input[8].content[0]"},
 	}
 	if len(req.Messages) != len(want) {
 		t.Fatalf("%d messages, want %d", len(req.Messages), len(want))
 	}
 	for i, w := range want {
 		m := req.Messages[i]
-		var types []engine.BlockType
+		var types []traffic.BlockType
 		for _, b := range m.Blocks {
 			types = append(types, b.Type)
 		}
@@ -152,7 +153,7 @@ func TestRequestRoundTrip(t *testing.T) {
 }
 
 // roundTrip decodes body, encodes it and decodes the result.
-func roundTrip(t testing.TB, body []byte) (first, second *engine.Request, encoded []byte) {
+func roundTrip(t testing.TB, body []byte) (first, second *traffic.Request, encoded []byte) {
 	t.Helper()
 	first, err := Codec{}.DecodeRequest(body)
 	if err != nil {
@@ -209,17 +210,17 @@ func TestDecodeRequestErrors(t *testing.T) {
 // Messages built in code (or decoded from another wire) may mix block kinds;
 // encoding splits them into items in block order.
 func TestEncodeMixedMessage(t *testing.T) {
-	req := &engine.Request{
+	req := &traffic.Request{
 		Model:  "gpt-5",
-		System: []engine.Block{{Type: engine.BlockText, Text: "a"}, {Type: engine.BlockText, Text: "b"}},
-		Messages: []engine.Message{
-			{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: "hi"}}},
-			{Role: engine.RoleAssistant, Blocks: []engine.Block{
-				{Type: engine.BlockReasoning, ItemID: "rs_9", Text: "why", EncryptedContent: json.RawMessage(`"enc"`)},
-				{Type: engine.BlockText, Text: "ok"},
-				{Type: engine.BlockToolCall, ItemID: "fc_9", ID: "call_9", Name: "f", Input: json.RawMessage(`{"a": 1}`)},
+		System: []traffic.Block{{Type: traffic.BlockText, Text: "a"}, {Type: traffic.BlockText, Text: "b"}},
+		Messages: []traffic.Message{
+			{Role: traffic.RoleUser, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "hi"}}},
+			{Role: traffic.RoleAssistant, Blocks: []traffic.Block{
+				{Type: traffic.BlockReasoning, ItemID: "rs_9", Text: "why", EncryptedContent: json.RawMessage(`"enc"`)},
+				{Type: traffic.BlockText, Text: "ok"},
+				{Type: traffic.BlockToolCall, ItemID: "fc_9", ID: "call_9", Name: "f", Input: json.RawMessage(`{"a": 1}`)},
 			}},
-			{Role: engine.RoleTool, Blocks: []engine.Block{{Type: engine.BlockToolResult, ToolCallID: "call_9", Content: []engine.Block{{Type: engine.BlockText, Text: "done"}}}}},
+			{Role: traffic.RoleTool, Blocks: []traffic.Block{{Type: traffic.BlockToolResult, ToolCallID: "call_9", Content: []traffic.Block{{Type: traffic.BlockText, Text: "done"}}}}},
 		},
 	}
 	got, err := Codec{}.EncodeRequest(req)
@@ -236,7 +237,7 @@ func TestEncodeMixedMessage(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 
-	req.Messages[1].Blocks = append(req.Messages[1].Blocks, engine.Block{Type: engine.BlockThinking, Text: "x"})
+	req.Messages[1].Blocks = append(req.Messages[1].Blocks, traffic.Block{Type: traffic.BlockThinking, Text: "x"})
 	if _, err := (Codec{}).EncodeRequest(req); err == nil || !strings.Contains(err.Error(), "messages[1].blocks[3]: a thinking block cannot be sent") {
 		t.Errorf("thinking block: err = %v", err)
 	}
@@ -250,7 +251,7 @@ func TestEncodeThoughtBlock(t *testing.T) {
 	if !ok {
 		t.Fatal("no block")
 	}
-	got, err := Codec{}.EncodeRequest(&engine.Request{Messages: []engine.Message{{Role: engine.RoleAssistant, Blocks: []engine.Block{b}}}})
+	got, err := Codec{}.EncodeRequest(&traffic.Request{Messages: []traffic.Message{{Role: traffic.RoleAssistant, Blocks: []traffic.Block{b}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,12 +263,12 @@ func TestEncodeThoughtBlock(t *testing.T) {
 // A message built in code that mixes reasoning with text keeps its own id
 // and phase on its message item, not on the reasoning item written first.
 func TestEncodeMixedMessageKeepsMessageFields(t *testing.T) {
-	req := &engine.Request{Wire: engine.WireResponses, Model: "gpt-5", Messages: []engine.Message{{
-		Role:  engine.RoleAssistant,
+	req := &traffic.Request{Wire: traffic.WireResponses, Model: "gpt-5", Messages: []traffic.Message{{
+		Role:  traffic.RoleAssistant,
 		Extra: map[string]json.RawMessage{"id": json.RawMessage(`"msg_1"`), "phase": json.RawMessage(`"final_answer"`)},
-		Blocks: []engine.Block{
-			{Type: engine.BlockReasoning, ItemID: "rs_1", EncryptedContent: json.RawMessage(`"gAAA"`)},
-			{Type: engine.BlockText, Text: "done"},
+		Blocks: []traffic.Block{
+			{Type: traffic.BlockReasoning, ItemID: "rs_1", EncryptedContent: json.RawMessage(`"gAAA"`)},
+			{Type: traffic.BlockText, Text: "done"},
 		},
 	}}}
 	body, err := Codec{}.EncodeRequest(req)

@@ -6,9 +6,9 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/body"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // DecodeResponse decodes a response body, telling its kind from the content
@@ -17,7 +17,7 @@ import (
 // document is a response object, or an error body {"error":{…}}; a plain
 // text body on an error status becomes Response.Error. It fails only when
 // nothing could be decoded.
-func (Codec) DecodeResponse(status int, header http.Header, b []byte) (*engine.Response, error) {
+func (Codec) DecodeResponse(status int, header http.Header, b []byte) (*traffic.Response, error) {
 	trimmed := bytes.TrimSpace(b)
 	switch f := body.Sniff(b); {
 	case f == body.EventStream:
@@ -30,7 +30,7 @@ func (Codec) DecodeResponse(status int, header http.Header, b []byte) (*engine.R
 	case f == body.JSONLines:
 		return decodeStream(jsonLines(b)), nil
 	case isError(status) && (f == body.Text || f == body.BadJSON):
-		return &engine.Response{Wire: engine.WireResponses, Error: &engine.APIError{Message: string(trimmed)}}, nil
+		return &traffic.Response{Wire: traffic.WireResponses, Error: &traffic.APIError{Message: string(trimmed)}}, nil
 	default:
 		return nil, body.Unreadable(b, f)
 	}
@@ -50,17 +50,17 @@ func isStreamEvent(doc []byte) bool {
 }
 
 // decodeDocument reads a JSON response object or an error body.
-func decodeDocument(status int, doc []byte) *engine.Response {
-	resp := &engine.Response{Wire: engine.WireResponses}
+func decodeDocument(status int, doc []byte) *traffic.Response {
+	resp := &traffic.Response{Wire: traffic.WireResponses}
 	o, err := parseObject(doc, "body")
 	if err != nil {
 		// Valid JSON that is not an object: only an error status explains it.
-		resp.Error = &engine.APIError{Message: string(doc)}
+		resp.Error = &traffic.APIError{Message: string(doc)}
 		return resp
 	}
 	fillResponse(resp, o, "")
 	if resp.Error == nil && isError(status) {
-		resp.Error = &engine.APIError{Message: string(doc)}
+		resp.Error = &traffic.APIError{Message: string(doc)}
 	}
 	return resp
 }
@@ -68,7 +68,7 @@ func decodeDocument(status int, doc []byte) *engine.Response {
 // fillResponse copies a response object's fields into resp. Output items are
 // decoded under pathPrefix+"output[i]"; an item that is not an object is
 // kept whole as a BlockOther rather than failing the response.
-func fillResponse(resp *engine.Response, o *object, pathPrefix string) {
+func fillResponse(resp *traffic.Response, o *object, pathPrefix string) {
 	if s, ok := o.str("id"); ok {
 		resp.ID = s
 	}
@@ -91,7 +91,7 @@ func fillResponse(resp *engine.Response, o *object, pathPrefix string) {
 	}
 	if out := o.get("output"); rawjson.Kind(out) == "array" {
 		items, _ := rawjson.Array(out)
-		resp.Output = make([]engine.Message, 0, len(items))
+		resp.Output = make([]traffic.Message, 0, len(items))
 		for i, it := range items {
 			resp.Output = append(resp.Output, outputMessage(it, pathPrefix+rawjson.Index("output", i)))
 		}
@@ -99,17 +99,17 @@ func fillResponse(resp *engine.Response, o *object, pathPrefix string) {
 }
 
 // outputMessage decodes one output item, keeping a malformed one whole.
-func outputMessage(raw json.RawMessage, path string) engine.Message {
+func outputMessage(raw json.RawMessage, path string) traffic.Message {
 	m, err := decodeItem(raw, path)
 	if err != nil {
-		return engine.Message{Path: path, Blocks: []engine.Block{{Type: engine.BlockOther, Path: path, Raw: raw}}}
+		return traffic.Message{Path: path, Blocks: []traffic.Block{{Type: traffic.BlockOther, Path: path, Raw: raw}}}
 	}
 	return m
 }
 
 // usageOf reads the usage object, including cached input tokens and
 // output_tokens_details.reasoning_tokens.
-func usageOf(raw json.RawMessage) *engine.Usage {
+func usageOf(raw json.RawMessage) *traffic.Usage {
 	if rawjson.Kind(raw) != "object" {
 		return nil
 	}
@@ -117,7 +117,7 @@ func usageOf(raw json.RawMessage) *engine.Usage {
 	if err != nil {
 		return nil
 	}
-	u := &engine.Usage{}
+	u := &traffic.Usage{}
 	u.InputTokens, _ = intValue(o.get("input_tokens"))
 	u.OutputTokens, _ = intValue(o.get("output_tokens"))
 	u.CacheReadTokens = detail(o.get("input_tokens_details"), "cached_tokens")

@@ -16,8 +16,8 @@ import (
 	"github.com/openai/openai-go/packages/param"
 	"github.com/openai/openai-go/responses"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // fakeAPI is a loopback Responses endpoint: it records each request body and
@@ -129,7 +129,7 @@ func TestStreamsMatchOpenAIGo(t *testing.T) {
 	}
 }
 
-func compareItem(t *testing.T, j int, m engine.Message, sdk, sdkDone responses.ResponseOutputItemUnion) {
+func compareItem(t *testing.T, j int, m traffic.Message, sdk, sdkDone responses.ResponseOutputItemUnion) {
 	t.Helper()
 	if m.WireType != sdk.Type || ItemID(m) != sdk.ID {
 		t.Errorf("output[%d]: ours %s %s, SDK %s %s", j, m.WireType, ItemID(m), sdk.Type, sdk.ID)

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Reassembly follows the OpenAI SDKs. openai-python's ResponseStreamState
@@ -32,8 +32,8 @@ var terminals = map[string]bool{
 
 // streamState is the reassembly in progress.
 type streamState struct {
-	resp *engine.Response
-	st   *engine.Stream
+	resp *traffic.Response
+	st   *traffic.Stream
 	cur  int // index of the event being read
 
 	started bool // an event with a type was read
@@ -48,15 +48,15 @@ type streamState struct {
 	terminalAt  int
 	terminalOut []json.RawMessage // terminal response.output, when carried
 	spliced     bool              // an event followed the terminal one
-	errEvent    *engine.APIError
-	failedErr   *engine.APIError
+	errEvent    *traffic.APIError
+	failedErr   *traffic.APIError
 }
 
 // decodeStream reassembles a stream's events into a Response.
-func decodeStream(events []event) *engine.Response {
+func decodeStream(events []event) *traffic.Response {
 	s := &streamState{
-		resp:  &engine.Response{Wire: engine.WireResponses},
-		st:    &engine.Stream{Offsets: make([]int, 0, len(events))},
+		resp:  &traffic.Response{Wire: traffic.WireResponses},
+		st:    &traffic.Stream{Offsets: make([]int, 0, len(events))},
 		items: map[int]*item{},
 	}
 	s.resp.Stream = s.st
@@ -73,7 +73,7 @@ func decodeStream(events []event) *engine.Response {
 func (s *streamState) issue(format string, args ...any) { s.issueAt(s.cur, format, args...) }
 
 func (s *streamState) issueAt(ev int, format string, args ...any) {
-	s.st.Issues = append(s.st.Issues, engine.StreamIssue{Check: engine.CheckResponsesStream, Event: ev, Message: fmt.Sprintf(format, args...)})
+	s.st.Issues = append(s.st.Issues, traffic.StreamIssue{Check: traffic.CheckResponsesStream, Event: ev, Message: fmt.Sprintf(format, args...)})
 }
 
 // event reads one event's data.
@@ -384,7 +384,7 @@ func (s *streamState) settleItem(idx int, it *item, fin json.RawMessage) (raw js
 
 // markIncomplete flags the blocks of an item that was added but never done:
 // they hold only what the deltas built.
-func markIncomplete(blocks []engine.Block) {
+func markIncomplete(blocks []traffic.Block) {
 	for i := range blocks {
 		blocks[i].Incomplete = true
 	}

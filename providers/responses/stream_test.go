@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/sse"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // goodEvents is a well-formed stream: a reasoning item, a function call and
@@ -68,7 +68,7 @@ func sseBody(payloads []string) []byte {
 	return b
 }
 
-func decodeEvents(t *testing.T, payloads []string) *engine.Response {
+func decodeEvents(t *testing.T, payloads []string) *traffic.Response {
 	t.Helper()
 	resp, err := Codec{}.DecodeResponse(http.StatusOK, http.Header{}, sseBody(payloads))
 	if err != nil {
@@ -92,7 +92,7 @@ func TestStreamWellFormed(t *testing.T) {
 	if resp.ID != "resp_1" || resp.Model != "gpt-5" || resp.Status != "completed" {
 		t.Errorf("response: %s %s %s", resp.ID, resp.Model, resp.Status)
 	}
-	if diff := cmp.Diff(&engine.Usage{InputTokens: 10, OutputTokens: 20, CacheReadTokens: 4, ReasoningTokens: 8}, resp.Usage); diff != "" {
+	if diff := cmp.Diff(&traffic.Usage{InputTokens: 10, OutputTokens: 20, CacheReadTokens: 4, ReasoningTokens: 8}, resp.Usage); diff != "" {
 		t.Errorf("usage: %s", diff)
 	}
 	if len(resp.Output) != 3 {
@@ -101,7 +101,7 @@ func TestStreamWellFormed(t *testing.T) {
 	rs := resp.Output[0].Blocks[0]
 	// The .done copy is authoritative; the terminal's token is a fresh
 	// encryption of the same content, so it does not count as a disagreement.
-	if rs.Type != engine.BlockReasoning || string(rs.EncryptedContent) != `"gAAA-done"` || rs.Text != "Need weather" || resp.Output[0].Path != "output[0]" {
+	if rs.Type != traffic.BlockReasoning || string(rs.EncryptedContent) != `"gAAA-done"` || rs.Text != "Need weather" || resp.Output[0].Path != "output[0]" {
 		t.Errorf("reasoning: %+v", rs)
 	}
 	fc := resp.Output[1].Blocks[0]
@@ -153,13 +153,13 @@ func TestStreamFaults(t *testing.T) {
 		complete  bool
 		partial   []int
 		status    string
-		check     func(t *testing.T, r *engine.Response)
+		check     func(t *testing.T, r *traffic.Response)
 	}{{
 		name:      "truncated inside a function call",
 		events:    good[:11],
 		issues:    []issue{{9, "output_index 1 (function_call fc_1) was added but never done"}, {11, "stream ended after 11 events without response.completed"}},
 		truncated: true, partial: []int{1}, status: "in_progress",
-		check: func(t *testing.T, r *engine.Response) {
+		check: func(t *testing.T, r *traffic.Response) {
 			fc := r.Output[1].Blocks[0]
 			if string(fc.Input) != `"{\"city\":"` || string(fc.Extra["status"]) != `"in_progress"` {
 				t.Errorf("partial call keeps the deltas and its in_progress status: %+v", fc)
@@ -170,7 +170,7 @@ func TestStreamFaults(t *testing.T) {
 		events:    good[:18],
 		issues:    []issue{{14, "output_index 2 (message msg_1) was added but never done"}, {18, "without response.completed"}},
 		truncated: true, partial: []int{2}, status: "in_progress",
-		check: func(t *testing.T, r *engine.Response) {
+		check: func(t *testing.T, r *traffic.Response) {
 			if m := r.Output[2]; m.Blocks[0].Text != "Checking." || string(m.Extra["status"]) != `"in_progress"` {
 				t.Errorf("partial message: %+v", m)
 			}
@@ -181,8 +181,8 @@ func TestStreamFaults(t *testing.T) {
 			`{"type":"error","error":{"type":"insufficient_quota","code":"insufficient_quota","message":"You exceeded your current quota","param":null}}`,
 			`{"type":"response.failed","response":{"id":"resp_1","status":"failed","error":{"code":"insufficient_quota","message":"You exceeded your current quota"},"output":[]}}`),
 		status: "failed",
-		check: func(t *testing.T, r *engine.Response) {
-			want := &engine.APIError{Type: "insufficient_quota", Code: "insufficient_quota", Message: "You exceeded your current quota"}
+		check: func(t *testing.T, r *traffic.Response) {
+			want := &traffic.APIError{Type: "insufficient_quota", Code: "insufficient_quota", Message: "You exceeded your current quota"}
 			if !cmp.Equal(r.Stream.Error, want) || !cmp.Equal(r.Error, want) {
 				t.Errorf("errors: stream %+v response %+v", r.Stream.Error, r.Error)
 			}
@@ -191,7 +191,7 @@ func TestStreamFaults(t *testing.T) {
 		name:   "response.failed alone",
 		events: append(good[:2:2], `{"type":"response.failed","response":{"id":"resp_1","status":"failed","error":{"code":"server_error","message":"boom"},"output":[]}}`),
 		status: "failed",
-		check: func(t *testing.T, r *engine.Response) {
+		check: func(t *testing.T, r *traffic.Response) {
 			if r.Stream.Error != nil || r.Error == nil || r.Error.Code != "server_error" {
 				t.Errorf("errors: stream %+v response %+v", r.Stream.Error, r.Error)
 			}
@@ -200,7 +200,7 @@ func TestStreamFaults(t *testing.T) {
 		name:     "response.incomplete",
 		events:   replace(last, `{"type":"response.incomplete","response":{"id":"resp_1","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"}}}`),
 		complete: true, status: "incomplete",
-		check: func(t *testing.T, r *engine.Response) {
+		check: func(t *testing.T, r *traffic.Response) {
 			if r.StopReason != "max_output_tokens" || len(r.Output) != 3 {
 				t.Errorf("stop %q, %d outputs", r.StopReason, len(r.Output))
 			}
@@ -225,7 +225,7 @@ func TestStreamFaults(t *testing.T) {
 		events:   insert(14, `{"type":"response.output_text.delta","output_index":5,"item_id":"msg_x","content_index":0,"delta":"stray"}`),
 		issues:   []issue{{14, "response.output_text.delta for output_index 5, which was never added"}, {14, "response.output_text.delta for content_index 0 of output_index 5, which was never added"}, {14, "output_index 5 (message msg_x) was added but never done"}},
 		complete: true, status: "completed", partial: []int{3},
-		check: func(t *testing.T, r *engine.Response) {
+		check: func(t *testing.T, r *traffic.Response) {
 			if m := r.Output[3]; m.Path != "output[5]" || m.Blocks[0].Text != "stray" || ItemID(m) != "msg_x" {
 				t.Errorf("the stray text is kept in an implicit item: %+v", m)
 			}
@@ -264,7 +264,7 @@ func TestStreamFaults(t *testing.T) {
 			`{"id":"fc_1","type":"function_call","status":"completed","arguments":"{}","call_id":"call_1","name":"get_weather"}]}}`),
 		issues:   []issue{{21, "output[0] of response.completed differs from its response.output_item.done item"}, {21, "output[1] of response.completed differs"}, {21, "output_index 2 (msg_1) is missing from the response.completed output"}},
 		complete: true, status: "completed",
-		check: func(t *testing.T, r *engine.Response) {
+		check: func(t *testing.T, r *traffic.Response) {
 			if string(r.Output[1].Blocks[0].Input) != `"{\"city\":\"Paris\"}"` {
 				t.Errorf("the .done copy wins: %s", r.Output[1].Blocks[0].Input)
 			}
@@ -297,7 +297,7 @@ func TestStreamFaults(t *testing.T) {
 					break
 				}
 				got := st.Issues[i]
-				if got.Check != engine.CheckResponsesStream || got.Event != want.event || !strings.Contains(got.Message, want.msg) {
+				if got.Check != traffic.CheckResponsesStream || got.Event != want.event || !strings.Contains(got.Message, want.msg) {
 					t.Errorf("issue %d = %s %d %q, want %d %q", i, got.Check, got.Event, got.Message, want.event, want.msg)
 				}
 			}
@@ -322,7 +322,7 @@ func TestStreamFaults(t *testing.T) {
 	}
 }
 
-func issueList(issues []engine.StreamIssue) string {
+func issueList(issues []traffic.StreamIssue) string {
 	var b strings.Builder
 	for _, is := range issues {
 		fmt.Fprintf(&b, "  %d %s\n", is.Event, is.Message)

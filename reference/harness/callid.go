@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // LocalCallIDPrefix starts the ids the loop gives tool calls that arrived
@@ -22,16 +22,16 @@ func IsLocalCallID(id string) bool { return strings.HasPrefix(id, LocalCallIDPre
 // nameCalls gives every tool call of the reply that has no id a local one,
 // unique in the run: "<prefix><run>-<iteration>-<n>". The blocks are
 // copied, not changed in place.
-func (r *Run) nameCalls(iteration int, msgs []engine.Message) {
+func (r *Run) nameCalls(iteration int, msgs []traffic.Message) {
 	n := 0
 	for i := range msgs {
 		copied := false
 		for j, b := range msgs[i].Blocks {
-			if b.Type != engine.BlockToolCall || b.ID != "" {
+			if b.Type != traffic.BlockToolCall || b.ID != "" {
 				continue
 			}
 			if !copied {
-				msgs[i].Blocks = append([]engine.Block(nil), msgs[i].Blocks...)
+				msgs[i].Blocks = append([]traffic.Block(nil), msgs[i].Blocks...)
 				copied = true
 			}
 			msgs[i].Blocks[j].ID = fmt.Sprintf("%s%s-%d-%d", LocalCallIDPrefix, r.runID, iteration, n)

@@ -8,18 +8,19 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/reference/engine"
 	"github.com/llmtck/llmtck/reference/harness"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // replayCorpus serves the recorded responses of a corpus cassette in order,
 // from a server that speaks wire, and returns the server and the
 // recording's decoded exchanges.
-func replayCorpus(t *testing.T, wire engine.Wire, name string) (*provider, []engine.Exchange) {
+func replayCorpus(t *testing.T, wire traffic.Wire, name string) (*provider, []traffic.Exchange) {
 	t.Helper()
 	c, err := cassette.Load(filepath.Join(corpus.Dir(t), name))
 	if err != nil {
@@ -40,14 +41,14 @@ func replayCorpus(t *testing.T, wire engine.Wire, name string) (*provider, []eng
 // runs the tool, and its second request echoes the recorded tool_use
 // arguments byte for byte, answered by a tool_result.
 func TestCorpusStreamedToolCall(t *testing.T) {
-	p, rec := replayCorpus(t, engine.WireAnthropic, "docker__cagent/e2e__testdata__cassettes__TestExec_Anthropic_ToolCall.yaml")
-	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: engine.WireAnthropic, Model: "claude-sonnet-4-0", Stream: true, APIKey: "test-key"})
+	p, rec := replayCorpus(t, traffic.WireAnthropic, "docker__cagent/e2e__testdata__cassettes__TestExec_Anthropic_ToolCall.yaml")
+	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: traffic.WireAnthropic, Model: "claude-sonnet-4-0", Stream: true, APIKey: "test-key"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var gotPath string
 	run, err := h.Start(context.Background(), harness.Params{
-		Messages: []engine.Message{{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: "How many files in testdata/working_dir? Only output the number."}}}},
+		Messages: []traffic.Message{{Role: traffic.RoleUser, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "How many files in testdata/working_dir? Only output the number."}}}},
 		Tools: []engine.ToolDefinition{{
 			Name: "list_directory", Description: "List a directory.",
 			Schema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`),
@@ -81,7 +82,7 @@ func TestCorpusStreamedToolCall(t *testing.T) {
 		t.Errorf("echoed tool_use %s %s, recorded %s %s", echoed.ID, echoed.Input, recordedCall.ID, recordedCall.Input)
 	}
 	res := reqs[1].Messages[2].Blocks[0]
-	if res.Type != engine.BlockToolResult || res.ToolCallID != recordedCall.ID || res.IsError {
+	if res.Type != traffic.BlockToolResult || res.ToolCallID != recordedCall.ID || res.IsError {
 		t.Errorf("tool result %+v", res)
 	}
 	// Usage: the recorded streams' message_delta usage, summed.
@@ -102,14 +103,14 @@ func TestCorpusStreamedToolCall(t *testing.T) {
 // signed thinking block of the first response is sent back in the second
 // request with its signature and text byte for byte, first in its message.
 func TestCorpusThinkingEchoedByteExact(t *testing.T) {
-	p, rec := replayCorpus(t, engine.WireAnthropic, "pydantic__pydantic-ai/tests__models__cassettes__test_anthropic__test_anthropic_tool_with_thinking.yaml")
-	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: engine.WireAnthropic, Model: "claude-sonnet-4-0", MaxTokens: 4096,
-		Thinking: &engine.Thinking{Type: "enabled", BudgetTokens: 3000}})
+	p, rec := replayCorpus(t, traffic.WireAnthropic, "pydantic__pydantic-ai/tests__models__cassettes__test_anthropic__test_anthropic_tool_with_thinking.yaml")
+	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: traffic.WireAnthropic, Model: "claude-sonnet-4-0", MaxTokens: 4096,
+		Thinking: &traffic.Thinking{Type: "enabled", BudgetTokens: 3000}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	run, err := h.Start(context.Background(), harness.Params{
-		Messages: []engine.Message{{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: "What is the largest city in the user country?"}}}},
+		Messages: []traffic.Message{{Role: traffic.RoleUser, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "What is the largest city in the user country?"}}}},
 		Tools: []engine.ToolDefinition{{Name: "get_user_country", Schema: json.RawMessage(`{"additionalProperties":false,"properties":{},"type":"object"}`),
 			Execute: func(context.Context, json.RawMessage, engine.ToolContext) (engine.ToolExecutionResult, error) {
 				return engine.ToolExecutionResult{Context: "Mexico"}, nil
@@ -139,7 +140,7 @@ func TestCorpusThinkingEchoedByteExact(t *testing.T) {
 			t.Errorf("block %d: echoed %+v\nrecorded %+v", i, g, w)
 		}
 	}
-	if got.Blocks[0].Type != engine.BlockThinking {
+	if got.Blocks[0].Type != traffic.BlockThinking {
 		t.Error("thinking does not lead the echoed assistant message")
 	}
 	// The recorded second request sent the same assistant message.

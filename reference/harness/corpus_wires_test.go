@@ -8,9 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers/responses"
+	"github.com/llmtck/llmtck/reference/engine"
 	"github.com/llmtck/llmtck/reference/harness"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // corpusRun replays a real recording through the loop: the server answers
@@ -18,7 +19,7 @@ import (
 // the requests it builds, which the server decodes and validates.
 type corpusRun struct {
 	file   string
-	wire   engine.Wire
+	wire   traffic.Wire
 	stream bool
 	model  string
 	prompt string
@@ -26,14 +27,14 @@ type corpusRun struct {
 	relay  func(engine.RelayEvent) // nil: every tool is allowlisted
 }
 
-func (c corpusRun) run(t *testing.T) (*provider, []engine.Exchange, *harness.Run) {
+func (c corpusRun) run(t *testing.T) (*provider, []traffic.Exchange, *harness.Run) {
 	t.Helper()
 	p, rec := replayCorpus(t, c.wire, c.file)
 	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: c.wire, Model: c.model, Stream: c.stream, APIKey: "test-key"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	params := harness.Params{Messages: []engine.Message{userText(c.prompt)}, Tools: c.tools}
+	params := harness.Params{Messages: []traffic.Message{userText(c.prompt)}, Tools: c.tools}
 	if c.relay == nil {
 		params.Permissions = engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "*"}}}
 	}
@@ -70,7 +71,7 @@ func constant(s string) func(json.RawMessage) (string, error) {
 // sameItems checks that the loop resent a recorded reply's items exactly:
 // each reasoning payload, item id, call id and arguments token byte for
 // byte, in order, starting at input[at].
-func sameItems(t *testing.T, sent []engine.Message, at int, reply []engine.Message) {
+func sameItems(t *testing.T, sent []traffic.Message, at int, reply []traffic.Message) {
 	t.Helper()
 	if len(sent) < at+len(reply) {
 		t.Fatalf("%d input items, want the %d recorded output items from %d", len(sent), len(reply), at)
@@ -103,11 +104,11 @@ func TestCorpusResponsesToolLoop(t *testing.T) {
 		output string
 	}{
 		{corpusRun{file: "pydantic__pydantic-ai/tests__models__cassettes__test_openai_responses__test_openai_responses_thinking_with_tool_calls.yaml",
-			wire: engine.WireResponses, model: "gpt-5", prompt: "Compose a 12-line poem…",
+			wire: traffic.WireResponses, model: "gpt-5", prompt: "Compose a 12-line poem…",
 			tools: []engine.ToolDefinition{tool("update_plan", `{"additionalProperties":false,"properties":{"plan":{"type":"string"}},"required":["plan"],"type":"object"}`, constant("plan updated"))}},
 			"plan updated"},
 		{corpusRun{file: "pydantic__pydantic-ai/tests__models__cassettes__test_openai_responses__test_openai_responses_phase_streamed_on_part_start.yaml",
-			wire: engine.WireResponses, stream: true, model: "gpt-5.5", prompt: "What is the capital of PotatoLand?",
+			wire: traffic.WireResponses, stream: true, model: "gpt-5.5", prompt: "What is the capital of PotatoLand?",
 			tools: []engine.ToolDefinition{tool("get_capital", `{"additionalProperties":false,"properties":{"country":{"type":"string"}},"required":["country"],"type":"object"}`, constant("Potato City"))}},
 			"Potato City"},
 	}
@@ -144,7 +145,7 @@ func TestCorpusResponsesToolLoop(t *testing.T) {
 // too. The user's refusal of the relayed call becomes the output.
 func TestCorpusResponsesSummaryOnlyReasoning(t *testing.T) {
 	c := corpusRun{file: "docker__cagent/e2e__testdata__cassettes__TestExec_ToolCallsNeedAcceptance.yaml",
-		wire: engine.WireResponses, stream: true, model: "gpt-5-mini", prompt: `Create a hello.txt file with "Hello, World!" content.`,
+		wire: traffic.WireResponses, stream: true, model: "gpt-5-mini", prompt: `Create a hello.txt file with "Hello, World!" content.`,
 		tools: []engine.ToolDefinition{tool("write_file", `{"additionalProperties":false,"properties":{"content":{"type":"string"},"path":{"type":"string"}},"required":["content","path"],"type":"object"}`,
 			func(json.RawMessage) (string, error) { return "", errors.New("must not run") })},
 		relay: func(r engine.RelayEvent) {
@@ -183,11 +184,11 @@ func TestCorpusGeminiToolLoop(t *testing.T) {
 		results []string // each response turn's raw JSON, in order
 	}{
 		{corpusRun{file: "pydantic__pydantic-ai/tests__models__cassettes__test_google__test_google_streaming_tool_call_thought_signature.yaml",
-			wire: engine.WireGemini, stream: true, model: "gemini-3-pro-preview", prompt: "What is the capital of the user country? Call the tool",
+			wire: traffic.WireGemini, stream: true, model: "gemini-3-pro-preview", prompt: "What is the capital of the user country? Call the tool",
 			tools: []engine.ToolDefinition{tool("get_country", `{"additionalProperties":false,"properties":{},"type":"object"}`, constant("Mexico"))}},
 			[]string{`{"functionResponse":{"name":"get_country","response":{"output":"Mexico"}}}`}},
 		{corpusRun{file: "pydantic__pydantic-ai/tests__models__cassettes__test_google__test_google_model_retry.yaml",
-			wire: engine.WireGemini, model: "gemini-2.5-pro", prompt: "What is the capital of France?",
+			wire: traffic.WireGemini, model: "gemini-2.5-pro", prompt: "What is the capital of France?",
 			tools: []engine.ToolDefinition{tool("get_capital", country, func(args json.RawMessage) (string, error) {
 				var in struct{ Country string }
 				json.Unmarshal(args, &in)
@@ -199,11 +200,11 @@ func TestCorpusGeminiToolLoop(t *testing.T) {
 			[]string{`{"functionResponse":{"name":"get_capital","response":{"error":"tool get_capital failed: the country is not supported. Use \"La France\" instead"}}}`,
 				`{"functionResponse":{"name":"get_capital","response":{"output":"Paris"}}}`}},
 		{corpusRun{file: "docker__cagent/e2e__testdata__cassettes__TestExec_Gemini_ToolCall.yaml",
-			wire: engine.WireGemini, stream: true, model: "gemini-2.5-flash", prompt: "How many files in testdata/working_dir? Only output the number.",
+			wire: traffic.WireGemini, stream: true, model: "gemini-2.5-flash", prompt: "How many files in testdata/working_dir? Only output the number.",
 			tools: []engine.ToolDefinition{tool("list_directory", `{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}`, constant("FILE README.me"))}},
 			[]string{`{"functionResponse":{"name":"list_directory","response":{"output":"FILE README.me"}}}`}},
 		{corpusRun{file: "tmc__langchaingo/llms__googleai__testdata__TestGoogleAIToolCallResponse.httprr",
-			wire: engine.WireGemini, model: "gemini-2.0-flash", prompt: "What is 15 * 7?",
+			wire: traffic.WireGemini, model: "gemini-2.0-flash", prompt: "What is 15 * 7?",
 			tools: []engine.ToolDefinition{tool("calculate", `{"type":"object","properties":{"expression":{"type":"string"}},"required":["expression"]}`, constant("105"))}},
 			[]string{`{"functionResponse":{"name":"calculate","response":{"output":"105"}}}`}},
 	}
@@ -248,7 +249,7 @@ func TestCorpusGeminiToolLoop(t *testing.T) {
 			}
 			for _, m := range run.Transcript().Messages() {
 				for _, b := range m.Blocks {
-					if b.Type == engine.BlockToolCall && !harness.IsLocalCallID(b.ID) {
+					if b.Type == traffic.BlockToolCall && !harness.IsLocalCallID(b.ID) {
 						t.Errorf("call %s in the transcript has no local id", b.ID)
 					}
 				}

@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/reference/engine"
 	"github.com/llmtck/llmtck/reference/harness"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Seed 004's gateway surface in one run: derivePermission decides the gate,
@@ -37,7 +38,7 @@ func TestGatewaySurface(t *testing.T) {
 			return engine.ToolExecutionResult{Context: "deployed", Result: map[string]string{"secret": "APP-ONLY-7731"}}, nil
 		},
 	}
-	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: engine.WireAnthropic, Model: "claude-test", Stream: true,
+	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: traffic.WireAnthropic, Model: "claude-test", Stream: true,
 		Models: []string{"claude-test", "claude-other"}})
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +47,7 @@ func TestGatewaySurface(t *testing.T) {
 		t.Errorf("SupportedModels = %v", got)
 	}
 	run, err := h.Start(context.Background(), harness.Params{
-		Messages: []engine.Message{userText("deploy")}, Tools: []engine.ToolDefinition{tool}, Context: "Deploy window: Tuesdays only.",
+		Messages: []traffic.Message{userText("deploy")}, Tools: []engine.ToolDefinition{tool}, Context: "Deploy window: Tuesdays only.",
 		Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "deploy", Params: map[string]string{"env": "staging"}}}},
 	})
 	if err != nil {

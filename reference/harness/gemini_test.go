@@ -7,13 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/reference/engine"
 	"github.com/llmtck/llmtck/reference/harness"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 func newGeminiHarness(t *testing.T, p *provider, stream bool) *harness.Harness {
 	t.Helper()
-	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: engine.WireGemini, Model: "gemini-test", Stream: stream, APIKey: "goog-test"})
+	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: traffic.WireGemini, Model: "gemini-test", Stream: stream, APIKey: "goog-test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,10 +46,10 @@ func TestGeminiLoop(t *testing.T) {
 			if stream {
 				reply = gStream
 			}
-			p := newWireProvider(t, engine.WireGemini, reply(geminiToolTurn), reply(geminiFinal))
+			p := newWireProvider(t, traffic.WireGemini, reply(geminiToolTurn), reply(geminiFinal))
 			var ran []string
 			run, err := newGeminiHarness(t, p, stream).Start(context.Background(), harness.Params{
-				Messages:    []engine.Message{{Role: engine.RoleSystem, Blocks: []engine.Block{{Type: engine.BlockText, Text: "be brief"}}}, userText("what is in src?")},
+				Messages:    []traffic.Message{{Role: traffic.RoleSystem, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "be brief"}}}, userText("what is in src?")},
 				Tools:       []engine.ToolDefinition{echoTool("read", &ran)},
 				Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "read"}}},
 			})
@@ -96,9 +97,9 @@ func TestGeminiLoop(t *testing.T) {
 // Ids the provider did send are echoed on the call and its response.
 func TestGeminiCallIDsEchoed(t *testing.T) {
 	call := `{"functionCall":{"id":"fc-9","name":"read","args":{"path":"src/c.go"}},"thoughtSignature":"Sig=="}`
-	p := newWireProvider(t, engine.WireGemini, gDocument(gTurn{chunks: [][]string{{call}}}), gDocument(geminiFinal))
+	p := newWireProvider(t, traffic.WireGemini, gDocument(gTurn{chunks: [][]string{{call}}}), gDocument(geminiFinal))
 	var ran []string
-	run, err := newGeminiHarness(t, p, false).Start(context.Background(), harness.Params{Messages: []engine.Message{userText("q")},
+	run, err := newGeminiHarness(t, p, false).Start(context.Background(), harness.Params{Messages: []traffic.Message{userText("q")},
 		Tools: []engine.ToolDefinition{echoTool("read", &ran)}, Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "read"}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -117,14 +118,14 @@ func TestGeminiCancelDuringStream(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	tu := gTurn{cut: true, chunks: [][]string{{`{"text":"The answer is"}`}, {`{"text":" forty-two."}`}}}
-	p := newWireProvider(t, engine.WireGemini, gStream(tu), gStream(geminiFinal))
+	p := newWireProvider(t, traffic.WireGemini, gStream(tu), gStream(geminiFinal))
 	h := newGeminiHarness(t, p, true)
-	cut, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: engine.WireGemini, Model: "gemini-test", Stream: true, APIKey: "goog-test",
+	cut, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: traffic.WireGemini, Model: "gemini-test", Stream: true, APIKey: "goog-test",
 		HTTPClient: cancelOnRead(`"The answer is"`, cancel)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := cut.Start(ctx, harness.Params{Messages: []engine.Message{userText("q")}})
+	run, err := cut.Start(ctx, harness.Params{Messages: []traffic.Message{userText("q")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,9 +159,9 @@ func TestGeminiCancelDuringTool(t *testing.T) {
 		`{"functionCall":{"name":"slow","args":{}}}`,
 		`{"functionCall":{"name":"fast","args":{}}}`,
 	}}}
-	p := newWireProvider(t, engine.WireGemini, gStream(tu), gStream(geminiFinal))
+	p := newWireProvider(t, traffic.WireGemini, gStream(tu), gStream(geminiFinal))
 	h := newGeminiHarness(t, p, true)
-	run, err := h.Start(ctx, harness.Params{Messages: []engine.Message{userText("q")}, Tools: cancellingTools(cancel),
+	run, err := h.Start(ctx, harness.Params{Messages: []traffic.Message{userText("q")}, Tools: cancellingTools(cancel),
 		Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "*"}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -176,12 +177,12 @@ func TestGeminiCancelDuringTool(t *testing.T) {
 	}
 	next := continueRun(t, p, h, msgs)
 	turn := next.Messages[2]
-	if turn.Role != engine.RoleUser || len(turn.Blocks) != 3 {
+	if turn.Role != traffic.RoleUser || len(turn.Blocks) != 3 {
 		t.Fatalf("response turn %+v", turn)
 	}
 	for k, want := range []string{`{"output":"fast done"}`, `{"error":"Tool call cancelled`, `{"error":"Tool call cancelled`} {
 		b := turn.Blocks[k]
-		if b.Type != engine.BlockToolResult || b.Name != []string{"fast", "slow", "fast"}[k] || b.ToolCallID != "" || !strings.HasPrefix(string(b.ResultRaw), want) {
+		if b.Type != traffic.BlockToolResult || b.Name != []string{"fast", "slow", "fast"}[k] || b.ToolCallID != "" || !strings.HasPrefix(string(b.ResultRaw), want) {
 			t.Errorf("response %d: %s %q %s", k, b.Name, b.ToolCallID, b.ResultRaw)
 		}
 	}
@@ -199,8 +200,8 @@ func TestGeminiThoughtRouted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := newWireProvider(t, engine.WireGemini, gDocument(geminiFinal))
-	history := []engine.Message{userText("q"), {Role: engine.RoleAssistant, Blocks: []engine.Block{{Type: engine.BlockText, Text: "a"}}}, userText("q2")}
+	p := newWireProvider(t, traffic.WireGemini, gDocument(geminiFinal))
+	history := []traffic.Message{userText("q"), {Role: traffic.RoleAssistant, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "a"}}}, userText("q2")}
 	run, err := newGeminiHarness(t, p, false).Start(context.Background(), harness.Params{Messages: history, Thoughts: []engine.Thought{th}})
 	if err != nil {
 		t.Fatal(err)

@@ -16,9 +16,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/llmtck/llmtck/engine"
-	"github.com/llmtck/llmtck/engine/store"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/reference/engine"
+	"github.com/llmtck/llmtck/reference/store"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Config says which provider to talk to and how.
@@ -30,13 +31,13 @@ type Config struct {
 	// Responses wire it is stateless (store:false, the whole history resent,
 	// encrypted reasoning included); on Gemini, calls without an id get a
 	// local one (LocalCallIDPrefix) that never goes on the wire.
-	Wire   engine.Wire
+	Wire   traffic.Wire
 	Model  string
 	APIKey string // sent in the wire's auth header when set
 	// MaxTokens is the response budget; 0 means 1024.
 	MaxTokens int
 	Stream    bool
-	Thinking  *engine.Thinking
+	Thinking  *traffic.Thinking
 	// Header is added to every request (anthropic-beta…).
 	Header http.Header
 	// Models are the models the harness supports (seed 004's
@@ -89,7 +90,7 @@ func New(cfg Config) (*Harness, error) {
 type Params struct {
 	// Messages is the starting transcript: system prompt, history and the
 	// new user message. Ephemeral ones are sent with the first request only.
-	Messages    []engine.Message
+	Messages    []traffic.Message
 	Tools       []engine.ToolDefinition
 	Permissions engine.Permissions
 	// Thoughts are routed for this adapter and placed before the first
@@ -104,7 +105,7 @@ type Params struct {
 	// MaxIterations bounds model calls; 0 means 10.
 	MaxIterations int
 	// Hook returns hook-phase mutations at the start of each iteration.
-	Hook func(iteration int, history []engine.Message) []engine.Mutation
+	Hook func(iteration int, history []traffic.Message) []engine.Mutation
 	// Store, when set, receives the history (never an ephemeral message)
 	// when the run ends, under ConversationID.
 	Store          store.MessageStore
@@ -169,11 +170,11 @@ func (h *Harness) Start(ctx context.Context, p Params) (*Run, error) {
 	start := p.Messages
 	if p.Context != "" {
 		n := 0
-		for n < len(start) && start[n].Role == engine.RoleSystem {
+		for n < len(start) && start[n].Role == traffic.RoleSystem {
 			n++
 		}
-		extra := engine.Message{Role: engine.RoleSystem, Blocks: []engine.Block{{Type: engine.BlockText, Text: p.Context}}}
-		start = slices.Concat(start[:n], []engine.Message{extra}, start[n:])
+		extra := traffic.Message{Role: traffic.RoleSystem, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: p.Context}}}
+		start = slices.Concat(start[:n], []traffic.Message{extra}, start[n:])
 	}
 	msgs, dispatch := engine.PlaceThoughts(start, p.Thoughts, h.cfg.ReplayTags)
 	tr, err := engine.NewTranscript(msgs...)
@@ -228,7 +229,7 @@ func (r *Run) Thoughts() []engine.Thought {
 
 // keepThoughts adds the reasoning blocks of iteration's reply to the run's
 // thoughts, each tagged for the wire it came from.
-func (r *Run) keepThoughts(iteration int, msgs []engine.Message) {
+func (r *Run) keepThoughts(iteration int, msgs []traffic.Message) {
 	now := time.Now()
 	for m, msg := range msgs {
 		for b, blk := range msg.Blocks {

@@ -13,22 +13,23 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/lint"
-	"github.com/llmtck/llmtck/engine"
-	"github.com/llmtck/llmtck/engine/store"
 	"github.com/llmtck/llmtck/internal/sse"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/reference/engine"
 	"github.com/llmtck/llmtck/reference/harness"
+	"github.com/llmtck/llmtck/reference/store"
 	"github.com/llmtck/llmtck/reference/store/memstore"
 	"github.com/llmtck/llmtck/reference/store/sqlstore"
+	"github.com/llmtck/llmtck/traffic"
 )
 
-func userText(s string) engine.Message {
-	return engine.Message{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: s}}}
+func userText(s string) traffic.Message {
+	return traffic.Message{Role: traffic.RoleUser, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: s}}}
 }
 
 func newHarness(t *testing.T, p *provider) *harness.Harness {
 	t.Helper()
-	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: engine.WireAnthropic, Model: "claude-test", Stream: true})
+	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: traffic.WireAnthropic, Model: "claude-test", Stream: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,10 +51,10 @@ func echoTool(name string, ran *[]string) engine.ToolDefinition {
 }
 
 // resultOf returns the tool_result block for id in the request, or nil.
-func resultOf(req *engine.Request, id string) *engine.Block {
+func resultOf(req *traffic.Request, id string) *traffic.Block {
 	for _, m := range req.Messages {
 		for i, b := range m.Blocks {
-			if b.Type == engine.BlockToolResult && b.ToolCallID == id {
+			if b.Type == traffic.BlockToolResult && b.ToolCallID == id {
 				return &m.Blocks[i]
 			}
 		}
@@ -61,7 +62,7 @@ func resultOf(req *engine.Request, id string) *engine.Block {
 	return nil
 }
 
-func resultText(b *engine.Block) string {
+func resultText(b *traffic.Block) string {
 	if b == nil {
 		return "<none>"
 	}
@@ -87,7 +88,7 @@ func TestPermissions(t *testing.T) {
 	p := newProvider(t, streamed(calls), streamed(turn{text: "done", in: 20, out: 2}))
 	var ran []string
 	run, err := newHarness(t, p).Start(context.Background(), harness.Params{
-		Messages: []engine.Message{userText("go")},
+		Messages: []traffic.Message{userText("go")},
 		Tools:    []engine.ToolDefinition{echoTool("read", &ran), echoTool("write", &ran)},
 		Permissions: engine.Permissions{
 			Allowlist: []engine.ToolPermission{{Tool: "read", Params: map[string]string{"path": "src/**"}}},
@@ -132,7 +133,7 @@ func TestPermissions(t *testing.T) {
 	}
 	// All seven results lead one user message, in call order.
 	m := second.Messages[2]
-	if m.Role != engine.RoleUser || len(m.Blocks) != 7 || m.Blocks[0].ToolCallID != "toolu_1" || m.Blocks[6].ToolCallID != "toolu_7" {
+	if m.Role != traffic.RoleUser || len(m.Blocks) != 7 || m.Blocks[0].ToolCallID != "toolu_1" || m.Blocks[6].ToolCallID != "toolu_7" {
 		t.Errorf("results message %+v", m)
 	}
 }
@@ -146,7 +147,7 @@ func TestRelayPausesUntilAnswered(t *testing.T) {
 		ranAt = time.Now()
 		return engine.ToolExecutionResult{Context: "written"}, nil
 	}}
-	run, err := newHarness(t, p).Start(context.Background(), harness.Params{Messages: []engine.Message{userText("go")}, Tools: []engine.ToolDefinition{tool}})
+	run, err := newHarness(t, p).Start(context.Background(), harness.Params{Messages: []traffic.Message{userText("go")}, Tools: []engine.ToolDefinition{tool}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +175,7 @@ func TestMaxIterations(t *testing.T) {
 	p := newProvider(t, replies...)
 	var ran []string
 	run, err := newHarness(t, p).Start(context.Background(), harness.Params{
-		Messages: []engine.Message{userText("loop")}, Tools: []engine.ToolDefinition{echoTool("read", &ran)},
+		Messages: []traffic.Message{userText("loop")}, Tools: []engine.ToolDefinition{echoTool("read", &ran)},
 		Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "read"}}}, MaxIterations: 3,
 	})
 	if err != nil {
@@ -209,7 +210,7 @@ func TestCancelDuringStream(t *testing.T) {
 		<-r.Context().Done()
 	}
 	p := newProvider(t, partial)
-	run, err := newHarness(t, p).Start(ctx, harness.Params{Messages: []engine.Message{userText("q")}})
+	run, err := newHarness(t, p).Start(ctx, harness.Params{Messages: []traffic.Message{userText("q")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +222,7 @@ func TestCancelDuringStream(t *testing.T) {
 	tr := run.Transcript()
 	msgs := tr.Messages()
 	last := msgs[len(msgs)-1]
-	if last.Role != engine.RoleAssistant || last.Blocks[0].Text != "The answer " || !tr.Note(len(msgs)-1).Truncated {
+	if last.Role != traffic.RoleAssistant || last.Blocks[0].Text != "The answer " || !tr.Note(len(msgs)-1).Truncated {
 		t.Errorf("last message %+v note %+v", last, tr.Note(len(msgs)-1))
 	}
 	if err := engine.Validate(msgs); err != nil {
@@ -243,7 +244,7 @@ func TestCancelDuringTool(t *testing.T) {
 		<-ctx.Done()
 		return engine.ToolExecutionResult{}, ctx.Err()
 	}}
-	run, err := newHarness(t, p).Start(ctx, harness.Params{Messages: []engine.Message{userText("q")}, Tools: []engine.ToolDefinition{fast, slow},
+	run, err := newHarness(t, p).Start(ctx, harness.Params{Messages: []traffic.Message{userText("q")}, Tools: []engine.ToolDefinition{fast, slow},
 		Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "*"}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -278,7 +279,7 @@ func TestCancelDuringTool(t *testing.T) {
 func TestConsumerStops(t *testing.T) {
 	p := newProvider(t, streamed(turn{calls: []call{{"toolu_1", "read", `{"path":"x"}`}, {"toolu_2", "read", `{"path":"y"}`}}}))
 	var ran []string
-	run, err := newHarness(t, p).Start(context.Background(), harness.Params{Messages: []engine.Message{userText("q")},
+	run, err := newHarness(t, p).Start(context.Background(), harness.Params{Messages: []traffic.Message{userText("q")},
 		Tools: []engine.ToolDefinition{echoTool("read", &ran)}, Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "read"}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -316,9 +317,9 @@ func TestEphemeral(t *testing.T) {
 	hookEph := userText("HOOK-EPHEMERAL")
 	hookEph.Ephemeral = true
 	run, err := newHarness(t, p).Start(context.Background(), harness.Params{
-		Messages: []engine.Message{{Role: engine.RoleSystem, Blocks: []engine.Block{{Type: engine.BlockText, Text: "sys"}}}, userText("q"), eph},
+		Messages: []traffic.Message{{Role: traffic.RoleSystem, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "sys"}}}, userText("q"), eph},
 		Tools:    []engine.ToolDefinition{echoTool("read", &ran)}, Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "read"}}},
-		Hook: func(i int, _ []engine.Message) []engine.Mutation {
+		Hook: func(i int, _ []traffic.Message) []engine.Mutation {
 			if i == 2 {
 				return []engine.Mutation{engine.UserMessage{Message: hookEph}}
 			}
@@ -348,7 +349,7 @@ func TestEphemeral(t *testing.T) {
 	// In the second request the hook's ephemeral text follows the tool
 	// result in the same user message: never inside a call→result pair.
 	last := reqs[1].Messages[len(reqs[1].Messages)-1]
-	if last.Blocks[0].Type != engine.BlockToolResult || last.Blocks[1].Text != "HOOK-EPHEMERAL" {
+	if last.Blocks[0].Type != traffic.BlockToolResult || last.Blocks[1].Text != "HOOK-EPHEMERAL" {
 		t.Errorf("second request ends with %+v", last)
 	}
 	for _, m := range run.Transcript().Messages() {
@@ -389,7 +390,7 @@ func TestSpawn(t *testing.T) {
 		out, err := tc.Spawn(ctx, in.Task)
 		return engine.ToolExecutionResult{Context: out}, err
 	}}
-	run, err := newHarness(t, p).Start(context.Background(), harness.Params{Messages: []engine.Message{userText("how many?")},
+	run, err := newHarness(t, p).Start(context.Background(), harness.Params{Messages: []traffic.Message{userText("how many?")},
 		Tools: []engine.ToolDefinition{delegate}, Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "delegate"}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -420,22 +421,22 @@ func TestSpawn(t *testing.T) {
 // summary and a user message carrying the image.
 func TestMultimodalToolResult(t *testing.T) {
 	p := newProvider(t, streamed(turn{calls: []call{{"toolu_1", "screenshot", `{}`}}}), streamed(turn{text: "I see a cat"}))
-	img := engine.Block{Type: engine.BlockImage, MediaType: "image/png",
+	img := traffic.Block{Type: traffic.BlockImage, MediaType: "image/png",
 		Source: json.RawMessage(`{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}`)}
 	shot := engine.ToolDefinition{Name: "screenshot", Execute: func(context.Context, json.RawMessage, engine.ToolContext) (engine.ToolExecutionResult, error) {
-		return engine.ToolExecutionResult{Context: "screenshot of the page", Media: []engine.Block{img}}, nil
+		return engine.ToolExecutionResult{Context: "screenshot of the page", Media: []traffic.Block{img}}, nil
 	}}
-	run, err := newHarness(t, p).Start(context.Background(), harness.Params{Messages: []engine.Message{userText("look")},
+	run, err := newHarness(t, p).Start(context.Background(), harness.Params{Messages: []traffic.Message{userText("look")},
 		Tools: []engine.ToolDefinition{shot}, Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "*"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkEvents(t, collect(t, run.Events(), nil))
 	second := p.requests()[1].Messages
-	if len(second) != 3 || second[1].Role != engine.RoleAssistant || second[2].Role != engine.RoleUser {
+	if len(second) != 3 || second[1].Role != traffic.RoleAssistant || second[2].Role != traffic.RoleUser {
 		t.Fatalf("second request %+v", second)
 	}
-	if !strings.Contains(second[1].Blocks[0].Text, "screenshot with {}") || second[2].Blocks[1].Type != engine.BlockImage ||
+	if !strings.Contains(second[1].Blocks[0].Text, "screenshot with {}") || second[2].Blocks[1].Type != traffic.BlockImage ||
 		string(second[2].Blocks[1].Source) != string(img.Source) {
 		t.Errorf("restructured messages %+v", second[1:])
 	}
@@ -452,7 +453,7 @@ func TestToolProposesExperience(t *testing.T) {
 		return engine.ToolExecutionResult{Context: "stored"}, tc.Mutate(engine.ExperienceRemember{Text: "user prefers metric"})
 	}}
 	run, err := newHarness(t, p).Start(context.Background(), harness.Params{
-		Messages: []engine.Message{{Role: engine.RoleSystem, Blocks: []engine.Block{{Type: engine.BlockText, Text: "be brief"}}}, userText("hi")},
+		Messages: []traffic.Message{{Role: traffic.RoleSystem, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "be brief"}}}, userText("hi")},
 		Tools:    []engine.ToolDefinition{remember}, Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "*"}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -468,7 +469,7 @@ func TestToolProposesExperience(t *testing.T) {
 func TestProviderError(t *testing.T) {
 	body := []byte(`{"type":"error","error":{"type":"invalid_request_error","message":"messages.1.content.0: Invalid ` + "`signature`" + ` in ` + "`thinking`" + ` block"}}`)
 	p := newProvider(t, recorded(400, "application/json", body))
-	run, err := newHarness(t, p).Start(context.Background(), harness.Params{Messages: []engine.Message{userText("q")}})
+	run, err := newHarness(t, p).Start(context.Background(), harness.Params{Messages: []traffic.Message{userText("q")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -500,14 +501,14 @@ func TestThoughtsRouted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	history := []engine.Message{userText("q"), {Role: engine.RoleAssistant, Blocks: []engine.Block{{Type: engine.BlockText, Text: "a"}}}, userText("q2")}
+	history := []traffic.Message{userText("q"), {Role: traffic.RoleAssistant, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "a"}}}, userText("q2")}
 	run, err := newHarness(t, p).Start(context.Background(), harness.Params{Messages: history, Thoughts: []engine.Thought{ant, oai}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkEvents(t, collect(t, run.Events(), nil))
 	a := p.requests()[0].Messages[1]
-	if a.Blocks[0].Type != engine.BlockThinking || string(a.Blocks[0].Signature) != `"EqQBCkYIBx\/sig=="` {
+	if a.Blocks[0].Type != traffic.BlockThinking || string(a.Blocks[0].Signature) != `"EqQBCkYIBx\/sig=="` {
 		t.Errorf("assistant message sent %+v", a.Blocks)
 	}
 	if !strings.Contains(string(p.bodies[0]), `"signature":"EqQBCkYIBx\/sig=="`) {
@@ -528,7 +529,7 @@ func TestStartErrors(t *testing.T) {
 	}{
 		{"bad schema", harness.Params{Tools: []engine.ToolDefinition{{Name: "x", Schema: json.RawMessage(`{"type":1}`)}}}, "tool x: schema"},
 		{"bad glob", harness.Params{Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "[z-a]"}}}}, "allowlist[0].tool"},
-		{"unpaired history", harness.Params{Messages: []engine.Message{userText("q"), {Role: engine.RoleTool, Blocks: []engine.Block{{Type: engine.BlockToolResult, ToolCallID: "x"}}}}}, "follows no assistant tool call"},
+		{"unpaired history", harness.Params{Messages: []traffic.Message{userText("q"), {Role: traffic.RoleTool, Blocks: []traffic.Block{{Type: traffic.BlockToolResult, ToolCallID: "x"}}}}}, "follows no assistant tool call"},
 		{"store without conversation", harness.Params{Store: memstore.New()}, "ConversationID"},
 	}
 	for _, tt := range tests {
@@ -537,7 +538,7 @@ func TestStartErrors(t *testing.T) {
 			t.Errorf("%s: %v, want …%s…", tt.name, err, tt.want)
 		}
 	}
-	if _, err := harness.New(harness.Config{BaseURL: "localhost:80", Wire: engine.WireAnthropic}); err == nil {
+	if _, err := harness.New(harness.Config{BaseURL: "localhost:80", Wire: traffic.WireAnthropic}); err == nil {
 		t.Error("relative base URL accepted")
 	}
 	if _, err := harness.New(harness.Config{BaseURL: "http://x", Wire: "cohere"}); err == nil || !strings.Contains(err.Error(), `no codec for wire "cohere"`) {
@@ -557,7 +558,7 @@ func TestPersistToSQLStore(t *testing.T) {
 	eph := userText("EPHEMERAL hint")
 	eph.Ephemeral = true
 	run, err := newHarness(t, p).Start(context.Background(), harness.Params{
-		Messages: []engine.Message{userText("question"), eph}, Store: st, ConversationID: "c9"})
+		Messages: []traffic.Message{userText("question"), eph}, Store: st, ConversationID: "c9"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -582,8 +583,8 @@ func TestPersistToSQLStore(t *testing.T) {
 // thoughts keep the elided ones and add the reasoning of its own replies.
 func TestThoughtsSideChannelAndContext(t *testing.T) {
 	p := newProvider(t, streamed(turn{thinking: "fresh", signature: "c2lnMg==", text: "ok"}))
-	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: engine.WireAnthropic, Model: "claude-test", Stream: true,
-		ReplayTags: append(engine.ReplayTags(engine.WireAnthropic), "deepseek-reasoning-handle-v1")})
+	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: traffic.WireAnthropic, Model: "claude-test", Stream: true,
+		ReplayTags: append(engine.ReplayTags(traffic.WireAnthropic), "deepseek-reasoning-handle-v1")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -592,7 +593,7 @@ func TestThoughtsSideChannelAndContext(t *testing.T) {
 		Payload: json.RawMessage(`{"handle":"a<b&c"}`), ReplayCompatibility: "deepseek-reasoning-handle-v1"})
 	elided, _ := engine.NewThought(engine.RawThought{ID: "rs_1", CreatedAt: now, UpdatedAt: now,
 		Payload: json.RawMessage(`"gAAAA"`), ReplayCompatibility: engine.ReplayResponsesReasoning})
-	history := []engine.Message{userText("q"), {Role: engine.RoleAssistant, Blocks: []engine.Block{{Type: engine.BlockText, Text: "a"}}}, userText("q2")}
+	history := []traffic.Message{userText("q"), {Role: traffic.RoleAssistant, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "a"}}}, userText("q2")}
 	run, err := h.Start(context.Background(), harness.Params{Messages: history, Thoughts: []engine.Thought{handle, elided}})
 	if err != nil {
 		t.Fatal(err)
@@ -617,7 +618,7 @@ func TestRedactionPolicyLeavesTheWireAlone(t *testing.T) {
 	p := newProvider(t,
 		streamed(turn{thinking: "the token is secret-4242, then write", signature: "c2lnbmVk", calls: []call{{"toolu_1", "write", `{"path":"a"}`}}}),
 		streamed(turn{text: "done"}))
-	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: engine.WireAnthropic, Model: "claude-test", Stream: true,
+	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: traffic.WireAnthropic, Model: "claude-test", Stream: true,
 		Redaction: engine.RedactionPolicy{ThinkingPatterns: []*regexp.Regexp{regexp.MustCompile(`secret-\d+`)}}})
 	if err != nil {
 		t.Fatal(err)
@@ -625,7 +626,7 @@ func TestRedactionPolicyLeavesTheWireAlone(t *testing.T) {
 	tool := engine.ToolDefinition{Name: "write", Execute: func(context.Context, json.RawMessage, engine.ToolContext) (engine.ToolExecutionResult, error) {
 		return engine.ToolExecutionResult{Context: "written"}, nil
 	}}
-	run, err := h.Start(context.Background(), harness.Params{Messages: []engine.Message{userText("go")}, Tools: []engine.ToolDefinition{tool},
+	run, err := h.Start(context.Background(), harness.Params{Messages: []traffic.Message{userText("go")}, Tools: []engine.ToolDefinition{tool},
 		Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "write"}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -642,7 +643,7 @@ func TestRedactionPolicyLeavesTheWireAlone(t *testing.T) {
 	if len(p.bodies) != 2 || !strings.Contains(string(p.bodies[1]), `"thinking":"the token is secret-4242, then write","signature":"c2lnbmVk"`) {
 		t.Errorf("the echo was redacted too:\n%s", p.bodies[len(p.bodies)-1])
 	}
-	m := engine.Message{Role: engine.RoleAssistant, Blocks: []engine.Block{{Type: engine.BlockThinking, Text: "secret-1", Signature: json.RawMessage(`"s"`)}}}
+	m := traffic.Message{Role: traffic.RoleAssistant, Blocks: []traffic.Block{{Type: traffic.BlockThinking, Text: "secret-1", Signature: json.RawMessage(`"s"`)}}}
 	if got := (engine.RedactionPolicy{ThinkingPatterns: []*regexp.Regexp{regexp.MustCompile(`secret-\d+`)}}).Message(m); got.Blocks[0].Text != "[redacted]" || string(got.Blocks[0].Signature) != `"s"` || m.Blocks[0].Text != "secret-1" {
 		t.Errorf("Message: %+v (original %+v)", got.Blocks[0], m.Blocks[0])
 	}
@@ -679,7 +680,7 @@ func TestResumeFromSQLStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := newHarness(t, p).Start(context.Background(), harness.Params{Messages: []engine.Message{userText("write a")},
+	run, err := newHarness(t, p).Start(context.Background(), harness.Params{Messages: []traffic.Message{userText("write a")},
 		Tools: []engine.ToolDefinition{tool}, Permissions: perms, Store: st, ConversationID: "conv"})
 	if err != nil {
 		t.Fatal(err)
@@ -723,7 +724,7 @@ func TestResumeFromSQLStore(t *testing.T) {
 	// the summary that replaced them.
 	p2 := newProvider(t, streamed(turn{text: "fine"}))
 	history, _ = harness.Resume(st, "conv")
-	compact := func(iteration int, _ []engine.Message) []engine.Mutation {
+	compact := func(iteration int, _ []traffic.Message) []engine.Mutation {
 		if iteration > 1 {
 			return nil
 		}

@@ -9,15 +9,16 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/reference/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // reply is what one model call gave.
 type reply struct {
 	// msgs is the reply as the transcript keeps it: one assistant message,
 	// or one per item on the Responses wire.
-	msgs    []engine.Message
+	msgs    []traffic.Message
 	usage   engine.TokenUsage
 	partial string // text received before the call failed
 }
@@ -30,9 +31,9 @@ func (r *Run) call(iteration int) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	req := &engine.Request{Wire: cfg.Wire, Model: cfg.Model, MaxTokens: cfg.MaxTokens, Stream: cfg.Stream, Thinking: cfg.Thinking}
+	req := &traffic.Request{Wire: cfg.Wire, Model: cfg.Model, MaxTokens: cfg.MaxTokens, Stream: cfg.Stream, Thinking: cfg.Thinking}
 	req.System, req.Messages = shape(cfg.Wire, c.System, c.Messages)
-	if cfg.Wire == engine.WireResponses {
+	if cfg.Wire == traffic.WireResponses {
 		stateless := false
 		req.Store, req.Include = &stateless, responsesInclude
 	}
@@ -92,16 +93,16 @@ func (r *Run) call(iteration int) (reply, error) {
 
 func endpoint(cfg Config) string {
 	switch cfg.Wire {
-	case engine.WireOpenAI:
+	case traffic.WireOpenAI:
 		return cfg.BaseURL + "/v1/chat/completions"
-	case engine.WireResponses:
+	case traffic.WireResponses:
 		return cfg.BaseURL + "/v1/responses"
-	case engine.WireGemini:
+	case traffic.WireGemini:
 		if cfg.Stream {
 			return cfg.BaseURL + "/v1beta/models/" + cfg.Model + ":streamGenerateContent?alt=sse"
 		}
 		return cfg.BaseURL + "/v1beta/models/" + cfg.Model + ":generateContent"
-	case engine.WireBedrock:
+	case traffic.WireBedrock:
 		if cfg.Stream {
 			return cfg.BaseURL + "/model/" + url.PathEscape(cfg.Model) + "/converse-stream"
 		}
@@ -116,12 +117,12 @@ func setHeaders(h http.Header, cfg Config) {
 		h.Set("Accept", "text/event-stream")
 	}
 	switch cfg.Wire {
-	case engine.WireAnthropic:
+	case traffic.WireAnthropic:
 		h.Set("Anthropic-Version", "2023-06-01")
 		if cfg.APIKey != "" {
 			h.Set("X-Api-Key", cfg.APIKey)
 		}
-	case engine.WireGemini:
+	case traffic.WireGemini:
 		if cfg.APIKey != "" {
 			h.Set("X-Goog-Api-Key", cfg.APIKey)
 		}
@@ -137,11 +138,11 @@ func setHeaders(h http.Header, cfg Config) {
 	}
 }
 
-func textOf(msgs []engine.Message) string {
+func textOf(msgs []traffic.Message) string {
 	var b strings.Builder
 	for _, m := range msgs {
 		for _, bl := range m.Blocks {
-			if bl.Type == engine.BlockText {
+			if bl.Type == traffic.BlockText {
 				b.WriteString(bl.Text)
 			}
 		}
@@ -149,7 +150,7 @@ func textOf(msgs []engine.Message) string {
 	return b.String()
 }
 
-func tokens(u *engine.Usage) engine.TokenUsage {
+func tokens(u *traffic.Usage) engine.TokenUsage {
 	if u == nil {
 		return engine.TokenUsage{}
 	}

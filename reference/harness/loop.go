@@ -3,7 +3,8 @@ package harness
 import (
 	"fmt"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/reference/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 func (r *Run) run() {
@@ -104,8 +105,8 @@ func (r *Run) iterate() (engine.EndReason, int) {
 // narrate emits the reasoning, text and tool calls of a reply (one
 // message, or one per item) and returns its calls. Empty text, such as a
 // Gemini part that only carries a signature, says nothing.
-func (r *Run) narrate(i int, msgs []engine.Message) []engine.Block {
-	var calls []engine.Block
+func (r *Run) narrate(i int, msgs []traffic.Message) []traffic.Block {
+	var calls []traffic.Block
 	r.final = ""
 	j := 0
 	for _, m := range msgs {
@@ -113,16 +114,16 @@ func (r *Run) narrate(i int, msgs []engine.Message) []engine.Block {
 			id := fmt.Sprintf("%s-%d-%d", r.runID, i, j)
 			j++
 			switch b.Type {
-			case engine.BlockThinking, engine.BlockReasoning:
+			case traffic.BlockThinking, traffic.BlockReasoning:
 				if b.Text != "" {
 					r.emit(engine.ReasoningEvent{EventHeader: r.header(), ID: id, Content: r.h.cfg.Redaction.Thinking(b.Text)})
 				}
-			case engine.BlockText:
+			case traffic.BlockText:
 				if b.Text != "" {
 					r.final += b.Text
 					r.emit(engine.TextEvent{EventHeader: r.header(), ID: id, Content: b.Text})
 				}
-			case engine.BlockToolCall:
+			case traffic.BlockToolCall:
 				calls = append(calls, b)
 			}
 		}

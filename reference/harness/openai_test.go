@@ -9,9 +9,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/reference/engine"
 	"github.com/llmtck/llmtck/reference/harness"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // The same loop drives the Chat Completions wire: the system prompt leads
@@ -30,14 +31,14 @@ func TestOpenAIChatLoop(t *testing.T) {
 			"data: [DONE]\n\n",
 	}
 	var mu sync.Mutex
-	var reqs []*engine.Request
+	var reqs []*traffic.Request
 	var raw []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		if r.URL.Path != "/v1/chat/completions" || r.Header.Get("Authorization") != "Bearer sk-test" {
 			t.Errorf("request to %s with auth %q", r.URL.Path, r.Header.Get("Authorization"))
 		}
-		req, err := providers.For(engine.WireOpenAI).DecodeRequest(body)
+		req, err := providers.For(traffic.WireOpenAI).DecodeRequest(body)
 		if err != nil {
 			t.Errorf("request does not decode: %v", err)
 			return
@@ -54,13 +55,13 @@ func TestOpenAIChatLoop(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	h, err := harness.New(harness.Config{BaseURL: srv.URL, Wire: engine.WireOpenAI, Model: "gpt-test", Stream: true, APIKey: "sk-test"})
+	h, err := harness.New(harness.Config{BaseURL: srv.URL, Wire: traffic.WireOpenAI, Model: "gpt-test", Stream: true, APIKey: "sk-test"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ran []string
 	run, err := h.Start(context.Background(), harness.Params{
-		Messages:    []engine.Message{{Role: engine.RoleSystem, Blocks: []engine.Block{{Type: engine.BlockText, Text: "be brief"}}}, userText("what is in src?")},
+		Messages:    []traffic.Message{{Role: traffic.RoleSystem, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "be brief"}}}, userText("what is in src?")},
 		Tools:       []engine.ToolDefinition{echoTool("read", &ran)},
 		Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "read", Params: map[string]string{"path": "src/**"}}}},
 	})
@@ -76,7 +77,7 @@ func TestOpenAIChatLoop(t *testing.T) {
 		t.Fatalf("%d requests", len(reqs))
 	}
 	msgs := reqs[1].Messages
-	if len(msgs) != 4 || msgs[0].Role != engine.RoleSystem || msgs[2].Role != engine.RoleAssistant || msgs[3].Role != engine.RoleTool {
+	if len(msgs) != 4 || msgs[0].Role != traffic.RoleSystem || msgs[2].Role != traffic.RoleAssistant || msgs[3].Role != traffic.RoleTool {
 		t.Fatalf("second request %+v", msgs)
 	}
 	if got := string(msgs[2].Blocks[0].Input); got != `"{\"path\": \"src/<a>.go\"}"` {

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/llmtck/llmtck/engine"
-	"github.com/llmtck/llmtck/engine/store"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/reference/engine"
+	"github.com/llmtck/llmtck/reference/store"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // persist writes the history to the store (seeds 001 and 002). The stored
@@ -86,7 +87,7 @@ func (r *Run) persist() error {
 
 // stored reports whether row already holds m: its payload when the store
 // keeps them, else its text, type and tags.
-func stored(s store.MessageStore, row *store.Message, m engine.Message, n engine.Note) bool {
+func stored(s store.MessageStore, row *store.Message, m traffic.Message, n engine.Note) bool {
 	if ps, ok := s.(store.PayloadStore); ok {
 		p, err := ps.Payload(row.ID)
 		wire, _ := rawjson.Marshal(m)
@@ -109,13 +110,13 @@ func shorten(s string, n int) string {
 // store.PayloadStore written by this harness) is the exact message that was
 // stored; without one, the message is rebuilt from its text, which loses
 // what text cannot hold (thinking signatures among it), and Resume says so.
-func Resume(s store.MessageStore, conversationID string) ([]engine.Message, error) {
+func Resume(s store.MessageStore, conversationID string) ([]traffic.Message, error) {
 	rows, err := s.List(conversationID, store.Filter{})
 	if err != nil {
 		return nil, fmt.Errorf("resuming %s: %w", conversationID, err)
 	}
 	ps, _ := s.(store.PayloadStore)
-	var out []engine.Message
+	var out []traffic.Message
 	var lossy []string
 	for _, row := range rows {
 		var p []byte
@@ -129,7 +130,7 @@ func Resume(s store.MessageStore, conversationID string) ([]engine.Message, erro
 			lossy = append(lossy, row.ID)
 			continue
 		}
-		var m engine.Message
+		var m traffic.Message
 		if err := json.Unmarshal(p, &m); err != nil {
 			return nil, fmt.Errorf("resuming %s: message %s: %w", conversationID, row.ID, err)
 		}
@@ -156,24 +157,24 @@ func IsLossy(err error) bool {
 }
 
 // fromText rebuilds a message from a row without a payload.
-func fromText(row *store.Message) engine.Message {
-	role := engine.Role(row.Role)
+func fromText(row *store.Message) traffic.Message {
+	role := traffic.Role(row.Role)
 	if role == "" {
-		role = engine.RoleUser
+		role = traffic.RoleUser
 		if row.Type == store.TypeAssistant {
-			role = engine.RoleAssistant
+			role = traffic.RoleAssistant
 		}
 	}
-	return engine.Message{Role: role, Blocks: []engine.Block{{Type: engine.BlockText, Text: row.Content}}}
+	return traffic.Message{Role: role, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: row.Content}}}
 }
 
 // record is the store's view of a message: its readable text and tags.
-func record(m engine.Message, n engine.Note) *store.Message {
+func record(m traffic.Message, n engine.Note) *store.Message {
 	rec := &store.Message{Role: string(m.Role), Type: store.TypeUser}
 	switch m.Role {
-	case engine.RoleAssistant:
+	case traffic.RoleAssistant:
 		rec.Type = store.TypeAssistant
-	case engine.RoleTool:
+	case traffic.RoleTool:
 		rec.Type = store.TypeTool
 	}
 	var text []string
@@ -187,12 +188,12 @@ func record(m engine.Message, n engine.Note) *store.Message {
 	}
 	for _, b := range m.Blocks {
 		switch b.Type {
-		case engine.BlockText:
+		case traffic.BlockText:
 			text = append(text, b.Text)
-		case engine.BlockToolCall:
+		case traffic.BlockToolCall:
 			text = append(text, fmt.Sprintf("→ %s(%s)", b.Name, b.Input))
 			tag("tool_call")
-		case engine.BlockToolResult:
+		case traffic.BlockToolResult:
 			rec.ToolName = b.Name
 			for _, c := range b.Content {
 				text = append(text, c.Text)

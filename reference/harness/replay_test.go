@@ -8,9 +8,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/proxy"
+	"github.com/llmtck/llmtck/reference/engine"
 	"github.com/llmtck/llmtck/reference/harness"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // The loop runs through llmtck's own recorder and then, offline, against
@@ -30,13 +31,13 @@ func TestRecordThenReplay(t *testing.T) {
 		}
 		srv := httptest.NewServer(proxy.NewHandler(rec, up))
 		defer srv.Close()
-		h, err := harness.New(harness.Config{BaseURL: srv.URL, Wire: engine.WireAnthropic, Model: "claude-test", Stream: true,
-			Thinking: &engine.Thinking{Type: "enabled", BudgetTokens: 1024}, MaxTokens: 2048})
+		h, err := harness.New(harness.Config{BaseURL: srv.URL, Wire: traffic.WireAnthropic, Model: "claude-test", Stream: true,
+			Thinking: &traffic.Thinking{Type: "enabled", BudgetTokens: 1024}, MaxTokens: 2048})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var ran []string
-		r, err := h.Start(context.Background(), harness.Params{Messages: []engine.Message{userText("which module?")},
+		r, err := h.Start(context.Background(), harness.Params{Messages: []traffic.Message{userText("which module?")},
 			Tools: []engine.ToolDefinition{echoTool("read", &ran)}, Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "read"}}}})
 		if err != nil {
 			t.Fatal(err)
@@ -63,7 +64,7 @@ func TestRecordThenReplay(t *testing.T) {
 	}
 	// The signed thinking was echoed in the second request, as recorded.
 	sent := upstream.requests()[1].Messages[1].Blocks[0]
-	if sent.Type != engine.BlockThinking || string(sent.Signature) != `"EqQBCkYIBxgCKkB/sig+=="` {
+	if sent.Type != traffic.BlockThinking || string(sent.Signature) != `"EqQBCkYIBxgCKkB/sig+=="` {
 		t.Errorf("echoed thinking %+v", sent)
 	}
 }

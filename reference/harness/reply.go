@@ -1,6 +1,6 @@
 package harness
 
-import "github.com/llmtck/llmtck/engine"
+import "github.com/llmtck/llmtck/traffic"
 
 // replyOf turns a decoded response into the messages the transcript
 // records:
@@ -13,22 +13,22 @@ import "github.com/llmtck/llmtck/engine"
 //   - on the other wires the output is one assistant message.
 //
 // Empty messages are left out: there is nothing in them to send back.
-func replyOf(w engine.Wire, resp *engine.Response) []engine.Message {
+func replyOf(w traffic.Wire, resp *traffic.Response) []traffic.Message {
 	partial := map[int]bool{}
 	if resp.Stream != nil {
 		for _, i := range resp.Stream.Partial {
 			partial[i] = true
 		}
 	}
-	var out []engine.Message
+	var out []traffic.Message
 	for i, m := range resp.Output {
 		if partial[i] || len(m.Blocks) == 0 {
 			continue
 		}
-		m.Role = engine.RoleAssistant
+		m.Role = traffic.RoleAssistant
 		out = append(out, m)
 	}
-	if w == engine.WireResponses {
+	if w == traffic.WireResponses {
 		for len(out) > 0 {
 			if _, ok := reasoningOf(out[len(out)-1]); !ok {
 				break
@@ -40,9 +40,9 @@ func replyOf(w engine.Wire, resp *engine.Response) []engine.Message {
 	if len(out) <= 1 {
 		return out
 	}
-	joined := engine.Message{Role: engine.RoleAssistant}
+	joined := traffic.Message{Role: traffic.RoleAssistant}
 	for _, m := range out {
 		joined.Blocks = append(joined.Blocks, m.Blocks...)
 	}
-	return []engine.Message{joined}
+	return []traffic.Message{joined}
 }

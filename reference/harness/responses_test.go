@@ -8,15 +8,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers/responses"
+	"github.com/llmtck/llmtck/reference/engine"
 	"github.com/llmtck/llmtck/reference/harness"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 func newResponsesHarness(t *testing.T, p *provider, stream bool) *harness.Harness {
 	t.Helper()
-	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: engine.WireResponses, Model: "gpt-test", Stream: stream, APIKey: "sk-test",
-		Thinking: &engine.Thinking{Type: "enabled", Raw: json.RawMessage(`{"effort":"low","summary":"auto"}`)}})
+	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: traffic.WireResponses, Model: "gpt-test", Stream: stream, APIKey: "sk-test",
+		Thinking: &traffic.Thinking{Type: "enabled", Raw: json.RawMessage(`{"effort":"low","summary":"auto"}`)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,10 +57,10 @@ func TestResponsesLoop(t *testing.T) {
 			if stream {
 				reply = rStream
 			}
-			p := newWireProvider(t, engine.WireResponses, reply(responsesToolTurn), reply(responsesFinalTurn))
+			p := newWireProvider(t, traffic.WireResponses, reply(responsesToolTurn), reply(responsesFinalTurn))
 			var ran []string
 			run, err := newResponsesHarness(t, p, stream).Start(context.Background(), harness.Params{
-				Messages:    []engine.Message{{Role: engine.RoleSystem, Blocks: []engine.Block{{Type: engine.BlockText, Text: "be brief"}}}, userText("what is in src?")},
+				Messages:    []traffic.Message{{Role: traffic.RoleSystem, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "be brief"}}}, userText("what is in src?")},
 				Tools:       []engine.ToolDefinition{echoTool("read", &ran)},
 				Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "read", Params: map[string]string{"path": "src/**"}}}},
 			})
@@ -135,14 +136,14 @@ func TestResponsesCancelDuringStream(t *testing.T) {
 		{kind: "reasoning", id: "rs_1", text: "thinking", enc: encA},
 		{kind: "message", id: "msg_1", text: "The answer is forty-two", partial: true},
 	}}
-	p := newWireProvider(t, engine.WireResponses, rStream(tu), rStream(responsesFinalTurn))
+	p := newWireProvider(t, traffic.WireResponses, rStream(tu), rStream(responsesFinalTurn))
 	h := newResponsesHarness(t, p, true)
-	cut, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: engine.WireResponses, Model: "gpt-test", Stream: true, APIKey: "sk-test",
+	cut, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: traffic.WireResponses, Model: "gpt-test", Stream: true, APIKey: "sk-test",
 		HTTPClient: cancelOnRead(`"delta":"The answer "`, cancel)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := cut.Start(ctx, harness.Params{Messages: []engine.Message{userText("q")}})
+	run, err := cut.Start(ctx, harness.Params{Messages: []traffic.Message{userText("q")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,9 +179,9 @@ func TestResponsesCancelDuringTool(t *testing.T) {
 		{kind: "function_call", id: "fc_2", callID: "call_2", name: "slow", args: `"{}"`},
 		{kind: "function_call", id: "fc_3", callID: "call_3", name: "fast", args: `"{}"`},
 	}}
-	p := newWireProvider(t, engine.WireResponses, rStream(tu), rStream(responsesFinalTurn))
+	p := newWireProvider(t, traffic.WireResponses, rStream(tu), rStream(responsesFinalTurn))
 	h := newResponsesHarness(t, p, true)
-	run, err := h.Start(ctx, harness.Params{Messages: []engine.Message{userText("q")}, Tools: cancellingTools(cancel),
+	run, err := h.Start(ctx, harness.Params{Messages: []traffic.Message{userText("q")}, Tools: cancellingTools(cancel),
 		Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "*"}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -217,9 +218,9 @@ func TestResponsesReasoningWithoutPayload(t *testing.T) {
 		{kind: "reasoning", id: "rs_1", text: "summary only"},
 		{kind: "function_call", id: "fc_1", callID: "call_1", name: "read", args: `"{\"path\":\"a\"}"`},
 	}}
-	p := newWireProvider(t, engine.WireResponses, rDocument(tu), rDocument(responsesFinalTurn))
+	p := newWireProvider(t, traffic.WireResponses, rDocument(tu), rDocument(responsesFinalTurn))
 	var ran []string
-	run, err := newResponsesHarness(t, p, false).Start(context.Background(), harness.Params{Messages: []engine.Message{userText("q")},
+	run, err := newResponsesHarness(t, p, false).Start(context.Background(), harness.Params{Messages: []traffic.Message{userText("q")},
 		Tools: []engine.ToolDefinition{echoTool("read", &ran)}, Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "read"}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -257,7 +258,7 @@ func cancellingTools(cancel func()) []engine.ToolDefinition {
 // continueRun starts a run on h from a finished run's history plus a new
 // user message, and returns the request p received for it: p has checked
 // it with the codec and the validator.
-func continueRun(t *testing.T, p *provider, h *harness.Harness, history []engine.Message) *engine.Request {
+func continueRun(t *testing.T, p *provider, h *harness.Harness, history []traffic.Message) *traffic.Request {
 	t.Helper()
 	run, err := h.Start(context.Background(), harness.Params{Messages: append(history, userText("go on")),
 		Tools: cancellingTools(func() {})})
@@ -273,13 +274,13 @@ func continueRun(t *testing.T, p *provider, h *harness.Harness, history []engine
 }
 
 // wireTypes renders messages by item type, or role when they have none.
-func wireTypes(msgs []engine.Message) string {
+func wireTypes(msgs []traffic.Message) string {
 	var s []string
 	for _, m := range msgs {
 		switch {
 		case m.WireType != "":
 			s = append(s, m.WireType)
-		case len(m.Blocks) == 1 && m.Blocks[0].Type == engine.BlockToolResult && m.Role == engine.RoleTool:
+		case len(m.Blocks) == 1 && m.Blocks[0].Type == traffic.BlockToolResult && m.Role == traffic.RoleTool:
 			s = append(s, "tool")
 		default:
 			s = append(s, string(m.Role))
@@ -288,7 +289,7 @@ func wireTypes(msgs []engine.Message) string {
 	return strings.Join(s, " ")
 }
 
-func systemOf(req *engine.Request) string {
+func systemOf(req *traffic.Request) string {
 	var b bytes.Buffer
 	for _, s := range req.System {
 		b.WriteString(s.Text)
@@ -305,11 +306,11 @@ func TestResponsesThoughtRouted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	answer := engine.Message{Role: engine.RoleAssistant, WireType: "message", Blocks: []engine.Block{{Type: engine.BlockText, WireType: "output_text", Text: "a"}},
+	answer := traffic.Message{Role: traffic.RoleAssistant, WireType: "message", Blocks: []traffic.Block{{Type: traffic.BlockText, WireType: "output_text", Text: "a"}},
 		Extra: map[string]json.RawMessage{"id": json.RawMessage(`"msg_0"`), "phase": json.RawMessage(`"final_answer"`)}}
-	p := newWireProvider(t, engine.WireResponses, rDocument(responsesFinalTurn))
+	p := newWireProvider(t, traffic.WireResponses, rDocument(responsesFinalTurn))
 	run, err := newResponsesHarness(t, p, false).Start(context.Background(), harness.Params{
-		Messages: []engine.Message{userText("q"), answer, userText("q2")}, Thoughts: []engine.Thought{th}})
+		Messages: []traffic.Message{userText("q"), answer, userText("q2")}, Thoughts: []engine.Thought{th}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,10 +10,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/sse"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/reference/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // provider is a loopback server that speaks one provider wire (Anthropic
@@ -22,20 +23,20 @@ import (
 // engine's validator, and answers with the next scripted reply.
 type provider struct {
 	t       *testing.T
-	wire    engine.Wire
+	wire    traffic.Wire
 	srv     *httptest.Server
 	mu      sync.Mutex
 	replies []func(w http.ResponseWriter, r *http.Request)
 	bodies  [][]byte
-	reqs    []*engine.Request
+	reqs    []*traffic.Request
 	headers []http.Header
 }
 
 func newProvider(t *testing.T, replies ...func(w http.ResponseWriter, r *http.Request)) *provider {
-	return newWireProvider(t, engine.WireAnthropic, replies...)
+	return newWireProvider(t, traffic.WireAnthropic, replies...)
 }
 
-func newWireProvider(t *testing.T, wire engine.Wire, replies ...func(w http.ResponseWriter, r *http.Request)) *provider {
+func newWireProvider(t *testing.T, wire traffic.Wire, replies ...func(w http.ResponseWriter, r *http.Request)) *provider {
 	p := &provider{t: t, wire: wire, replies: replies}
 	p.srv = httptest.NewServer(http.HandlerFunc(p.serve))
 	t.Cleanup(p.srv.Close)
@@ -76,18 +77,18 @@ func (p *provider) serve(w http.ResponseWriter, r *http.Request) {
 
 // checkRoute checks that a request goes where the wire's API takes it,
 // with the wire's version and auth headers.
-func checkRoute(wire engine.Wire, r *http.Request) error {
+func checkRoute(wire traffic.Wire, r *http.Request) error {
 	path, stream := r.URL.Path, r.Header.Get("Accept") == "text/event-stream"
 	switch wire {
-	case engine.WireAnthropic:
+	case traffic.WireAnthropic:
 		if path != "/v1/messages" || r.Header.Get("Anthropic-Version") == "" {
 			return fmt.Errorf("request to %s without anthropic-version", path)
 		}
-	case engine.WireResponses:
+	case traffic.WireResponses:
 		if path != "/v1/responses" || !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
 			return fmt.Errorf("request to %s with authorization %q", path, r.Header.Get("Authorization"))
 		}
-	case engine.WireGemini:
+	case traffic.WireGemini:
 		want, query := ":generateContent", ""
 		if stream {
 			want, query = ":streamGenerateContent", "alt=sse"
@@ -105,7 +106,7 @@ func (p *provider) body(i int) string {
 	return string(p.bodies[i])
 }
 
-func (p *provider) requests() []*engine.Request {
+func (p *provider) requests() []*traffic.Request {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.reqs

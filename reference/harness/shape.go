@@ -1,6 +1,6 @@
 package harness
 
-import "github.com/llmtck/llmtck/engine"
+import "github.com/llmtck/llmtck/traffic"
 
 // shape puts the compiled system prompt and messages in the form the wire's
 // codec writes. Chat Completions has no top-level system prompt: it leads
@@ -10,36 +10,36 @@ import "github.com/llmtck/llmtck/engine"
 // takes one item per message (responsesItems), Gemini one user turn of
 // function responses per model turn (geminiContents). The transcript's
 // messages and blocks are never changed: what differs is copied.
-func shape(w engine.Wire, system []engine.Block, msgs []engine.Message) ([]engine.Block, []engine.Message) {
+func shape(w traffic.Wire, system []traffic.Block, msgs []traffic.Message) ([]traffic.Block, []traffic.Message) {
 	switch w {
-	case engine.WireOpenAI:
+	case traffic.WireOpenAI:
 		if len(system) == 0 {
 			return nil, msgs
 		}
-		lead := engine.Message{Role: engine.RoleSystem, Blocks: system, ContentString: len(system) == 1}
-		return nil, append([]engine.Message{lead}, msgs...)
-	case engine.WireAnthropic, engine.WireBedrock:
+		lead := traffic.Message{Role: traffic.RoleSystem, Blocks: system, ContentString: len(system) == 1}
+		return nil, append([]traffic.Message{lead}, msgs...)
+	case traffic.WireAnthropic, traffic.WireBedrock:
 		return system, toolResultsInUserMessages(msgs)
-	case engine.WireResponses:
+	case traffic.WireResponses:
 		return system, responsesItems(msgs)
-	case engine.WireGemini:
+	case traffic.WireGemini:
 		return system, geminiContents(msgs)
 	}
 	return system, msgs
 }
 
-func toolResultsInUserMessages(msgs []engine.Message) []engine.Message {
-	out := make([]engine.Message, 0, len(msgs))
+func toolResultsInUserMessages(msgs []traffic.Message) []traffic.Message {
+	out := make([]traffic.Message, 0, len(msgs))
 	for i := 0; i < len(msgs); i++ {
-		if msgs[i].Role != engine.RoleTool {
+		if msgs[i].Role != traffic.RoleTool {
 			out = append(out, msgs[i])
 			continue
 		}
-		merged := engine.Message{Role: engine.RoleUser}
-		for ; i < len(msgs) && msgs[i].Role == engine.RoleTool; i++ {
+		merged := traffic.Message{Role: traffic.RoleUser}
+		for ; i < len(msgs) && msgs[i].Role == traffic.RoleTool; i++ {
 			merged.Blocks = append(merged.Blocks, msgs[i].Blocks...)
 		}
-		if i < len(msgs) && msgs[i].Role == engine.RoleUser && !leadsWithResult(msgs[i]) {
+		if i < len(msgs) && msgs[i].Role == traffic.RoleUser && !leadsWithResult(msgs[i]) {
 			merged.Blocks = append(merged.Blocks, msgs[i].Blocks...)
 		} else {
 			i-- // the loop's i++ comes back to it
@@ -49,6 +49,6 @@ func toolResultsInUserMessages(msgs []engine.Message) []engine.Message {
 	return out
 }
 
-func leadsWithResult(m engine.Message) bool {
-	return len(m.Blocks) > 0 && m.Blocks[0].Type == engine.BlockToolResult
+func leadsWithResult(m traffic.Message) bool {
+	return len(m.Blocks) > 0 && m.Blocks[0].Type == traffic.BlockToolResult
 }

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/reference/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // randomHistory builds a closed transcript the way the loop does, through
@@ -17,9 +18,9 @@ import (
 // answered in any order by results, errors or cancellations, sometimes
 // with a Responses reasoning item (with or without payload) or text first,
 // sometimes followed by user text, ending with an answer.
-func randomHistory(t *testing.T, wire engine.Wire, seed uint64) []engine.Message {
+func randomHistory(t *testing.T, wire traffic.Wire, seed uint64) []traffic.Message {
 	rng := rand.New(rand.NewPCG(seed, seed>>7))
-	tr, err := engine.NewTranscript(engine.Message{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: "q"}}})
+	tr, err := engine.NewTranscript(traffic.Message{Role: traffic.RoleUser, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "q"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,40 +32,40 @@ func randomHistory(t *testing.T, wire engine.Wire, seed uint64) []engine.Message
 	}
 	calls := 0
 	for turn := rng.IntN(4); turn >= 0; turn-- {
-		var items []engine.Message
-		if wire == engine.WireResponses && rng.IntN(2) == 0 {
-			rs := engine.Block{Type: engine.BlockReasoning, WireType: "reasoning", ItemID: fmt.Sprintf("rs_%d", turn)}
+		var items []traffic.Message
+		if wire == traffic.WireResponses && rng.IntN(2) == 0 {
+			rs := traffic.Block{Type: traffic.BlockReasoning, WireType: "reasoning", ItemID: fmt.Sprintf("rs_%d", turn)}
 			if rng.IntN(3) > 0 {
 				rs.EncryptedContent = json.RawMessage(`"gAAA\/` + fmt.Sprint(turn) + `=="`)
 			}
-			items = append(items, engine.Message{Role: engine.RoleAssistant, WireType: "reasoning", Blocks: []engine.Block{rs}})
+			items = append(items, traffic.Message{Role: traffic.RoleAssistant, WireType: "reasoning", Blocks: []traffic.Block{rs}})
 		}
 		if rng.IntN(2) == 0 {
-			items = append(items, engine.Message{Role: engine.RoleAssistant, Blocks: []engine.Block{{Type: engine.BlockText, Text: "looking"}}})
+			items = append(items, traffic.Message{Role: traffic.RoleAssistant, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "looking"}}})
 		}
 		n := 1 + rng.IntN(3)
 		var ids []string
 		for k := 0; k < n; k++ {
 			calls++
-			b := engine.Block{Type: engine.BlockToolCall, Name: fmt.Sprintf("tool%d", rng.IntN(2)), Input: json.RawMessage(`{"n":1}`)}
+			b := traffic.Block{Type: traffic.BlockToolCall, Name: fmt.Sprintf("tool%d", rng.IntN(2)), Input: json.RawMessage(`{"n":1}`)}
 			switch wire {
-			case engine.WireGemini:
+			case traffic.WireGemini:
 				b.ID = fmt.Sprintf("%sseed-%d", LocalCallIDPrefix, calls)
 				if k == 0 {
 					b.Signature = json.RawMessage(`"Sig\/` + fmt.Sprint(calls) + `"`)
 				}
-			case engine.WireResponses:
+			case traffic.WireResponses:
 				b.ID, b.ItemID, b.WireType, b.Input = fmt.Sprintf("call_%d", calls), fmt.Sprintf("fc_%d", calls), "function_call", json.RawMessage(`"{\"n\":1}"`)
 			}
 			ids = append(ids, b.ID)
-			items = append(items, engine.Message{Role: engine.RoleAssistant, WireType: b.WireType, Blocks: []engine.Block{b}})
+			items = append(items, traffic.Message{Role: traffic.RoleAssistant, WireType: b.WireType, Blocks: []traffic.Block{b}})
 		}
-		if wire == engine.WireGemini { // one message per reply on this wire
-			joined := engine.Message{Role: engine.RoleAssistant}
+		if wire == traffic.WireGemini { // one message per reply on this wire
+			joined := traffic.Message{Role: traffic.RoleAssistant}
 			for _, it := range items {
 				joined.Blocks = append(joined.Blocks, it.Blocks...)
 			}
-			items = []engine.Message{joined}
+			items = []traffic.Message{joined}
 		}
 		apply(engine.AssistantItems{Items: items})
 		rng.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
@@ -79,11 +80,11 @@ func randomHistory(t *testing.T, wire engine.Wire, seed uint64) []engine.Message
 			}
 		}
 		if rng.IntN(2) == 0 {
-			apply(engine.UserMessage{Message: engine.Message{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: "more"}}}})
+			apply(engine.UserMessage{Message: traffic.Message{Role: traffic.RoleUser, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "more"}}}})
 		}
 	}
-	apply(engine.AssistantMessage{Message: engine.Message{Role: engine.RoleAssistant, Blocks: []engine.Block{{Type: engine.BlockText, Text: "done"}}}})
-	apply(engine.UserMessage{Message: engine.Message{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: "next"}}}})
+	apply(engine.AssistantMessage{Message: traffic.Message{Role: traffic.RoleAssistant, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "done"}}}})
+	apply(engine.UserMessage{Message: traffic.Message{Role: traffic.RoleUser, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "next"}}}})
 	return tr.Messages()
 }
 
@@ -97,9 +98,9 @@ func FuzzShape(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, seed uint64) {
-		for _, wire := range []engine.Wire{engine.WireResponses, engine.WireGemini} {
+		for _, wire := range []traffic.Wire{traffic.WireResponses, traffic.WireGemini} {
 			history := randomHistory(t, wire, seed)
-			req := &engine.Request{Wire: wire, Model: "m"}
+			req := &traffic.Request{Wire: wire, Model: "m"}
 			req.System, req.Messages = shape(wire, nil, history)
 			codec := providers.For(wire)
 			body, err := codec.EncodeRequest(req)
@@ -114,16 +115,16 @@ func FuzzShape(f *testing.F) {
 				t.Fatalf("%s seed %d: %v\n%s", wire, seed, err, body)
 			}
 			switch wire {
-			case engine.WireGemini:
+			case traffic.WireGemini:
 				checkGeminiPairs(t, history, back.Messages, body)
-			case engine.WireResponses:
+			case traffic.WireResponses:
 				checkResponsesItems(t, back.Messages, body)
 			}
 		}
 	})
 }
 
-func checkGeminiPairs(t *testing.T, history, sent []engine.Message, body []byte) {
+func checkGeminiPairs(t *testing.T, history, sent []traffic.Message, body []byte) {
 	t.Helper()
 	if strings.Contains(string(body), `"id"`) {
 		t.Fatalf("an id went on the wire:\n%s", body)
@@ -132,7 +133,7 @@ func checkGeminiPairs(t *testing.T, history, sent []engine.Message, body []byte)
 	for _, m := range history {
 		var names []string
 		for _, b := range m.Blocks {
-			if b.Type == engine.BlockToolCall {
+			if b.Type == traffic.BlockToolCall {
 				names = append(names, b.Name)
 			}
 		}
@@ -144,18 +145,18 @@ func checkGeminiPairs(t *testing.T, history, sent []engine.Message, body []byte)
 	for i, m := range sent {
 		n := 0
 		for _, b := range m.Blocks {
-			if b.Type == engine.BlockToolCall {
+			if b.Type == traffic.BlockToolCall {
 				n++
 			}
 		}
 		if n == 0 {
 			continue
 		}
-		if i+1 >= len(sent) || sent[i+1].Role != engine.RoleUser || len(sent[i+1].Blocks) != n {
+		if i+1 >= len(sent) || sent[i+1].Role != traffic.RoleUser || len(sent[i+1].Blocks) != n {
 			t.Fatalf("contents[%d] has %d calls; the next content does not answer them all (G7):\n%s", i, n, body)
 		}
 		for k, b := range sent[i+1].Blocks {
-			if b.Type != engine.BlockToolResult || b.Name != calls[turn][k] {
+			if b.Type != traffic.BlockToolResult || b.Name != calls[turn][k] {
 				t.Fatalf("contents[%d].parts[%d]: %s %s, want the response to call %d (%s)", i+1, k, b.Type, b.Name, k, calls[turn][k])
 			}
 		}
@@ -163,12 +164,12 @@ func checkGeminiPairs(t *testing.T, history, sent []engine.Message, body []byte)
 	}
 }
 
-func checkResponsesItems(t *testing.T, sent []engine.Message, body []byte) {
+func checkResponsesItems(t *testing.T, sent []traffic.Message, body []byte) {
 	t.Helper()
 	outputs := map[string]bool{}
 	for _, m := range sent {
 		for _, b := range m.Blocks {
-			if b.Type == engine.BlockToolResult {
+			if b.Type == traffic.BlockToolResult {
 				outputs[b.ToolCallID] = true
 			}
 		}
@@ -176,11 +177,11 @@ func checkResponsesItems(t *testing.T, sent []engine.Message, body []byte) {
 	for i, m := range sent {
 		for _, b := range m.Blocks {
 			switch b.Type {
-			case engine.BlockReasoning:
-				if len(b.EncryptedContent) == 0 || i+1 >= len(sent) || sent[i+1].Role != engine.RoleAssistant {
+			case traffic.BlockReasoning:
+				if len(b.EncryptedContent) == 0 || i+1 >= len(sent) || sent[i+1].Role != traffic.RoleAssistant {
 					t.Fatalf("input[%d]: reasoning item without payload or follower (R1, R3):\n%s", i, body)
 				}
-			case engine.BlockToolCall:
+			case traffic.BlockToolCall:
 				if !outputs[b.ID] {
 					t.Fatalf("input[%d]: call %s has no output (R5):\n%s", i, b.ID, body)
 				}

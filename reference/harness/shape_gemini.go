@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // geminiContents puts the history in Gemini's content form. Model turns go
@@ -21,13 +21,13 @@ import (
 //     (wire-rules §4.2, §4.5); media stays in the response's parts;
 //   - ids the loop made up for calls that came without one are taken off
 //     calls and results (LocalCallIDPrefix).
-func geminiContents(msgs []engine.Message) []engine.Message {
-	out := make([]engine.Message, 0, len(msgs))
+func geminiContents(msgs []traffic.Message) []traffic.Message {
+	out := make([]traffic.Message, 0, len(msgs))
 	order := map[string]int{} // call id → position in the latest model turn
 	lastAssistant := false
 	for i := 0; i < len(msgs); i++ {
 		m := msgs[i]
-		if m.Role == engine.RoleAssistant {
+		if m.Role == traffic.RoleAssistant {
 			if !lastAssistant {
 				clear(order)
 			}
@@ -41,8 +41,8 @@ func geminiContents(msgs []engine.Message) []engine.Message {
 			continue
 		}
 		// Gather the results of consecutive messages into one user turn.
-		turn := engine.Message{Role: engine.RoleUser}
-		var rest []engine.Block
+		turn := traffic.Message{Role: traffic.RoleUser}
+		var rest []traffic.Block
 		for ; i < len(msgs) && leadingResults(msgs[i]) > 0; i++ {
 			n := leadingResults(msgs[i])
 			for _, b := range msgs[i].Blocks[:n] {
@@ -55,7 +55,7 @@ func geminiContents(msgs []engine.Message) []engine.Message {
 		if len(rest) == 0 {
 			i-- // the loop's i++ comes back to the message after the results
 		}
-		slices.SortStableFunc(turn.Blocks, func(a, b engine.Block) int {
+		slices.SortStableFunc(turn.Blocks, func(a, b traffic.Block) int {
 			return cmp.Compare(order[a.ToolCallID], order[b.ToolCallID])
 		})
 		for j := range turn.Blocks {
@@ -65,7 +65,7 @@ func geminiContents(msgs []engine.Message) []engine.Message {
 		}
 		out = append(out, turn)
 		if len(rest) > 0 {
-			out = append(out, engine.Message{Role: engine.RoleUser, Blocks: rest})
+			out = append(out, traffic.Message{Role: traffic.RoleUser, Blocks: rest})
 		}
 	}
 	return out
@@ -73,12 +73,12 @@ func geminiContents(msgs []engine.Message) []engine.Message {
 
 // leadingResults counts the tool results a message starts with; a tool
 // message holds nothing else.
-func leadingResults(m engine.Message) int {
-	if m.Role != engine.RoleTool && m.Role != engine.RoleUser {
+func leadingResults(m traffic.Message) int {
+	if m.Role != traffic.RoleTool && m.Role != traffic.RoleUser {
 		return 0
 	}
 	n := 0
-	for n < len(m.Blocks) && m.Blocks[n].Type == engine.BlockToolResult {
+	for n < len(m.Blocks) && m.Blocks[n].Type == traffic.BlockToolResult {
 		n++
 	}
 	return n
@@ -86,10 +86,10 @@ func leadingResults(m engine.Message) int {
 
 // geminiModelTurn records the turn's call order, keyed by the transcript's
 // ids (results still carry them), and copies m with local ids taken off.
-func geminiModelTurn(m engine.Message, order map[string]int) engine.Message {
-	var blocks []engine.Block
+func geminiModelTurn(m traffic.Message, order map[string]int) traffic.Message {
+	var blocks []traffic.Block
 	for j, b := range m.Blocks {
-		if b.Type != engine.BlockToolCall {
+		if b.Type != traffic.BlockToolCall {
 			continue
 		}
 		order[b.ID] = len(order)
@@ -108,16 +108,16 @@ func geminiModelTurn(m engine.Message, order map[string]int) engine.Message {
 
 // geminiResult returns a copy of a result with its text as the
 // functionResponse.response object.
-func geminiResult(b engine.Block) engine.Block {
+func geminiResult(b traffic.Block) traffic.Block {
 	if b.ResultRaw == nil {
 		key := "output"
 		if b.IsError {
 			key = "error"
 		}
 		var text []string
-		var media []engine.Block
+		var media []traffic.Block
 		for _, c := range b.Content {
-			if c.Type == engine.BlockText {
+			if c.Type == traffic.BlockText {
 				text = append(text, c.Text)
 			} else {
 				media = append(media, c)

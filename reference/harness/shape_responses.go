@@ -1,6 +1,6 @@
 package harness
 
-import "github.com/llmtck/llmtck/engine"
+import "github.com/llmtck/llmtck/traffic"
 
 // The loop talks to the Responses wire statelessly: every request has
 // store:false and resends the whole history, asking for the reasoning
@@ -20,21 +20,21 @@ var responsesInclude = []string{"reasoning.encrypted_content"}
 //     demand it (R2); their call_id still pairs the outputs;
 //   - a reasoning item that no item of its turn follows is left out: the
 //     API rejects it alone (R1).
-func responsesItems(msgs []engine.Message) []engine.Message {
-	var split []engine.Message
+func responsesItems(msgs []traffic.Message) []traffic.Message {
+	var split []traffic.Message
 	for _, m := range msgs {
 		split = append(split, itemsOf(m)...)
 	}
-	out := make([]engine.Message, 0, len(split))
+	out := make([]traffic.Message, 0, len(split))
 	orphaned := false // the turn's last reasoning item was left out
 	for i, m := range split {
-		if m.Role != engine.RoleAssistant {
+		if m.Role != traffic.RoleAssistant {
 			orphaned = false
 			out = append(out, m)
 			continue
 		}
 		if r, ok := reasoningOf(m); ok {
-			followed := i+1 < len(split) && split[i+1].Role == engine.RoleAssistant
+			followed := i+1 < len(split) && split[i+1].Role == traffic.RoleAssistant
 			orphaned = len(r.EncryptedContent) == 0
 			if orphaned || !followed {
 				continue
@@ -52,12 +52,12 @@ func responsesItems(msgs []engine.Message) []engine.Message {
 
 // itemsOf splits an assistant message into one message per item: each
 // reasoning or tool call block alone, runs of text and media together.
-func itemsOf(m engine.Message) []engine.Message {
-	if m.Role != engine.RoleAssistant || len(m.Blocks) < 2 || !mixed(m.Blocks) {
-		return []engine.Message{m}
+func itemsOf(m traffic.Message) []traffic.Message {
+	if m.Role != traffic.RoleAssistant || len(m.Blocks) < 2 || !mixed(m.Blocks) {
+		return []traffic.Message{m}
 	}
-	var out []engine.Message
-	var parts []engine.Block
+	var out []traffic.Message
+	var parts []traffic.Block
 	own := true // the message's own fields go on its first text item
 	flush := func() {
 		if len(parts) == 0 {
@@ -77,14 +77,14 @@ func itemsOf(m engine.Message) []engine.Message {
 			continue
 		}
 		flush()
-		out = append(out, engine.Message{Role: engine.RoleAssistant, WireType: itemType(b), Blocks: []engine.Block{b}})
+		out = append(out, traffic.Message{Role: traffic.RoleAssistant, WireType: itemType(b), Blocks: []traffic.Block{b}})
 	}
 	flush()
 	return out
 }
 
 // mixed reports whether blocks hold an item of its own next to anything.
-func mixed(blocks []engine.Block) bool {
+func mixed(blocks []traffic.Block) bool {
 	for _, b := range blocks {
 		if ownItem(b) {
 			return true
@@ -93,34 +93,34 @@ func mixed(blocks []engine.Block) bool {
 	return false
 }
 
-func ownItem(b engine.Block) bool {
-	return b.Type == engine.BlockReasoning || b.Type == engine.BlockToolCall
+func ownItem(b traffic.Block) bool {
+	return b.Type == traffic.BlockReasoning || b.Type == traffic.BlockToolCall
 }
 
-func itemType(b engine.Block) string {
+func itemType(b traffic.Block) string {
 	switch {
 	case b.WireType != "":
 		return b.WireType
-	case b.Type == engine.BlockReasoning:
+	case b.Type == traffic.BlockReasoning:
 		return "reasoning"
 	}
 	return "function_call"
 }
 
 // reasoningOf returns the reasoning block of a reasoning item.
-func reasoningOf(m engine.Message) (engine.Block, bool) {
-	if len(m.Blocks) == 1 && m.Blocks[0].Type == engine.BlockReasoning {
+func reasoningOf(m traffic.Message) (traffic.Block, bool) {
+	if len(m.Blocks) == 1 && m.Blocks[0].Type == traffic.BlockReasoning {
 		return m.Blocks[0], true
 	}
-	return engine.Block{}, false
+	return traffic.Block{}, false
 }
 
 // withoutItemIDs copies m with its tool calls' item ids removed.
-func withoutItemIDs(m engine.Message) engine.Message {
-	blocks := make([]engine.Block, len(m.Blocks))
+func withoutItemIDs(m traffic.Message) traffic.Message {
+	blocks := make([]traffic.Block, len(m.Blocks))
 	copy(blocks, m.Blocks)
 	for j := range blocks {
-		if blocks[j].Type == engine.BlockToolCall {
+		if blocks[j].Type == traffic.BlockToolCall {
 			blocks[j].ItemID = ""
 		}
 	}

@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/reference/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // outcome is what became of one tool call.
@@ -21,7 +22,7 @@ type outcome struct {
 // runTools runs the calls one after another, in order, applying each
 // result (and what the tool proposed) as it completes. It returns early on
 // an abort, leaving the remaining calls pending for the abort phase.
-func (r *Run) runTools(calls []engine.Block) {
+func (r *Run) runTools(calls []traffic.Block) {
 	for _, c := range calls {
 		if r.abortReason() != "" {
 			return
@@ -40,12 +41,12 @@ func (r *Run) runTools(calls []engine.Block) {
 		}
 		var m engine.Mutation = engine.ToolResult{ToolCallID: c.ID, Name: c.Name, Content: o.res.Context, IsError: o.isError}
 		if len(o.res.Media) > 0 && !o.isError {
-			user := engine.Message{Role: engine.RoleUser}
+			user := traffic.Message{Role: traffic.RoleUser}
 			if o.res.Context != "" {
-				user.Blocks = append(user.Blocks, engine.Block{Type: engine.BlockText, Text: o.res.Context})
+				user.Blocks = append(user.Blocks, traffic.Block{Type: traffic.BlockText, Text: o.res.Context})
 			}
 			user.Blocks = append(user.Blocks, o.res.Media...)
-			m = engine.MultimodalToolResult{ToolCallID: c.ID, ToolName: c.Name, Arguments: c.Input, UserMessages: []engine.Message{user}}
+			m = engine.MultimodalToolResult{ToolCallID: c.ID, ToolName: c.Name, Arguments: c.Input, UserMessages: []traffic.Message{user}}
 		}
 		r.apply(engine.PhaseTool, append([]engine.Mutation{m}, o.proposed...)...)
 		r.emit(engine.ToolResultEvent{EventHeader: r.header(), ID: c.ID, Name: c.Name,
@@ -58,7 +59,7 @@ func failed(format string, args ...any) outcome {
 }
 
 // announce sends the call's tool_call event, once the gate has decided it.
-func (r *Run) announce(c engine.Block) {
+func (r *Run) announce(c traffic.Block) {
 	if r.announced == nil {
 		r.announced = map[string]bool{}
 	}
@@ -69,7 +70,7 @@ func (r *Run) announce(c engine.Block) {
 }
 
 // runTool validates, authorises and executes one call.
-func (r *Run) runTool(c engine.Block) outcome {
+func (r *Run) runTool(c traffic.Block) outcome {
 	args, err := r.box.Validate(c.Name, c.Input)
 	if err != nil {
 		r.announce(c)
@@ -135,7 +136,7 @@ func (r *Run) runTool(c engine.Block) outcome {
 
 // relay asks the application to approve a call and waits for the answer;
 // ok is false when the run was aborted while waiting.
-func (r *Run) relay(c engine.Block, args json.RawMessage) (engine.PermissionResponse, bool) {
+func (r *Run) relay(c traffic.Block, args json.RawMessage) (engine.PermissionResponse, bool) {
 	answer := make(chan engine.PermissionResponse, 1)
 	var once sync.Once
 	respond := func(pr engine.PermissionResponse) { once.Do(func() { answer <- pr }) }
@@ -159,7 +160,7 @@ func (r *Run) spawner(callID string) func(ctx context.Context, task string) (str
 			return "", fmt.Errorf("spawn: depth %d exceeds the limit of %d", r.p.depth+1, r.h.cfg.MaxDepth)
 		}
 		child, err := r.h.Start(ctx, Params{
-			Messages:      []engine.Message{{Role: engine.RoleUser, Blocks: []engine.Block{{Type: engine.BlockText, Text: task}}}},
+			Messages:      []traffic.Message{{Role: traffic.RoleUser, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: task}}}},
 			Tools:         r.p.Tools,
 			MaxIterations: r.p.MaxIterations,
 			FileTime:      r.p.FileTime,

@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/llmtck/llmtck/conformance/check"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // The Anthropic Messages family (wire-rules §1.5, §1.6 and §7): signed
@@ -206,7 +206,7 @@ var checks = []*check.Check{
 
 // antCheck fills what every check of the family shares.
 func antCheck(c *check.Check) *check.Check {
-	c.Wire, c.Since = engine.WireAnthropic, "0.1.0"
+	c.Wire, c.Since = traffic.WireAnthropic, "0.1.0"
 	return c
 }
 

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/llmtck/llmtck/conformance/check"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 func TestAntModelFamily(t *testing.T) {
@@ -33,7 +33,7 @@ func TestEachWalksTheLatestOnlyLive(t *testing.T) {
 	}
 	q := `{"role":"user","content":"q"}`
 	a := `{"role":"assistant","content":[{"type":"text","text":"a"}]}`
-	exs := []engine.Exchange{
+	exs := []traffic.Exchange{
 		providers.Decode(0, providers.Call{Method: "POST", URL: "https://api.anthropic.com/v1/messages", RequestBody: body(q), Status: 200}),
 		providers.Decode(1, providers.Call{Method: "POST", URL: "https://api.anthropic.com/v1/messages", RequestBody: body(q + "," + a + "," + q), Status: 200}),
 	}

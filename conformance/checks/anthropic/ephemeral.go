@@ -8,8 +8,8 @@ import (
 	"github.com/llmtck/llmtck/conformance/internal/origin"
 	"github.com/llmtck/llmtck/conformance/internal/show"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
-	"github.com/llmtck/llmtck/engine"
 	antwire "github.com/llmtck/llmtck/providers/anthropic"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // The ephemeral checks judge content sent once and then gone from the
@@ -18,7 +18,7 @@ import (
 var ephemeralChecks = []*check.Check{
 	&check.Check{
 		ID: "ANT-EPH-001", Title: "No thinking echoed after its ephemeral prefix is gone",
-		Severity: check.SeverityError, Scope: "R,C", Wire: engine.WireAnthropic, Since: "0.1.0",
+		Severity: check.SeverityError, Scope: "R,C", Wire: traffic.WireAnthropic, Since: "0.1.0",
 		Law:           "A signed thinking block produced by the response to a request that carried ephemeral content is not echoed once that content is gone from the history: its signature is bound to the prefix it was produced after.",
 		ProviderError: "messages.N.content.M: Invalid `signature` in `thinking` block. The block is bound to a different conversation. Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to \"drop_block\". …",
 		Troubleshoot: "On models with preserved thinking the signature binds a thinking block to system, tools and every message before it — including the ephemeral reminder, file snapshot or status line the harness appended to that request and later left out. Echoing the block without it fails (400) or, with prefix_mismatch_behavior \"drop_block\", the block is silently dropped (thinking_dropped in input_transformations). " +
@@ -29,7 +29,7 @@ var ephemeralChecks = []*check.Check{
 	},
 	&check.Check{
 		ID: "ANT-EPH-002", Title: "Ephemeral content stays out of tool pairs",
-		Severity: check.SeverityError, Scope: "R,C", Wire: engine.WireAnthropic, Since: "0.1.0",
+		Severity: check.SeverityError, Scope: "R,C", Wire: traffic.WireAnthropic, Since: "0.1.0",
 		Law:           "Ephemeral content sits after the tool_result blocks of the last user message or in a trailing message, never before tool_result blocks nor between a tool_use message and its results.",
 		ProviderError: "messages.N: Did not find 1 `tool_result` block(s) at the beginning of this message. Messages following `tool_use` blocks must begin with a matching number of `tool_result` blocks.",
 		Troubleshoot:  "Harnesses that inject a reminder, interrupt notice or file snapshot for one request often put it at the start of the user message that carries the tool results, or as a message of its own right after the assistant's tool_use. Both break the pair (A6/A8). Append it after the last tool_result block instead; the finding points at where it was.",
@@ -47,12 +47,12 @@ func judgeAntEph001(tr *check.Traffic, r *check.Reporter) {
 	origins := origin.Of(tr)
 	reported := map[string]bool{}
 	for i, hr := range a.Requests() {
-		if hr.Wire != engine.WireAnthropic || hr.Thread.Ephemeral == nil {
+		if hr.Wire != traffic.WireAnthropic || hr.Thread.Ephemeral == nil {
 			continue
 		}
 		var present map[uint64]bool
 		for m := range hr.Msgs {
-			if hr.Msgs[m].Role != engine.RoleAssistant {
+			if hr.Msgs[m].Role != traffic.RoleAssistant {
 				continue
 			}
 			for k := range hr.Msgs[m].Blocks {
@@ -61,7 +61,7 @@ func judgeAntEph001(tr *check.Traffic, r *check.Reporter) {
 					continue
 				}
 				key := antPayload(b)
-				o, ok := origins.First(engine.WireAnthropic, origin.Payload, key, i)
+				o, ok := origins.First(traffic.WireAnthropic, origin.Payload, key, i)
 				j := o.Exchange
 				if key == "" || !ok || reported[key] || a.Req(j) == nil || a.Req(j).Thread != hr.Thread {
 					continue
@@ -111,7 +111,7 @@ func goneEphemeral(req *thread.Request, present map[uint64]bool) []string {
 func judgeAntEph002(tr *check.Traffic, r *check.Reporter) {
 	a := thread.Of(tr)
 	for i, hr := range a.Requests() {
-		if hr.Wire != engine.WireAnthropic {
+		if hr.Wire != traffic.WireAnthropic {
 			continue
 		}
 		done := map[int32]bool{}
@@ -136,7 +136,7 @@ func insideToolPair(r *thread.Request, i int) string {
 	m := &r.Msgs[u.Msg]
 	results := 0
 	for k, b := range m.Blocks {
-		if b.Type == engine.BlockToolResult {
+		if b.Type == traffic.BlockToolResult {
 			results++
 			if k > int(u.Block) {
 				return fmt.Sprintf("before the tool_result blocks of %s", m.Path)
@@ -145,9 +145,9 @@ func insideToolPair(r *thread.Request, i int) string {
 	}
 	if results == 0 && u.Msg > 0 {
 		prev := &r.Msgs[u.Msg-1]
-		if prev.Role == engine.RoleAssistant {
+		if prev.Role == traffic.RoleAssistant {
 			for _, b := range prev.Blocks {
-				if b.Type == engine.BlockToolCall {
+				if b.Type == traffic.BlockToolCall {
 					return fmt.Sprintf("between the tool_use %s in %s and its tool_result", b.ID, prev.Path)
 				}
 			}

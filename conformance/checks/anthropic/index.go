@@ -6,7 +6,7 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/origin"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // antTraffic is what the Anthropic checks learn from one walk over the
@@ -47,7 +47,7 @@ type antTraffic struct {
 type antOrigin struct {
 	ex    int // exchange index
 	pos   int // block index in the output message
-	block *engine.Block
+	block *traffic.Block
 	// unfinished: the response's stream did not complete and this block
 	// was cut (no signature, or the decoder marked it Incomplete).
 	unfinished bool
@@ -66,7 +66,7 @@ const (
 // antEcho is a thinking or redacted_thinking block of an assistant message.
 type antEcho struct {
 	msg, pos int // message index, block index
-	block    *engine.Block
+	block    *traffic.Block
 	origin   *antOrigin
 	match    antMatch
 }
@@ -74,15 +74,15 @@ type antEcho struct {
 // antToolEcho is a tool_use block of an assistant message.
 type antToolEcho struct {
 	msg, pos int
-	block    *engine.Block
+	block    *traffic.Block
 	origin   *antOrigin
 }
 
 // antReq is one Anthropic request with its echoes resolved.
 type antReq struct {
 	at      int // position in the traffic
-	ex      *engine.Exchange
-	req     *engine.Request
+	ex      *traffic.Exchange
+	req     *traffic.Request
 	msgHash []uint64
 	prefix  []uint64 // prefix[k] hashes messages[:k]
 	system  uint64
@@ -129,12 +129,12 @@ func newAntTraffic(tr *check.Traffic) *antTraffic {
 		tr:      tr,
 		reqs:    make([]*antReq, len(tr.Exchanges)-tr.From),
 		origins: origin.Of(tr),
-		h:       thread.HasherFor(tr, engine.WireAnthropic),
+		h:       thread.HasherFor(tr, traffic.WireAnthropic),
 		threads: thread.Of(tr),
 	}
 	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
-		if ex.Wire == engine.WireAnthropic && ex.Request != nil {
+		if ex.Wire == traffic.WireAnthropic && ex.Request != nil {
 			// Request i sees only what earlier responses produced.
 			r := a.resolve(i, ex, !tr.Latest || i == len(tr.Exchanges)-1)
 			a.reqs[i-tr.From] = r
@@ -170,7 +170,7 @@ func mostMessages(tr *check.Traffic) int {
 }
 
 // antOutput is the assistant message of an Anthropic response, or nil.
-func antOutput(ex *engine.Exchange) *engine.Message {
+func antOutput(ex *traffic.Exchange) *traffic.Message {
 	if ex.Response == nil || len(ex.Response.Output) == 0 || len(ex.Response.Output[0].Blocks) == 0 {
 		return nil
 	}
@@ -178,27 +178,27 @@ func antOutput(ex *engine.Exchange) *engine.Message {
 }
 
 // output is the output message of exchange i.
-func (a *antTraffic) output(i int) *engine.Message {
+func (a *antTraffic) output(i int) *traffic.Message {
 	if i < 0 || i >= len(a.tr.Exchanges) {
 		return nil
 	}
 	return antOutput(&a.tr.Exchanges[i])
 }
 
-func isThinkingBlock(b *engine.Block) bool {
-	return b.Type == engine.BlockThinking || b.Type == engine.BlockRedacted
+func isThinkingBlock(b *traffic.Block) bool {
+	return b.Type == traffic.BlockThinking || b.Type == traffic.BlockRedacted
 }
 
 // antPayload is the opaque token that identifies a thinking block: the
 // decoded signature, or the decoded data of a redacted block.
-func antPayload(b *engine.Block) string { return string(antPayloadKey(b)) }
+func antPayload(b *traffic.Block) string { return string(antPayloadKey(b)) }
 
 // antPayloadKey is antPayload without the allocation, for map lookups.
-func antPayloadKey(b *engine.Block) []byte {
+func antPayloadKey(b *traffic.Block) []byte {
 	switch b.Type {
-	case engine.BlockThinking:
+	case traffic.BlockThinking:
 		return antKey(b.Signature)
-	case engine.BlockRedacted:
+	case traffic.BlockRedacted:
 		return antKey(b.Data)
 	}
 	return nil
@@ -206,7 +206,7 @@ func antPayloadKey(b *engine.Block) []byte {
 
 // antPartial reports whether ex's response came from a stream that did not
 // complete (cut off, or ended by an error event).
-func antPartial(ex *engine.Exchange) bool {
+func antPartial(ex *traffic.Exchange) bool {
 	st := ex.Response.Stream
 	return st != nil && !st.Complete
 }
@@ -215,7 +215,7 @@ func antPartial(ex *engine.Exchange) bool {
 // the decoder marked it Incomplete (never stopped, tool input that did not
 // parse), or the stream was cut and b is thinking without its signature,
 // which arrives last.
-func antUnfinished(partial bool, b *engine.Block) bool {
+func antUnfinished(partial bool, b *traffic.Block) bool {
 	if !partial {
 		return false
 	}
@@ -224,7 +224,7 @@ func antUnfinished(partial bool, b *engine.Block) bool {
 
 // resolve hashes a request's history and, with echoes, ties each echoed
 // block to the response that produced it.
-func (a *antTraffic) resolve(at int, ex *engine.Exchange, echoes bool) *antReq {
+func (a *antTraffic) resolve(at int, ex *traffic.Exchange, echoes bool) *antReq {
 	req := ex.Request
 	n := len(req.Messages)
 	hashes := make([]uint64, 3*n+1) // msgHash, prefix and ctx, in one allocation
@@ -274,7 +274,7 @@ func (a *antTraffic) resolve(at int, ex *engine.Exchange, echoes bool) *antReq {
 		if p, ok := a.full[r.prefix[k]]; ok {
 			r.producer[k] = p
 		}
-		if req.Messages[k].Role != engine.RoleAssistant {
+		if req.Messages[k].Role != traffic.RoleAssistant {
 			continue
 		}
 		r.lastAssistant = k
@@ -324,7 +324,7 @@ func (a *antTraffic) index(before int) {
 func (a *antTraffic) listCalls(r *antReq, k int) {
 	m := &r.req.Messages[k]
 	for p := range m.Blocks {
-		if b := &m.Blocks[p]; b.Type == engine.BlockToolCall {
+		if b := &m.Blocks[p]; b.Type == traffic.BlockToolCall {
 			r.calls = append(r.calls, antToolEcho{msg: k, pos: p, block: b})
 		}
 	}
@@ -344,14 +344,14 @@ func (a *antTraffic) resolveMessage(r *antReq, k int) {
 			e := antEcho{msg: k, pos: p, block: b}
 			if o := a.first(origin.Payload, antPayload(b), r.at); o != nil && antPayload(b) != "" {
 				e.origin, e.match = o, antBySig
-			} else if o := a.first(origin.Thinking, b.Text, r.at); o != nil && b.Type == engine.BlockThinking && b.Text != "" {
+			} else if o := a.first(origin.Thinking, b.Text, r.at); o != nil && b.Type == traffic.BlockThinking && b.Text != "" {
 				e.origin, e.match = o, antByText
 			}
 			if e.origin != nil && anchor < 0 {
 				anchor = e.origin.ex
 			}
 			r.echoes = append(r.echoes, e)
-		case b.Type == engine.BlockToolCall:
+		case b.Type == traffic.BlockToolCall:
 			c := antToolEcho{msg: k, pos: p, block: b}
 			if b.ID != "" {
 				c.origin = a.first(origin.Call, b.ID, r.at)
@@ -372,7 +372,7 @@ func (a *antTraffic) resolveMessage(r *antReq, k int) {
 	}
 	// Pair the blocks still unmatched, in order, with the anchor response's
 	// thinking blocks that no echo in this message claimed.
-	claimed := map[*engine.Block]bool{}
+	claimed := map[*traffic.Block]bool{}
 	for _, e := range r.echoes[first:] {
 		if e.origin != nil {
 			claimed[e.origin.block] = true
@@ -401,7 +401,7 @@ func (a *antTraffic) resolveMessage(r *antReq, k int) {
 // first is the first block of an Anthropic response before exchange
 // before that produced the key, or nil.
 func (a *antTraffic) first(kind origin.Kind, key string, before int) *antOrigin {
-	o, ok := a.origins.First(engine.WireAnthropic, kind, key, before)
+	o, ok := a.origins.First(traffic.WireAnthropic, kind, key, before)
 	if !ok || o.Output != 0 {
 		return nil
 	}
@@ -417,18 +417,18 @@ func (a *antTraffic) originAt(i, p int) *antOrigin {
 
 // antSharesText reports whether m has a non-empty text block equal to one
 // of out's.
-func antSharesText(m, out *engine.Message) bool {
+func antSharesText(m, out *traffic.Message) bool {
 	if out == nil {
 		return false
 	}
 	texts := map[string]bool{}
 	for i := range out.Blocks {
-		if b := &out.Blocks[i]; b.Type == engine.BlockText && strings.TrimSpace(b.Text) != "" {
+		if b := &out.Blocks[i]; b.Type == traffic.BlockText && strings.TrimSpace(b.Text) != "" {
 			texts[b.Text] = true
 		}
 	}
 	for i := range m.Blocks {
-		if b := &m.Blocks[i]; b.Type == engine.BlockText && texts[b.Text] {
+		if b := &m.Blocks[i]; b.Type == traffic.BlockText && texts[b.Text] {
 			return true
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/conformance/check"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 func judgeAntMsg001(tr *check.Traffic, r *check.Reporter) {
@@ -14,7 +14,7 @@ func judgeAntMsg001(tr *check.Traffic, r *check.Reporter) {
 		msgs := q.req.Messages
 		for k := range msgs {
 			m := &msgs[k]
-			if !q.fresh[k] || k == len(msgs)-1 && m.Role == engine.RoleAssistant {
+			if !q.fresh[k] || k == len(msgs)-1 && m.Role == traffic.RoleAssistant {
 				continue // the optional final assistant message may be empty
 			}
 			if m.ContentNull || len(m.Blocks) == 0 || m.ContentString && strings.TrimSpace(m.Blocks[0].Text) == "" {
@@ -24,7 +24,7 @@ func judgeAntMsg001(tr *check.Traffic, r *check.Reporter) {
 			substance := antHasSubstance(m)
 			for p := range m.Blocks {
 				b := &m.Blocks[p]
-				if b.Type != engine.BlockText || strings.TrimSpace(b.Text) != "" {
+				if b.Type != traffic.BlockText || strings.TrimSpace(b.Text) != "" {
 					continue
 				}
 				switch {
@@ -51,7 +51,7 @@ func judgeAntMsg002(tr *check.Traffic, r *check.Reporter) {
 		msgs := q.req.Messages
 		for k := 1; k < len(msgs); k++ {
 			role := msgs[k].Role
-			if q.fresh[k] && role == msgs[k-1].Role && (role == engine.RoleUser || role == engine.RoleAssistant) {
+			if q.fresh[k] && role == msgs[k-1].Role && (role == traffic.RoleUser || role == traffic.RoleAssistant) {
 				r.AddSeverity(sev, i, "request."+msgs[k].Path+".role", "messages[%d] is a second %s message in a row", k, role)
 			}
 		}
@@ -65,7 +65,7 @@ func judgeAntHdr001(tr *check.Traffic, r *check.Reporter) {
 	requests := 0
 	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
-		if ex.Wire != engine.WireAnthropic || ex.Method == "" {
+		if ex.Wire != traffic.WireAnthropic || ex.Method == "" {
 			continue // response-only records have no request side
 		}
 		requests++
@@ -91,10 +91,10 @@ func antHeaderNames(h http.Header) string {
 
 // antHasSubstance reports whether a message holds anything but blank text:
 // non-whitespace text, a tool call or result, an image, thinking.
-func antHasSubstance(m *engine.Message) bool {
+func antHasSubstance(m *traffic.Message) bool {
 	for p := range m.Blocks {
 		b := &m.Blocks[p]
-		if b.Type != engine.BlockText || strings.TrimSpace(b.Text) != "" {
+		if b.Type != traffic.BlockText || strings.TrimSpace(b.Text) != "" {
 			return true
 		}
 	}

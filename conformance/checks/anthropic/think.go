@@ -12,13 +12,13 @@ import (
 	"github.com/llmtck/llmtck/conformance/internal/diff"
 	"github.com/llmtck/llmtck/conformance/internal/origin"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	antwire "github.com/llmtck/llmtck/providers/anthropic"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // antLoc is the finding location of a request block, or of one of its fields.
-func antLoc(b *engine.Block, field string) string {
+func antLoc(b *traffic.Block, field string) string {
 	loc := "request"
 	if b.Path != "" {
 		loc += "." + b.Path
@@ -30,8 +30,8 @@ func antLoc(b *engine.Block, field string) string {
 }
 
 // antPayloadField names the field that carries a block's opaque payload.
-func antPayloadField(b *engine.Block) string {
-	if b.Type == engine.BlockRedacted {
+func antPayloadField(b *traffic.Block) string {
+	if b.Type == traffic.BlockRedacted {
 		return "data"
 	}
 	return "signature"
@@ -43,14 +43,14 @@ func antFrom(o *antOrigin) string {
 }
 
 // antThinkingType is the request's thinking type; "disabled" when absent.
-func antThinkingType(req *engine.Request) string {
+func antThinkingType(req *traffic.Request) string {
 	if req.Thinking == nil || req.Thinking.Type == "" {
 		return "disabled"
 	}
 	return req.Thinking.Type
 }
 
-func antThinkingOn(req *engine.Request) bool {
+func antThinkingOn(req *traffic.Request) bool {
 	t := antThinkingType(req)
 	return t == "enabled" || t == "adaptive"
 }
@@ -58,7 +58,7 @@ func antThinkingOn(req *engine.Request) bool {
 // antRejectedForSignature reports whether the provider rejected the call
 // because of a thinking signature: the real traffic confirming a prefix or
 // placement rule that otherwise only degrades silently.
-func antRejectedForSignature(ex *engine.Exchange) bool {
+func antRejectedForSignature(ex *traffic.Exchange) bool {
 	if ex.Accepted() || ex.Response == nil || ex.Response.Error == nil {
 		return false
 	}
@@ -127,7 +127,7 @@ func antShort(s string) string {
 // antForeign says where a payload comes from when another wire's response
 // in the cassette produced it before interaction i.
 func (a *antTraffic) antForeign(payload string, i int) string {
-	o, ok := a.origins.FirstElsewhere(engine.WireAnthropic, origin.Payload, payload, i)
+	o, ok := a.origins.FirstElsewhere(traffic.WireAnthropic, origin.Payload, payload, i)
 	if !ok {
 		return ""
 	}
@@ -161,7 +161,7 @@ func judgeAntThink001(tr *check.Traffic, r *check.Reporter) {
 			field := antPayloadField(b)
 			switch e.match {
 			case antBySig:
-				if b.Type == engine.BlockThinking && b.Text != o.block.Text {
+				if b.Type == traffic.BlockThinking && b.Text != o.block.Text {
 					f := r.Add(i, antLoc(b, "thinking"), "thinking text differs from the text %s produced with this signature", antFrom(o))
 					f.Diff = diff.Bytes([]byte(o.block.Text), []byte(b.Text))
 				}
@@ -170,7 +170,7 @@ func judgeAntThink001(tr *check.Traffic, r *check.Reporter) {
 				f.Diff = diff.Bytes([]byte(want), []byte(got))
 			case antByPosition:
 				also := ""
-				if b.Type == engine.BlockThinking && b.Text != o.block.Text {
+				if b.Type == traffic.BlockThinking && b.Text != o.block.Text {
 					also = " (its thinking text differs too)"
 				}
 				f := r.Add(i, antLoc(b, field), "%s differs from the block in its place, produced by %s%s", field, antFrom(o), also)
@@ -194,7 +194,7 @@ func judgeAntThink002(tr *check.Traffic, r *check.Reporter) {
 				}
 				field := antPayloadField(b)
 				raw := b.Signature
-				if b.Type == engine.BlockRedacted {
+				if b.Type == traffic.BlockRedacted {
 					raw = b.Data
 				}
 				switch {
@@ -315,7 +315,7 @@ func antModelVersion(model string) (major, minor int, ok bool) {
 }
 
 // hasBlock reports whether m holds a block of type t.
-func hasBlock(m *engine.Message, t engine.BlockType) bool {
+func hasBlock(m *traffic.Message, t traffic.BlockType) bool {
 	for i := range m.Blocks {
 		if m.Blocks[i].Type == t {
 			return true
@@ -328,20 +328,20 @@ func hasBlock(m *engine.Message, t engine.BlockType) bool {
 // tool loop a request continues, or -1 when the request does not end with
 // tool results. The loop starts after the last user message that carries
 // no tool_result (an ordinary user turn).
-func antLoopStart(msgs []engine.Message) int {
+func antLoopStart(msgs []traffic.Message) int {
 	n := len(msgs)
-	if n == 0 || msgs[n-1].Role != engine.RoleUser || !hasBlock(&msgs[n-1], engine.BlockToolResult) {
+	if n == 0 || msgs[n-1].Role != traffic.RoleUser || !hasBlock(&msgs[n-1], traffic.BlockToolResult) {
 		return -1
 	}
 	start := 0
 	for k := n - 1; k >= 0; k-- {
-		if msgs[k].Role == engine.RoleUser && !hasBlock(&msgs[k], engine.BlockToolResult) {
+		if msgs[k].Role == traffic.RoleUser && !hasBlock(&msgs[k], traffic.BlockToolResult) {
 			start = k + 1
 			break
 		}
 	}
 	for k := start; k < n; k++ {
-		if msgs[k].Role == engine.RoleAssistant {
+		if msgs[k].Role == traffic.RoleAssistant {
 			return k
 		}
 	}
@@ -375,7 +375,7 @@ func judgeAntThink004(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-func antWireType(b *engine.Block) string {
+func antWireType(b *traffic.Block) string {
 	if b.WireType != "" {
 		return b.WireType
 	}
@@ -388,7 +388,7 @@ func judgeAntThink005(tr *check.Traffic, r *check.Reporter) {
 		msgs := q.req.Messages
 		for k := range msgs {
 			m := &msgs[k]
-			if m.Role != engine.RoleAssistant || len(m.Blocks) == 0 {
+			if m.Role != traffic.RoleAssistant || len(m.Blocks) == 0 {
 				continue
 			}
 			if q.fresh[k] && !isThinkingBlock(&m.Blocks[0]) {
@@ -411,7 +411,7 @@ func judgeAntThink006(tr *check.Traffic, r *check.Reporter) {
 	a := antAnalyze(tr)
 	a.each(func(i int, q *antReq) {
 		msgs := q.req.Messages
-		if antThinkingOn(q.req) || len(msgs) == 0 || msgs[len(msgs)-1].Role != engine.RoleAssistant {
+		if antThinkingOn(q.req) || len(msgs) == 0 || msgs[len(msgs)-1].Role != traffic.RoleAssistant {
 			return
 		}
 		k := len(msgs) - 1
@@ -441,7 +441,7 @@ func (v antThinkingView) String() string {
 	return v.Config
 }
 
-func antThinkingOf(req *engine.Request) antThinkingView {
+func antThinkingOf(req *traffic.Request) antThinkingView {
 	v := antThinkingView{Type: antThinkingType(req)}
 	if req.Thinking != nil && v.Type != "disabled" {
 		v.Config = antCompact(req.Thinking.Raw)
@@ -454,7 +454,7 @@ func judgeAntThink007(tr *check.Traffic, r *check.Reporter) {
 	a.each(func(i int, q *antReq) {
 		msgs := q.req.Messages
 		n := len(msgs)
-		if n < 2 || !hasBlock(&msgs[n-1], engine.BlockToolResult) || msgs[n-2].Role != engine.RoleAssistant {
+		if n < 2 || !hasBlock(&msgs[n-1], traffic.BlockToolResult) || msgs[n-2].Role != traffic.RoleAssistant {
 			return
 		}
 		m := q.origin[n-2]
@@ -534,7 +534,7 @@ func judgeAntThink009(tr *check.Traffic, r *check.Reporter) {
 // must be q's first k (or, for a continued prefill, q's first k and the
 // start of message k). It says what differs, with a diff, or "" when equal.
 func antPrefixDiff(p, q *antReq, k int) (why, detail string) {
-	h := thread.NewHasher(engine.WireAnthropic)
+	h := thread.NewHasher(traffic.WireAnthropic)
 	if p.system != q.system {
 		return "the system prompt differs from the one the block was created with",
 			diff.Struct(antViewBlocks(p.req.System), antViewBlocks(q.req.System))
@@ -545,7 +545,7 @@ func antPrefixDiff(p, q *antReq, k int) (why, detail string) {
 	}
 	pm, qm := p.req.Messages, q.req.Messages
 	np := len(pm)
-	prefill := np == k+1 && pm[k].Role == engine.RoleAssistant
+	prefill := np == k+1 && pm[k].Role == traffic.RoleAssistant
 	if (np == k || prefill) && p.prefix[k] == q.prefix[k] {
 		if !prefill {
 			return "", ""
@@ -578,7 +578,7 @@ func antPrefixDiff(p, q *antReq, k int) (why, detail string) {
 func judgeAntThink010(tr *check.Traffic, r *check.Reporter) {
 	a := antAnalyze(tr)
 	a.each(func(i int, q *antReq) {
-		claimed := map[*engine.Block]bool{}
+		claimed := map[*traffic.Block]bool{}
 		lastEcho := -1 // the last message with a genuine echo
 		for _, e := range q.echoes {
 			if e.origin != nil {
@@ -590,7 +590,7 @@ func judgeAntThink010(tr *check.Traffic, r *check.Reporter) {
 		}
 		x := 0
 		for k := range q.req.Messages {
-			if q.req.Messages[k].Role != engine.RoleAssistant {
+			if q.req.Messages[k].Role != traffic.RoleAssistant {
 				continue
 			}
 			start := x
@@ -651,7 +651,7 @@ func (a *antTraffic) continuedOffset(ex int) int {
 	if p == nil || len(p.req.Messages) == 0 {
 		return 0
 	}
-	if last := &p.req.Messages[len(p.req.Messages)-1]; last.Role == engine.RoleAssistant {
+	if last := &p.req.Messages[len(p.req.Messages)-1]; last.Role == traffic.RoleAssistant {
 		return len(last.Blocks)
 	}
 	return 0
@@ -660,7 +660,7 @@ func (a *antTraffic) continuedOffset(ex int) int {
 // judgeOmission reports thinking blocks of the response that message k
 // echoes that are missing from it: some of them left out (A1 in the latest
 // message), or all of them while a later message echoes thinking (A12).
-func (a *antTraffic) judgeOmission(r *check.Reporter, i int, q *antReq, k int, echoes []antEcho, claimed map[*engine.Block]bool, lastEcho int, sev check.Severity) {
+func (a *antTraffic) judgeOmission(r *check.Reporter, i int, q *antReq, k int, echoes []antEcho, claimed map[*traffic.Block]bool, lastEcho int, sev check.Severity) {
 	m := q.origin[k]
 	out := a.output(m)
 	if out == nil {
@@ -676,7 +676,7 @@ func (a *antTraffic) judgeOmission(r *check.Reporter, i int, q *antReq, k int, e
 			continue
 		}
 		empty := ""
-		if b.Type == engine.BlockThinking && b.Text == "" {
+		if b.Type == traffic.BlockThinking && b.Text == "" {
 			empty = " (its thinking text is empty, as with display \"omitted\", but it is signed and must still be echoed)"
 		}
 		switch {
@@ -694,7 +694,7 @@ func (a *antTraffic) judgeOmission(r *check.Reporter, i int, q *antReq, k int, e
 
 // antInterleaved reports whether the interleaved-thinking beta is on, by
 // header or (Bedrock) by the body's anthropic_beta list.
-func antInterleaved(ex *engine.Exchange) bool {
+func antInterleaved(ex *traffic.Exchange) bool {
 	for _, v := range ex.RequestHeader.Values(http.CanonicalHeaderKey("anthropic-beta")) {
 		if strings.Contains(v, "interleaved-thinking-") {
 			return true

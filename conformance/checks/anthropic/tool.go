@@ -7,8 +7,8 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/diff"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 var (
@@ -23,10 +23,10 @@ var (
 )
 
 // antResults maps the tool_use_id of each tool_result of m to its block.
-func antResults(m *engine.Message) map[string]*engine.Block {
-	out := map[string]*engine.Block{}
+func antResults(m *traffic.Message) map[string]*traffic.Block {
+	out := map[string]*traffic.Block{}
 	for p := range m.Blocks {
-		if b := &m.Blocks[p]; b.Type == engine.BlockToolResult {
+		if b := &m.Blocks[p]; b.Type == traffic.BlockToolResult {
 			out[b.ToolCallID] = b
 		}
 	}
@@ -36,17 +36,17 @@ func antResults(m *engine.Message) map[string]*engine.Block {
 // antUnanswered lists the tool_use blocks of assistant message k that the
 // next message does not answer, and describes that next message. Most
 // assistant messages call no tool: they cost a look at their blocks.
-func antUnanswered(msgs []engine.Message, k int) (missing []*engine.Block, next string) {
-	if !hasBlock(&msgs[k], engine.BlockToolCall) {
+func antUnanswered(msgs []traffic.Message, k int) (missing []*traffic.Block, next string) {
+	if !hasBlock(&msgs[k], traffic.BlockToolCall) {
 		return nil, ""
 	}
-	var answered map[string]*engine.Block // none when the next message is not the user's
-	if k+1 < len(msgs) && msgs[k+1].Role == engine.RoleUser {
+	var answered map[string]*traffic.Block // none when the next message is not the user's
+	if k+1 < len(msgs) && msgs[k+1].Role == traffic.RoleUser {
 		answered = antResults(&msgs[k+1])
 	}
 	for p := range msgs[k].Blocks {
 		b := &msgs[k].Blocks[p]
-		if b.Type == engine.BlockToolCall && answered[b.ID] == nil {
+		if b.Type == traffic.BlockToolCall && answered[b.ID] == nil {
 			missing = append(missing, b)
 		}
 	}
@@ -54,7 +54,7 @@ func antUnanswered(msgs []engine.Message, k int) (missing []*engine.Block, next 
 	case len(missing) == 0:
 	case k+1 >= len(msgs):
 		next = "there is no next message"
-	case msgs[k+1].Role != engine.RoleUser:
+	case msgs[k+1].Role != traffic.RoleUser:
 		next = fmt.Sprintf("the next message messages[%d] is %s", k+1, msgs[k+1].Role)
 	default:
 		next = fmt.Sprintf("messages[%d] has no tool_result for it", k+1)
@@ -62,7 +62,7 @@ func antUnanswered(msgs []engine.Message, k int) (missing []*engine.Block, next 
 	return missing, next
 }
 
-func antIDs(bs []*engine.Block) string {
+func antIDs(bs []*traffic.Block) string {
 	ids := make([]string, len(bs))
 	for i, b := range bs {
 		ids[i] = b.ID
@@ -71,7 +71,7 @@ func antIDs(bs []*engine.Block) string {
 }
 
 // antText is the text of a tool result: its string content, or its text blocks joined.
-func antText(b *engine.Block) string {
+func antText(b *traffic.Block) string {
 	if len(b.ResultRaw) > 0 {
 		if rawjson.Kind(b.ResultRaw) == "string" {
 			return antStr(b.ResultRaw)
@@ -80,7 +80,7 @@ func antText(b *engine.Block) string {
 	}
 	var parts []string
 	for i := range b.Content {
-		if b.Content[i].Type == engine.BlockText {
+		if b.Content[i].Type == traffic.BlockText {
 			parts = append(parts, b.Content[i].Text)
 		}
 	}
@@ -88,10 +88,10 @@ func antText(b *engine.Block) string {
 }
 
 // antUserText joins the text blocks of a message.
-func antUserText(m *engine.Message) string {
+func antUserText(m *traffic.Message) string {
 	var parts []string
 	for i := range m.Blocks {
-		if m.Blocks[i].Type == engine.BlockText {
+		if m.Blocks[i].Type == traffic.BlockText {
 			parts = append(parts, m.Blocks[i].Text)
 		}
 	}
@@ -103,7 +103,7 @@ func judgeAntTool001(tr *check.Traffic, r *check.Reporter) {
 	a.each(func(i int, q *antReq) {
 		msgs := q.req.Messages
 		for k := range msgs {
-			if msgs[k].Role != engine.RoleAssistant || k+1 < len(msgs) && !q.fresh[k+1] {
+			if msgs[k].Role != traffic.RoleAssistant || k+1 < len(msgs) && !q.fresh[k+1] {
 				continue
 			}
 			if missing, next := antUnanswered(msgs, k); len(missing) > 0 {
@@ -119,12 +119,12 @@ func judgeAntTool002(tr *check.Traffic, r *check.Reporter) {
 		msgs := q.req.Messages
 		for k := range msgs {
 			m := &msgs[k]
-			if m.Role == engine.RoleAssistant || !q.fresh[k] {
+			if m.Role == traffic.RoleAssistant || !q.fresh[k] {
 				continue
 			}
 			for p := range m.Blocks {
 				b := &m.Blocks[p]
-				if b.Type != engine.BlockToolResult || k > 0 && msgs[k-1].Role == engine.RoleAssistant && antCalls(&msgs[k-1], b.ToolCallID) {
+				if b.Type != traffic.BlockToolResult || k > 0 && msgs[k-1].Role == traffic.RoleAssistant && antCalls(&msgs[k-1], b.ToolCallID) {
 					continue
 				}
 				prev := "messages[0] has no previous message"
@@ -132,7 +132,7 @@ func judgeAntTool002(tr *check.Traffic, r *check.Reporter) {
 					prev = fmt.Sprintf("the previous message messages[%d] (%s) has no tool_use with that id", k-1, msgs[k-1].Role)
 				}
 				for j := k - 2; j >= 0; j-- {
-					if msgs[j].Role == engine.RoleAssistant && antCalls(&msgs[j], b.ToolCallID) {
+					if msgs[j].Role == traffic.RoleAssistant && antCalls(&msgs[j], b.ToolCallID) {
 						prev += fmt.Sprintf("; it was called in messages[%d]", j)
 						break
 					}
@@ -144,9 +144,9 @@ func judgeAntTool002(tr *check.Traffic, r *check.Reporter) {
 }
 
 // antCalls reports whether m has a tool_use with the given id.
-func antCalls(m *engine.Message, id string) bool {
+func antCalls(m *traffic.Message, id string) bool {
 	for p := range m.Blocks {
-		if b := &m.Blocks[p]; b.Type == engine.BlockToolCall && b.ID == id {
+		if b := &m.Blocks[p]; b.Type == traffic.BlockToolCall && b.ID == id {
 			return true
 		}
 	}
@@ -164,7 +164,7 @@ func judgeAntTool003(tr *check.Traffic, r *check.Reporter) {
 			other := -1
 			for p := range m.Blocks {
 				b := &m.Blocks[p]
-				if b.Type != engine.BlockToolResult {
+				if b.Type != traffic.BlockToolResult {
 					if other < 0 {
 						other = p
 					}
@@ -183,7 +183,7 @@ func judgeAntTool003(tr *check.Traffic, r *check.Reporter) {
 func judgeAntTool004(tr *check.Traffic, r *check.Reporter) {
 	a := antAnalyze(tr)
 	a.each(func(i int, q *antReq) {
-		seen := make(map[string]*engine.Block, len(q.calls)) // id → its first use
+		seen := make(map[string]*traffic.Block, len(q.calls)) // id → its first use
 		for _, c := range q.calls {
 			b := c.block
 			first, dup := seen[b.ID]
@@ -202,7 +202,7 @@ func judgeAntTool004(tr *check.Traffic, r *check.Reporter) {
 		}
 		for k := range q.req.Messages {
 			m := &q.req.Messages[k]
-			if !q.fresh[k] || m.Role != engine.RoleAssistant {
+			if !q.fresh[k] || m.Role != traffic.RoleAssistant {
 				continue
 			}
 			for p := range m.Blocks {
@@ -219,7 +219,7 @@ func judgeAntTool004(tr *check.Traffic, r *check.Reporter) {
 }
 
 // antRawID reads the id of a block the model keeps raw (server_tool_use).
-func antRawID(b *engine.Block) string {
+func antRawID(b *traffic.Block) string {
 	fields, err := rawjson.Fields(b.Raw)
 	if err != nil {
 		return ""
@@ -270,8 +270,8 @@ func judgeAntCancel001(tr *check.Traffic, r *check.Reporter) {
 		for k := range msgs {
 			m := &msgs[k]
 			switch m.Role {
-			case engine.RoleAssistant:
-				if k+1 >= len(msgs) || msgs[k+1].Role != engine.RoleUser || !q.fresh[k+1] {
+			case traffic.RoleAssistant:
+				if k+1 >= len(msgs) || msgs[k+1].Role != traffic.RoleUser || !q.fresh[k+1] {
 					continue
 				}
 				missing, _ := antUnanswered(msgs, k)
@@ -282,13 +282,13 @@ func judgeAntCancel001(tr *check.Traffic, r *check.Reporter) {
 					r.Add(i, antLoc(missing[0], "id"), "tool_use %s of messages[%d] was cancelled (messages[%d] says %q) but has no tool_result; answer it with is_error:true and an explanation",
 						antIDs(missing), k, k+1, antShortText(said))
 				}
-			case engine.RoleUser:
+			case traffic.RoleUser:
 				if !q.fresh[k] {
 					continue
 				}
 				for p := range m.Blocks {
 					b := &m.Blocks[p]
-					if b.Type != engine.BlockToolResult {
+					if b.Type != traffic.BlockToolResult {
 						continue
 					}
 					text := antText(b)
@@ -304,9 +304,9 @@ func judgeAntCancel001(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-func antHasMedia(b *engine.Block) bool {
+func antHasMedia(b *traffic.Block) bool {
 	for i := range b.Content {
-		if t := b.Content[i].Type; t != engine.BlockText {
+		if t := b.Content[i].Type; t != traffic.BlockText {
 			return true
 		}
 	}
@@ -354,7 +354,7 @@ func judgeAntCancel002(tr *check.Traffic, r *check.Reporter) {
 // message that says so (interrupted, stopped, cancelled) makes it an info.
 func antCutText(a *antTraffic, q *antReq, k, at int, r *check.Reporter) {
 	m := &q.req.Messages[k]
-	if m.Role != engine.RoleAssistant || q.origin[k] < 0 {
+	if m.Role != traffic.RoleAssistant || q.origin[k] < 0 {
 		return
 	}
 	src := &a.tr.Exchanges[q.origin[k]]
@@ -366,11 +366,11 @@ func antCutText(a *antTraffic, q *antReq, k, at int, r *check.Reporter) {
 		return
 	}
 	last := &out.Blocks[len(out.Blocks)-1]
-	if last.Type != engine.BlockText || strings.TrimSpace(last.Text) == "" {
+	if last.Type != traffic.BlockText || strings.TrimSpace(last.Text) == "" {
 		return
 	}
 	for _, b := range m.Blocks {
-		if b.Type != engine.BlockText || b.Text != last.Text {
+		if b.Type != traffic.BlockText || b.Text != last.Text {
 			continue
 		}
 		if k+1 < len(q.req.Messages) && antSaysInterrupted(&q.req.Messages[k+1]) {
@@ -386,7 +386,7 @@ func antCutText(a *antTraffic, q *antReq, k, at int, r *check.Reporter) {
 
 // antSaysInterrupted reports whether a user message tells the model its
 // previous answer was cut off.
-func antSaysInterrupted(m *engine.Message) bool {
+func antSaysInterrupted(m *traffic.Message) bool {
 	for _, b := range m.Blocks {
 		t := strings.ToLower(b.Text)
 		for _, w := range []string{"interrupt", "stopped", "cancel", "cut off"} {

@@ -6,8 +6,8 @@ import (
 	"sort"
 
 	"github.com/llmtck/llmtck/conformance/internal/thread"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // The preserved-thinking prefix rule (wire-rules A12) compares the system
@@ -95,7 +95,7 @@ func antExtraView(m map[string]json.RawMessage) map[string]string {
 	return out
 }
 
-func antViewBlock(b *engine.Block) antBlockView {
+func antViewBlock(b *traffic.Block) antBlockView {
 	v := antBlockView{
 		Type: string(b.Type), Text: b.Text,
 		Signature: antStr(b.Signature), Data: antStr(b.Data), Source: antCompact(b.Source),
@@ -118,7 +118,7 @@ func antViewBlock(b *engine.Block) antBlockView {
 	return v
 }
 
-func antViewBlocks(bs []engine.Block) []antBlockView {
+func antViewBlocks(bs []traffic.Block) []antBlockView {
 	out := make([]antBlockView, 0, len(bs))
 	for i := range bs {
 		out = append(out, antViewBlock(&bs[i]))
@@ -126,11 +126,11 @@ func antViewBlocks(bs []engine.Block) []antBlockView {
 	return out
 }
 
-func antViewMessage(m *engine.Message) antMessageView {
+func antViewMessage(m *traffic.Message) antMessageView {
 	return antMessageView{Role: string(m.Role), Blocks: antViewBlocks(m.Blocks), Extra: antExtraView(m.Extra)}
 }
 
-func antViewTools(tools []engine.Tool) []antToolView {
+func antViewTools(tools []traffic.Tool) []antToolView {
 	out := make([]antToolView, 0, len(tools))
 	for _, t := range tools {
 		out = append(out, antToolView{Name: t.Name, Definition: antCompact(t.Raw)})

@@ -11,12 +11,12 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/conformance/check"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // BedrockEndpoints: Converse is Bedrock's own API; a recording of it is
 // judged where it was made.
-var bedrockEndpoints = []engine.Dialect{engine.DialectDirect}
+var bedrockEndpoints = []traffic.Dialect{traffic.DialectDirect}
 
 var checks = []*check.Check{
 	bdrCheck(&check.Check{
@@ -101,7 +101,7 @@ var checks = []*check.Check{
 }
 
 func bdrCheck(c *check.Check) *check.Check {
-	c.Wire, c.Since = engine.WireBedrock, "0.2.0"
+	c.Wire, c.Since = traffic.WireBedrock, "0.2.0"
 	return c
 }
 
@@ -116,10 +116,10 @@ func claude(model string) bool {
 }
 
 // requests calls fn for each Bedrock exchange with a decoded request.
-func requests(tr *check.Traffic, fn func(i int, ex *engine.Exchange, req *engine.Request)) {
+func requests(tr *check.Traffic, fn func(i int, ex *traffic.Exchange, req *traffic.Request)) {
 	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
-		if ex.Wire == engine.WireBedrock && ex.Request != nil {
+		if ex.Wire == traffic.WireBedrock && ex.Request != nil {
 			fn(i, ex, ex.Request)
 		}
 	}

@@ -4,11 +4,11 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/diff"
 	"github.com/llmtck/llmtck/conformance/internal/origin"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
-func reasoning(b *engine.Block) bool {
-	return b.Type == engine.BlockThinking || b.Type == engine.BlockRedacted
+func reasoning(b *traffic.Block) bool {
+	return b.Type == traffic.BlockThinking || b.Type == traffic.BlockRedacted
 }
 
 // judgeThink001 ties each echoed reasoning block to the response block that
@@ -18,17 +18,17 @@ func reasoning(b *engine.Block) bool {
 func judgeThink001(tr *check.Traffic, r *check.Reporter) {
 	x := origin.Of(tr)
 	reported := map[string]bool{}
-	report := func(i int, b *engine.Block, key, diffText, format string, args ...any) {
+	report := func(i int, b *traffic.Block, key, diffText, format string, args ...any) {
 		if reported[key] {
 			return
 		}
 		reported[key] = true
 		r.Add(i, "request."+b.Path, format, args...).Diff = diffText
 	}
-	requests(tr, func(i int, _ *engine.Exchange, req *engine.Request) {
+	requests(tr, func(i int, _ *traffic.Exchange, req *traffic.Request) {
 		for k := range req.Messages {
 			m := &req.Messages[k]
-			if m.Role != engine.RoleAssistant {
+			if m.Role != traffic.RoleAssistant {
 				continue
 			}
 			echoOf := echoedResponse(x, m, i)
@@ -47,13 +47,13 @@ func judgeThink001(tr *check.Traffic, r *check.Reporter) {
 				case b.Type != orig.Type:
 					report(i, b, "type"+b.Path+string(b.Signature)+string(b.Data), "",
 						"reasoning block is %s where interaction %d produced %s", kind(b), at, kind(orig))
-				case b.Type == engine.BlockRedacted && string(b.Data) != string(orig.Data):
+				case b.Type == traffic.BlockRedacted && string(b.Data) != string(orig.Data):
 					report(i, b, "data"+string(b.Data), diff.Bytes(orig.Data, b.Data),
 						"redactedContent differs from the one interaction %d produced", at)
-				case b.Type == engine.BlockThinking && len(b.Signature) > 0 && string(b.Signature) != string(orig.Signature):
+				case b.Type == traffic.BlockThinking && len(b.Signature) > 0 && string(b.Signature) != string(orig.Signature):
 					report(i, b, "sig"+string(b.Signature), diff.Bytes(orig.Signature, b.Signature),
 						"reasoning signature differs from the one interaction %d produced", at)
-				case b.Type == engine.BlockThinking && b.Text != orig.Text:
+				case b.Type == traffic.BlockThinking && b.Text != orig.Text:
 					report(i, b, "text"+string(b.Signature)+b.Text, diff.Bytes([]byte(orig.Text), []byte(b.Text)),
 						"reasoning text differs from what interaction %d produced (its signature covers the text)", at)
 				}
@@ -62,8 +62,8 @@ func judgeThink001(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-func kind(b *engine.Block) string {
-	if b.Type == engine.BlockRedacted {
+func kind(b *traffic.Block) string {
+	if b.Type == traffic.BlockRedacted {
 		return "redactedContent"
 	}
 	return "reasoningText"
@@ -72,15 +72,15 @@ func kind(b *engine.Block) string {
 // echoedResponse is the response output message that an assistant message
 // echoes, found by one of its toolUse ids or reasoning signatures; nil when
 // the message has no recorded origin.
-func echoedResponse(x *origin.Index, m *engine.Message, before int) *origin.Origin {
+func echoedResponse(x *origin.Index, m *traffic.Message, before int) *origin.Origin {
 	for _, b := range m.Blocks {
 		var o origin.Origin
 		var ok bool
 		switch {
-		case b.Type == engine.BlockToolCall && b.ID != "":
-			o, ok = x.Last(engine.WireBedrock, origin.Call, b.ID, before)
+		case b.Type == traffic.BlockToolCall && b.ID != "":
+			o, ok = x.Last(traffic.WireBedrock, origin.Call, b.ID, before)
 		case reasoning(&b) && len(b.Signature) > 0:
-			o, ok = x.Last(engine.WireBedrock, origin.Payload, origin.String(b.Signature), before)
+			o, ok = x.Last(traffic.WireBedrock, origin.Payload, origin.String(b.Signature), before)
 		}
 		if ok {
 			return &o
@@ -91,10 +91,10 @@ func echoedResponse(x *origin.Index, m *engine.Message, before int) *origin.Orig
 
 // echoedByText finds the latest response message with a text block equal to
 // one of m's: the origin of a reply echoed without tool calls or signatures.
-func echoedByText(x *origin.Index, m *engine.Message, before int) *origin.Origin {
+func echoedByText(x *origin.Index, m *traffic.Message, before int) *origin.Origin {
 	texts := map[string]bool{}
 	for _, b := range m.Blocks {
-		if b.Type == engine.BlockText && b.Text != "" {
+		if b.Type == traffic.BlockText && b.Text != "" {
 			texts[b.Text] = true
 		}
 	}
@@ -103,12 +103,12 @@ func echoedByText(x *origin.Index, m *engine.Message, before int) *origin.Origin
 	}
 	for i := before - 1; i >= 0; i-- {
 		ex := x.Exchange(origin.Origin{Exchange: i})
-		if ex.Wire != engine.WireBedrock || ex.Response == nil {
+		if ex.Wire != traffic.WireBedrock || ex.Response == nil {
 			continue
 		}
 		for k, out := range ex.Response.Output {
 			for _, b := range out.Blocks {
-				if b.Type == engine.BlockText && texts[b.Text] {
+				if b.Type == traffic.BlockText && texts[b.Text] {
 					return &origin.Origin{Exchange: i, Wire: ex.Wire, Output: k, Block: -1}
 				}
 			}
@@ -120,17 +120,17 @@ func echoedByText(x *origin.Index, m *engine.Message, before int) *origin.Origin
 // originOf finds the response block an echoed reasoning block came from:
 // the block carrying its signature or data, the block with its text, or
 // the nth reasoning block of the response message the echo comes from.
-func originOf(x *origin.Index, b *engine.Block, echoOf *origin.Origin, nth, before int) (*engine.Block, int) {
+func originOf(x *origin.Index, b *traffic.Block, echoOf *origin.Origin, nth, before int) (*traffic.Block, int) {
 	for _, tok := range [][]byte{b.Signature, b.Data} {
 		if len(tok) == 0 {
 			continue
 		}
-		if o, ok := x.Last(engine.WireBedrock, origin.Payload, origin.String(tok), before); ok {
+		if o, ok := x.Last(traffic.WireBedrock, origin.Payload, origin.String(tok), before); ok {
 			return x.Block(o), o.Exchange
 		}
 	}
 	if b.Text != "" {
-		if o, ok := x.Last(engine.WireBedrock, origin.Thinking, b.Text, before); ok {
+		if o, ok := x.Last(traffic.WireBedrock, origin.Thinking, b.Text, before); ok {
 			return x.Block(o), o.Exchange
 		}
 	}
@@ -151,16 +151,16 @@ func originOf(x *origin.Index, b *engine.Block, echoOf *origin.Origin, nth, befo
 }
 
 func judgeThink002(tr *check.Traffic, r *check.Reporter) {
-	requests(tr, func(i int, _ *engine.Exchange, req *engine.Request) {
+	requests(tr, func(i int, _ *traffic.Exchange, req *traffic.Request) {
 		if !claude(req.Model) {
 			return
 		}
 		for _, m := range req.Messages {
-			if m.Role != engine.RoleAssistant {
+			if m.Role != traffic.RoleAssistant {
 				continue
 			}
 			for _, b := range m.Blocks {
-				if b.Type == engine.BlockThinking && len(b.Signature) == 0 {
+				if b.Type == traffic.BlockThinking && len(b.Signature) == 0 {
 					r.Add(i, "request."+b.Path, "reasoningText sent to %s without its signature", req.Model)
 				}
 			}
@@ -169,9 +169,9 @@ func judgeThink002(tr *check.Traffic, r *check.Reporter) {
 }
 
 func judgeThink003(tr *check.Traffic, r *check.Reporter) {
-	requests(tr, func(i int, _ *engine.Exchange, req *engine.Request) {
+	requests(tr, func(i int, _ *traffic.Exchange, req *traffic.Request) {
 		for _, m := range req.Messages {
-			if m.Role == engine.RoleAssistant {
+			if m.Role == traffic.RoleAssistant {
 				continue
 			}
 			for _, b := range m.Blocks {
@@ -187,13 +187,13 @@ func judgeThink003(tr *check.Traffic, r *check.Reporter) {
 // message before them keeps the reasoning its response opened with.
 func judgeThink004(tr *check.Traffic, r *check.Reporter) {
 	x := origin.Of(tr)
-	requests(tr, func(i int, _ *engine.Exchange, req *engine.Request) {
+	requests(tr, func(i int, _ *traffic.Exchange, req *traffic.Request) {
 		if !claude(req.Model) || req.Thinking == nil || req.Thinking.Type == "disabled" {
 			return
 		}
 		msgs := req.Messages
 		n := len(msgs)
-		if n < 2 || msgs[n-1].Role != engine.RoleUser || len(resultIDs(&msgs[n-1])) == 0 || msgs[n-2].Role != engine.RoleAssistant {
+		if n < 2 || msgs[n-1].Role != traffic.RoleUser || len(resultIDs(&msgs[n-1])) == 0 || msgs[n-2].Role != traffic.RoleAssistant {
 			return
 		}
 		echo := &msgs[n-2]

@@ -4,18 +4,18 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/conformance/check"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 func judgeTool001(tr *check.Traffic, r *check.Reporter) {
-	requests(tr, func(i int, _ *engine.Exchange, req *engine.Request) {
+	requests(tr, func(i int, _ *traffic.Exchange, req *traffic.Request) {
 		msgs := req.Messages
 		for k, m := range msgs {
-			if m.Role == engine.RoleAssistant && k+1 < len(msgs) {
+			if m.Role == traffic.RoleAssistant && k+1 < len(msgs) {
 				results := resultIDs(&msgs[k+1])
 				var missing []string
 				for _, b := range m.Blocks {
-					if b.Type == engine.BlockToolCall && !results[b.ID] {
+					if b.Type == traffic.BlockToolCall && !results[b.ID] {
 						missing = append(missing, b.ID)
 					}
 				}
@@ -23,19 +23,19 @@ func judgeTool001(tr *check.Traffic, r *check.Reporter) {
 					r.Add(i, "request."+msgs[k+1].Path, "no toolResult for %s of messages[%d]", strings.Join(missing, ", "), k)
 				}
 			}
-			if m.Role != engine.RoleUser {
+			if m.Role != traffic.RoleUser {
 				continue
 			}
 			calls := map[string]bool{}
-			if k > 0 && msgs[k-1].Role == engine.RoleAssistant {
+			if k > 0 && msgs[k-1].Role == traffic.RoleAssistant {
 				for _, b := range msgs[k-1].Blocks {
-					if b.Type == engine.BlockToolCall {
+					if b.Type == traffic.BlockToolCall {
 						calls[b.ID] = true
 					}
 				}
 			}
 			for _, b := range m.Blocks {
-				if b.Type == engine.BlockToolResult && !calls[b.ToolCallID] {
+				if b.Type == traffic.BlockToolResult && !calls[b.ToolCallID] {
 					r.Add(i, "request."+b.Path, "toolResult %s answers no toolUse of the message before it", b.ToolCallID)
 				}
 			}
@@ -43,10 +43,10 @@ func judgeTool001(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-func resultIDs(m *engine.Message) map[string]bool {
+func resultIDs(m *traffic.Message) map[string]bool {
 	ids := map[string]bool{}
 	for _, b := range m.Blocks {
-		if b.Type == engine.BlockToolResult {
+		if b.Type == traffic.BlockToolResult {
 			ids[b.ToolCallID] = true
 		}
 	}
@@ -54,13 +54,13 @@ func resultIDs(m *engine.Message) map[string]bool {
 }
 
 func judgeTool002(tr *check.Traffic, r *check.Reporter) {
-	requests(tr, func(i int, _ *engine.Exchange, req *engine.Request) {
+	requests(tr, func(i int, _ *traffic.Exchange, req *traffic.Request) {
 		if _, ok := req.Extra["toolConfig"]; ok {
 			return
 		}
 		for _, m := range req.Messages {
 			for _, b := range m.Blocks {
-				if b.Type == engine.BlockToolCall || b.Type == engine.BlockToolResult {
+				if b.Type == traffic.BlockToolCall || b.Type == traffic.BlockToolResult {
 					r.Add(i, "request."+b.Path, "the history holds %s blocks but the request defines no toolConfig", b.WireType)
 					return
 				}
@@ -70,10 +70,10 @@ func judgeTool002(tr *check.Traffic, r *check.Reporter) {
 }
 
 func judgeTool003(tr *check.Traffic, r *check.Reporter) {
-	requests(tr, func(i int, _ *engine.Exchange, req *engine.Request) {
+	requests(tr, func(i int, _ *traffic.Exchange, req *traffic.Request) {
 		for _, m := range req.Messages {
 			for _, b := range m.Blocks {
-				if b.Type == engine.BlockToolResult && b.IsError && emptyContent(&b) {
+				if b.Type == traffic.BlockToolResult && b.IsError && emptyContent(&b) {
 					r.Add(i, "request."+b.Path, "toolResult %s has status \"error\" and no content", b.ToolCallID)
 				}
 			}
@@ -83,9 +83,9 @@ func judgeTool003(tr *check.Traffic, r *check.Reporter) {
 
 // emptyContent reports whether a tool result says nothing: no content
 // block, or only blank text.
-func emptyContent(b *engine.Block) bool {
+func emptyContent(b *traffic.Block) bool {
 	for _, c := range b.Content {
-		if c.Type != engine.BlockText || strings.TrimSpace(c.Text) != "" || c.WireType == "json" {
+		if c.Type != traffic.BlockText || strings.TrimSpace(c.Text) != "" || c.WireType == "json" {
 			return false
 		}
 	}

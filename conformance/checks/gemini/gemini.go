@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/llmtck/llmtck/conformance/check"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // The Gemini checks (wire-rules §4.4–4.5): thought signatures go back
@@ -110,7 +110,7 @@ var checks = []*check.Check{
 
 // gemCheck fills what every check of the family shares.
 func gemCheck(c *check.Check) *check.Check {
-	c.Wire, c.Since = engine.WireGemini, "0.1.0"
+	c.Wire, c.Since = traffic.WireGemini, "0.1.0"
 	return c
 }
 

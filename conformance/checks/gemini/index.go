@@ -9,9 +9,9 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/origin"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/providers/gemini"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // gemTraffic is what the Gemini checks learn from one walk over the
@@ -29,7 +29,7 @@ type gemTraffic struct {
 // gemOutput is one model content a recorded response produced.
 type gemOutput struct {
 	ex      int
-	msg     *engine.Message
+	msg     *traffic.Message
 	partial bool         // the stream ended before this candidate's finishReason
 	sigs    []*gemSig    // per block: its signature, nil when it has none
 	before  []int        // per block: how many functionCall blocks precede it
@@ -45,7 +45,7 @@ type gemOrigin struct {
 	pos int // block index in out.msg
 }
 
-func (o *gemOrigin) block() *engine.Block { return &o.out.msg.Blocks[o.pos] }
+func (o *gemOrigin) block() *traffic.Block { return &o.out.msg.Blocks[o.pos] }
 
 // gemSig is a thoughtSignature token and what it decodes to.
 type gemSig struct {
@@ -78,7 +78,7 @@ func newGemSig(raw json.RawMessage) *gemSig {
 // gemPart is one part of a request's contents.
 type gemPart struct {
 	msg, pos int // content index, part index
-	b        *engine.Block
+	b        *traffic.Block
 	run      *gemRun    // the model turn it belongs to; nil on the user side
 	before   int        // functionCall parts before it in its run
 	sig      *gemSig    // its part-level signature; nil when it has none
@@ -105,8 +105,8 @@ type gemRun struct {
 
 // gemReq is one Gemini request with its model turns resolved.
 type gemReq struct {
-	ex  *engine.Exchange
-	req *engine.Request
+	ex  *traffic.Exchange
+	req *traffic.Request
 	// enforcing: the model validates signatures of the current turn (G2).
 	enforcing bool
 	// turnStart is the last user content with ordinary content (not only
@@ -151,7 +151,7 @@ type gemIndex struct {
 	// lastMsgs and lastPrefix are the latest request's contents and
 	// their prefix hashes: a request that extends them in memory (a
 	// growing conversation decoded through a memo) starts with the same.
-	lastMsgs   []engine.Message
+	lastMsgs   []traffic.Message
 	lastPrefix []uint64
 }
 
@@ -172,12 +172,12 @@ func newGemTraffic(tr *check.Traffic) *gemTraffic {
 		origins: origin.Of(tr),
 		full:    map[uint64]int{},
 		decoded: map[string]*gemSig{},
-		h:       thread.HasherFor(tr, engine.WireGemini).WithoutPayloads(),
+		h:       thread.HasherFor(tr, traffic.WireGemini).WithoutPayloads(),
 		threads: thread.Of(tr),
 	}
 	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
-		if ex.Wire != engine.WireGemini {
+		if ex.Wire != traffic.WireGemini {
 			continue
 		}
 		var whole uint64
@@ -203,7 +203,7 @@ func newGemTraffic(tr *check.Traffic) *gemTraffic {
 
 // response describes the model contents of ex's response, one per
 // candidate; nil when there is none.
-func (x *gemIndex) response(ex *engine.Exchange) []*gemOutput {
+func (x *gemIndex) response(ex *traffic.Exchange) []*gemOutput {
 	resp := ex.Response
 	if resp == nil || len(resp.Output) == 0 {
 		return nil
@@ -233,14 +233,14 @@ func (x *gemIndex) signed(s *gemSig, before int) *gemOrigin {
 	if s.dummy {
 		return nil
 	}
-	o, ok := x.origins.Last(engine.WireGemini, origin.PayloadValue, s.key, before)
+	o, ok := x.origins.Last(traffic.WireGemini, origin.PayloadValue, s.key, before)
 	if !ok || o.Output >= len(x.outputs[o.Exchange]) {
 		return nil
 	}
 	return x.outputs[o.Exchange][o.Output].blocks[o.Block]
 }
 
-func (x *gemIndex) newOutput(ex int, m *engine.Message) *gemOutput {
+func (x *gemIndex) newOutput(ex int, m *traffic.Message) *gemOutput {
 	n := len(m.Blocks)
 	o := &gemOutput{ex: ex, msg: m, sigs: make([]*gemSig, n), before: make([]int, n), blocks: make([]*gemOrigin, n)}
 	calls := 0
@@ -253,11 +253,11 @@ func (x *gemIndex) newOutput(ex int, m *engine.Message) *gemOutput {
 			o.sigs[j] = x.sig(b.Signature)
 		}
 		switch {
-		case b.Type == engine.BlockToolCall:
+		case b.Type == traffic.BlockToolCall:
 			calls++
 			o.calls = append(o.calls, j)
 			o.names = append(o.names, b.Name)
-		case b.Type == engine.BlockText:
+		case b.Type == traffic.BlockText:
 			text.WriteString(b.Text)
 		}
 	}
@@ -267,13 +267,13 @@ func (x *gemIndex) newOutput(ex int, m *engine.Message) *gemOutput {
 
 // request analyses the request of exchange at against the index and returns it with the
 // hash of its whole contents.
-func (x *gemIndex) request(at int, ex *engine.Exchange) (*gemReq, uint64) {
+func (x *gemIndex) request(at int, ex *traffic.Exchange) (*gemReq, uint64) {
 	req := ex.Request
 	r := &gemReq{ex: ex, req: req, enforcing: gemEnforcing(req.Model), turnStart: -1,
 		runOf: make([]int, len(req.Messages))}
 	prefix := x.hash(at, req)
 	for i := range req.Messages {
-		if m := &req.Messages[i]; m.Role != engine.RoleAssistant && gemOrdinary(m) {
+		if m := &req.Messages[i]; m.Role != traffic.RoleAssistant && gemOrdinary(m) {
 			r.turnStart = i
 		}
 	}
@@ -282,8 +282,8 @@ func (x *gemIndex) request(at int, ex *engine.Exchange) (*gemReq, uint64) {
 	n, nRuns, nInRuns := 0, 0, 0 // parts (a long history's user side holds most), runs, parts in runs
 	for i := range req.Messages {
 		m := &req.Messages[i]
-		model := m.Role == engine.RoleAssistant
-		if model && (i == 0 || req.Messages[i-1].Role != engine.RoleAssistant) {
+		model := m.Role == traffic.RoleAssistant
+		if model && (i == 0 || req.Messages[i-1].Role != traffic.RoleAssistant) {
 			nRuns++
 		}
 		for j := range m.Blocks {
@@ -305,7 +305,7 @@ func (x *gemIndex) request(at int, ex *engine.Exchange) (*gemReq, uint64) {
 	for i := range req.Messages {
 		m := &req.Messages[i]
 		r.runOf[i] = -1
-		if m.Role != engine.RoleAssistant {
+		if m.Role != traffic.RoleAssistant {
 			run = nil
 		} else {
 			if run == nil {
@@ -333,7 +333,7 @@ func (x *gemIndex) request(at int, ex *engine.Exchange) (*gemReq, uint64) {
 				p.before = len(run.calls)
 				inRuns = append(inRuns, p)
 				run.parts = inRuns[runFrom:len(inRuns):len(inRuns)]
-				if b.Type == engine.BlockToolCall {
+				if b.Type == traffic.BlockToolCall {
 					run.calls = append(run.calls, p)
 				}
 			}
@@ -349,7 +349,7 @@ func (x *gemIndex) request(at int, ex *engine.Exchange) (*gemReq, uint64) {
 // prefix[k] hashes contents[:k], whatever their signatures. A request that
 // extends the one hashed before in memory takes over its hashes, and a
 // content without signatures takes the fingerprint threading gave it.
-func (x *gemIndex) hash(at int, req *engine.Request) []uint64 {
+func (x *gemIndex) hash(at int, req *traffic.Request) []uint64 {
 	prefix := make([]uint64, len(req.Messages)+1)
 	hashed := 0
 	if thread.StartsWith(req.Messages, x.lastMsgs) {
@@ -404,7 +404,7 @@ func gemAlike(run *gemRun, out *gemOutput) bool {
 	}
 	text := ""
 	for _, p := range run.parts {
-		if p.b.Type == engine.BlockText {
+		if p.b.Type == traffic.BlockText {
 			text += p.b.Text
 		}
 	}
@@ -430,7 +430,7 @@ func gemPair(run *gemRun) {
 	}
 	for k := range out.msg.Blocks {
 		b := &out.msg.Blocks[k]
-		if out.sigs[k] == nil || b.Type == engine.BlockToolCall {
+		if out.sigs[k] == nil || b.Type == traffic.BlockToolCall {
 			continue
 		}
 		for _, p := range run.parts {
@@ -454,17 +454,17 @@ const (
 	gemKindEmpty // a text or thought part with empty text, or a signature-only part
 )
 
-func gemKindOf(b *engine.Block) gemKind {
+func gemKindOf(b *traffic.Block) gemKind {
 	switch b.Type {
-	case engine.BlockToolCall:
+	case traffic.BlockToolCall:
 		return gemKindCall
-	case engine.BlockToolResult:
+	case traffic.BlockToolResult:
 		return gemKindResult
-	case engine.BlockText, engine.BlockThinking:
+	case traffic.BlockText, traffic.BlockThinking:
 		switch {
 		case b.Text == "":
 			return gemKindEmpty
-		case b.Type == engine.BlockThinking:
+		case b.Type == traffic.BlockThinking:
 			return gemKindThought
 		}
 		return gemKindText
@@ -474,7 +474,7 @@ func gemKindOf(b *engine.Block) gemKind {
 
 // gemSamePart reports whether an echoed non-call part stands for the
 // recorded one: same kind and same text.
-func gemSamePart(rec, echo *engine.Block) bool {
+func gemSamePart(rec, echo *traffic.Block) bool {
 	k := gemKindOf(rec)
 	if k != gemKindOf(echo) {
 		return false
@@ -487,9 +487,9 @@ func gemSamePart(rec, echo *engine.Block) bool {
 
 // gemOrdinary reports whether a user-side content carries something other
 // than function responses: it then opens a new turn (G2).
-func gemOrdinary(m *engine.Message) bool {
+func gemOrdinary(m *traffic.Message) bool {
 	for i := range m.Blocks {
-		if m.Blocks[i].Type != engine.BlockToolResult {
+		if m.Blocks[i].Type != traffic.BlockToolResult {
 			return true
 		}
 	}

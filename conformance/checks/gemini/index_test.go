@@ -8,8 +8,8 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // A request that extends the one before in memory (a growing conversation
@@ -17,7 +17,7 @@ import (
 // without signatures takes threading's fingerprint: every request's hashes
 // are still those it would have worked out alone.
 func TestRequestPrefixTakenOver(t *testing.T) {
-	memo := engine.NewMemo()
+	memo := traffic.NewMemo()
 	tr := &check.Traffic{}
 	contents := []string{`{"role":"user","parts":[{"text":"walk the tree"}]}`}
 	for turn := range 12 {
@@ -32,7 +32,7 @@ func TestRequestPrefixTakenOver(t *testing.T) {
 		contents = append(contents, `{"role":"model","parts":[`+call+`]}`, fmt.Sprintf(`{"role":"user","parts":[{"functionResponse":{"name":"step_%d","response":{"output":"ok"}}}]}`, turn))
 	}
 	x := &gemIndex{full: map[uint64]int{}, decoded: map[string]*gemSig{}, outputs: make([][]*gemOutput, len(tr.Exchanges)),
-		h: thread.HasherFor(tr, engine.WireGemini).WithoutPayloads(), threads: thread.Of(tr)}
+		h: thread.HasherFor(tr, traffic.WireGemini).WithoutPayloads(), threads: thread.Of(tr)}
 	shared := 0
 	for i := range tr.Exchanges {
 		ex := &tr.Exchanges[i]
@@ -41,7 +41,7 @@ func TestRequestPrefixTakenOver(t *testing.T) {
 		}
 		_, whole := x.request(i, ex)
 		alone := &gemIndex{full: map[uint64]int{}, decoded: map[string]*gemSig{}, outputs: x.outputs,
-			h: thread.NewHasher(engine.WireGemini).WithoutPayloads()}
+			h: thread.NewHasher(traffic.WireGemini).WithoutPayloads()}
 		if _, want := alone.request(i, ex); whole != want {
 			t.Errorf("request %d: whole-contents hash %x, want %x as worked out alone", i, whole, want)
 		}

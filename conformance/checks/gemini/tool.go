@@ -7,8 +7,8 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/show"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // judgeGemTool001 reports function call turns that open the history and
@@ -27,7 +27,7 @@ func judgeGemTool001(tr *check.Traffic, r *check.Reporter) {
 		}
 		for i := range msgs {
 			m := &msgs[i]
-			if m.Role == engine.RoleAssistant || !gemHasResult(m) {
+			if m.Role == traffic.RoleAssistant || !gemHasResult(m) {
 				continue
 			}
 			if i > 0 && gemResultsOnly(&msgs[i-1]) {
@@ -36,7 +36,7 @@ func judgeGemTool001(tr *check.Traffic, r *check.Reporter) {
 			switch {
 			case i == 0:
 				r.Add(q.ex.Index, "request."+m.Path, "the history opens with a function response turn; it must come right after the function call turn it answers")
-			case msgs[i-1].Role != engine.RoleAssistant:
+			case msgs[i-1].Role != traffic.RoleAssistant:
 				r.Add(q.ex.Index, "request."+m.Path, "function response turn follows a user content (%s), not a function call turn", msgs[i-1].Path)
 			case len(q.runs[q.runOf[i-1]].calls) == 0:
 				r.Add(q.ex.Index, "request."+m.Path, "function response turn follows a model turn without functionCall parts (%s)", msgs[i-1].Path)
@@ -63,7 +63,7 @@ func judgeGemTool002(tr *check.Traffic, r *check.Reporter) {
 			results := 0
 			for _, c := range turn {
 				for j := range c.Blocks {
-					if c.Blocks[j].Type == engine.BlockToolResult {
+					if c.Blocks[j].Type == traffic.BlockToolResult {
 						results++
 					}
 				}
@@ -85,8 +85,8 @@ func judgeGemTool002(tr *check.Traffic, r *check.Reporter) {
 // parts. Gemini reads consecutive user contents as one turn: crewAI sends
 // each response of a parallel call as a content of its own, and the API
 // answers 200 (gemini-2.5-flash, crewAI's TestGeminiNativeToolCalling).
-func gemResponseTurn(msgs []engine.Message, i int) []*engine.Message {
-	turn := []*engine.Message{&msgs[i]}
+func gemResponseTurn(msgs []traffic.Message, i int) []*traffic.Message {
+	turn := []*traffic.Message{&msgs[i]}
 	if !gemResultsOnly(&msgs[i]) {
 		return turn
 	}
@@ -98,12 +98,12 @@ func gemResponseTurn(msgs []engine.Message, i int) []*engine.Message {
 
 // gemResultsOnly reports whether m is a user-side content holding nothing
 // but functionResponse parts.
-func gemResultsOnly(m *engine.Message) bool {
-	if m.Role == engine.RoleAssistant || len(m.Blocks) == 0 {
+func gemResultsOnly(m *traffic.Message) bool {
+	if m.Role == traffic.RoleAssistant || len(m.Blocks) == 0 {
 		return false
 	}
 	for j := range m.Blocks {
-		if m.Blocks[j].Type != engine.BlockToolResult {
+		if m.Blocks[j].Type != traffic.BlockToolResult {
 			return false
 		}
 	}
@@ -112,11 +112,11 @@ func gemResultsOnly(m *engine.Message) bool {
 
 // gemMatchResults reports responses named after no call of the turn, and
 // ids matching none of the calls' ids.
-func gemMatchResults(r *check.Reporter, q *gemReq, run *gemRun, m *engine.Message) {
+func gemMatchResults(r *check.Reporter, q *gemReq, run *gemRun, m *traffic.Message) {
 	used := make([]bool, len(run.calls))
 	for j := range m.Blocks {
 		b := &m.Blocks[j]
-		if b.Type != engine.BlockToolResult {
+		if b.Type != traffic.BlockToolResult {
 			continue
 		}
 		named, idKnown, anyID := false, false, false
@@ -166,12 +166,12 @@ func judgeGemCancel001(tr *check.Traffic, r *check.Reporter) {
 		}
 		for i := range q.req.Messages {
 			m := &q.req.Messages[i]
-			if m.Role == engine.RoleAssistant {
+			if m.Role == traffic.RoleAssistant {
 				continue
 			}
 			for j := range m.Blocks {
 				b := &m.Blocks[j]
-				if b.Type != engine.BlockToolResult {
+				if b.Type != traffic.BlockToolResult {
 					continue
 				}
 				loc := "request." + b.Path + "." + b.WireType + ".response"
@@ -207,9 +207,9 @@ func gemCancelProblem(resp []byte) string {
 	return ""
 }
 
-func gemHasResult(m *engine.Message) bool {
+func gemHasResult(m *traffic.Message) bool {
 	for i := range m.Blocks {
-		if m.Blocks[i].Type == engine.BlockToolResult {
+		if m.Blocks[i].Type == traffic.BlockToolResult {
 			return true
 		}
 	}

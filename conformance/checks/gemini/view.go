@@ -6,8 +6,8 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/show"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers/gemini"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // What the Gemini signature checks share: how a finding names a part, a
@@ -16,15 +16,15 @@ import (
 
 // gemLoc is the location of a part's signature, rendered only when a
 // finding needs it: most signatures are fine.
-type gemLoc struct{ b *engine.Block }
+type gemLoc struct{ b *traffic.Block }
 
 func (l gemLoc) String() string { return "request." + l.b.Path + ".thoughtSignature" }
 
 // gemSeverity: a wrong or misplaced signature fails the request only on a
 // function-call part of the current turn, on a model that validates
 // signatures; elsewhere the API does not check it and the model degrades.
-func gemSeverity(rec, echo *engine.Block, current, enforcing bool) check.Severity {
-	call := rec.Type == engine.BlockToolCall || echo.Type == engine.BlockToolCall
+func gemSeverity(rec, echo *traffic.Block, current, enforcing bool) check.Severity {
+	call := rec.Type == traffic.BlockToolCall || echo.Type == traffic.BlockToolCall
 	if call && current && enforcing {
 		return check.SeverityError
 	}
@@ -68,7 +68,7 @@ func gemStep(c int, run *gemRun) string {
 }
 
 // gemNested adds a note when the call has its signature nested inside.
-func gemNested(b *engine.Block) string {
+func gemNested(b *traffic.Block) string {
 	if _, ok := gemini.NestedSignature(b); ok {
 		return " (the one nested inside " + b.WireType + " does not count: GEM-SIG-001)"
 	}
@@ -81,7 +81,7 @@ func gemWhere(o *gemOrigin) string {
 }
 
 // gemDescribe names a part for messages: its kind and a little content.
-func gemDescribe(b *engine.Block) string {
+func gemDescribe(b *traffic.Block) string {
 	switch gemKindOf(b) {
 	case gemKindCall:
 		return "functionCall " + b.Name

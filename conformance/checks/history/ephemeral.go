@@ -6,7 +6,7 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/show"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // HIST-005 judges content the traffic declares ephemeral (Traffic.Ephemeral,
@@ -50,7 +50,7 @@ func judgeHist005(tr *check.Traffic, r *check.Reporter) {
 		}
 		msgs := ex.Request.Messages
 		for m := 0; m < len(msgs)-1; m++ {
-			if msgs[m].Role != engine.RoleUser {
+			if msgs[m].Role != traffic.RoleUser {
 				continue
 			}
 			for k := range msgs[m].Blocks {
@@ -84,8 +84,8 @@ func judgeHist005(tr *check.Traffic, r *check.Reporter) {
 
 // declaredIn returns the index of the first declared text that b, a user
 // text block, contains; -1 when none.
-func declaredIn(b *engine.Block, declared []string) int {
-	if b.Type != engine.BlockText {
+func declaredIn(b *traffic.Block, declared []string) int {
+	if b.Type != traffic.BlockText {
 		return -1
 	}
 	for i, d := range declared {
@@ -98,7 +98,7 @@ func declaredIn(b *engine.Block, declared []string) int {
 
 // blockLocation is the block's JSON path in the request, built from its
 // message's when the codec left it empty.
-func blockLocation(m *engine.Message, b *engine.Block, mi, bi int) string {
+func blockLocation(m *traffic.Message, b *traffic.Block, mi, bi int) string {
 	switch {
 	case b.Path != "":
 		return "request." + b.Path

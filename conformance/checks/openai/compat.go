@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/conformance/check"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // judgeChatCompat (OAI-COMPAT-001): on DeepSeek and Moonshot, an assistant
@@ -15,7 +15,7 @@ import (
 // with no recorded origin, or whose response had no reasoning_content, are
 // not judged: nothing says thinking mode was on.
 func judgeChatCompat(tr *check.Traffic, r *check.Reporter) {
-	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin) {
+	chatWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *chatOrigin) {
 		host := chatReasoningHost(ex.URL, req.Model)
 		if host == "" {
 			return
@@ -23,13 +23,13 @@ func judgeChatCompat(tr *check.Traffic, r *check.Reporter) {
 		msgs := req.Messages
 		start := 0
 		for i := range msgs {
-			if msgs[i].Role == engine.RoleUser {
+			if msgs[i].Role == traffic.RoleUser {
 				start = i + 1
 			}
 		}
 		for i := start; i < len(msgs); i++ {
 			m := &msgs[i]
-			if m.Role != engine.RoleAssistant || chatReasoning(m) != nil {
+			if m.Role != traffic.RoleAssistant || chatReasoning(m) != nil {
 				continue
 			}
 			for _, c := range chatCalls(m) {
@@ -54,7 +54,7 @@ func judgeChatCompat(tr *check.Traffic, r *check.Reporter) {
 // gateway or proxy — or returns "". A router's vendor/model name
 // ("deepseek/deepseek-r1") is left to the router, which does not require it.
 func chatReasoningHost(rawURL, model string) string {
-	host := engine.HostOf(rawURL)
+	host := traffic.HostOf(rawURL)
 	switch {
 	case strings.Contains(host, "deepseek"):
 		return "DeepSeek"
@@ -79,7 +79,7 @@ func judgeDeepSeekToolChoice(tr *check.Traffic, r *check.Reporter) {
 	for i := tr.WantedFrom(); i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		req := ex.Request
-		if ex.Wire != engine.WireOpenAI || req == nil || chatReasoningHost(ex.URL, req.Model) != "DeepSeek" || len(req.ToolChoice) == 0 {
+		if ex.Wire != traffic.WireOpenAI || req == nil || chatReasoningHost(ex.URL, req.Model) != "DeepSeek" || len(req.ToolChoice) == 0 {
 			continue
 		}
 		thinking := strings.Contains(strings.ToLower(req.Model), "reasoner")

@@ -6,7 +6,7 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/diff"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // reasoningDetail is one OpenRouter reasoning_details entry, as far as the
@@ -38,7 +38,7 @@ func (d reasoningDetail) token() (field, value string) {
 	return "", ""
 }
 
-func reasoningDetails(m *engine.Message) ([]reasoningDetail, bool) {
+func reasoningDetails(m *traffic.Message) ([]reasoningDetail, bool) {
 	raw, ok := m.Extra["reasoning_details"]
 	if !ok {
 		return nil, false
@@ -56,13 +56,13 @@ func reasoningDetails(m *engine.Message) ([]reasoningDetail, bool) {
 // an error (the model's provider refuses it); an entry left out a warning.
 func judgeOpenRouterDetails(tr *check.Traffic, r *check.Reporter) {
 	reported := map[string]bool{}
-	chatWalkAll(tr, func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin) {
-		if ex.Dialect != engine.DialectOpenRouter {
+	chatWalkAll(tr, func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *chatOrigin) {
+		if ex.Dialect != traffic.DialectOpenRouter {
 			return
 		}
 		for k := range req.Messages {
 			m := &req.Messages[k]
-			if m.Role != engine.RoleAssistant {
+			if m.Role != traffic.RoleAssistant {
 				continue
 			}
 			var o *chatOrigin

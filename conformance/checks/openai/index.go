@@ -5,15 +5,15 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/origin"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // chatOrigin is one tool call a recorded chat response produced.
 type chatOrigin struct {
 	exchange int
-	call     *engine.Block
-	message  *engine.Message // the assistant message that carried it
+	call     *traffic.Block
+	message  *traffic.Message // the assistant message that carried it
 	// unfinished is true when the response was a stream that never reached
 	// its terminal chunk, so the call's arguments may be incomplete.
 	unfinished bool
@@ -25,26 +25,26 @@ type chatOrigin struct {
 // index). Call ids are unique per response, so one index serves every
 // interleaved conversation; client-authored calls (no earlier response)
 // are simply not in it.
-func chatWalk(tr *check.Traffic, judge func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin)) {
+func chatWalk(tr *check.Traffic, judge func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *chatOrigin)) {
 	chatWalkFrom(tr, tr.WantedFrom(), judge)
 }
 
 // chatWalkAll is chatWalk over every request judged, for a check that
 // reports each call once, at the first request that sends it: in a live
 // judgement it must see the requests before the last too.
-func chatWalkAll(tr *check.Traffic, judge func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin)) {
+func chatWalkAll(tr *check.Traffic, judge func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *chatOrigin)) {
 	chatWalkFrom(tr, tr.From, judge)
 }
 
-func chatWalkFrom(tr *check.Traffic, from int, judge func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin)) {
+func chatWalkFrom(tr *check.Traffic, from int, judge func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *chatOrigin)) {
 	x := origin.Of(tr)
 	for i := from; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
-		if ex.Wire != engine.WireOpenAI || ex.Request == nil {
+		if ex.Wire != traffic.WireOpenAI || ex.Request == nil {
 			continue
 		}
 		judge(ex, ex.Request, func(id string) *chatOrigin {
-			o, ok := x.Last(engine.WireOpenAI, origin.Call, id, i)
+			o, ok := x.Last(traffic.WireOpenAI, origin.Call, id, i)
 			if !ok {
 				return nil
 			}
@@ -56,10 +56,10 @@ func chatWalkFrom(tr *check.Traffic, from int, judge func(ex *engine.Exchange, r
 }
 
 // chatCalls returns the tool-call blocks of a message.
-func chatCalls(m *engine.Message) []*engine.Block {
-	var out []*engine.Block
+func chatCalls(m *traffic.Message) []*traffic.Block {
+	var out []*traffic.Block
 	for j := range m.Blocks {
-		if m.Blocks[j].Type == engine.BlockToolCall {
+		if m.Blocks[j].Type == traffic.BlockToolCall {
 			out = append(out, &m.Blocks[j])
 		}
 	}
@@ -67,12 +67,12 @@ func chatCalls(m *engine.Message) []*engine.Block {
 }
 
 // chatResult returns the tool-result block of a tool message, or nil.
-func chatResult(m *engine.Message) *engine.Block {
-	if m.Role != engine.RoleTool {
+func chatResult(m *traffic.Message) *traffic.Block {
+	if m.Role != traffic.RoleTool {
 		return nil
 	}
 	for j := range m.Blocks {
-		if m.Blocks[j].Type == engine.BlockToolResult {
+		if m.Blocks[j].Type == traffic.BlockToolResult {
 			return &m.Blocks[j]
 		}
 	}
@@ -80,9 +80,9 @@ func chatResult(m *engine.Message) *engine.Block {
 }
 
 // chatReasoning returns the reasoning_content block of a message, or nil.
-func chatReasoning(m *engine.Message) *engine.Block {
+func chatReasoning(m *traffic.Message) *traffic.Block {
 	for j := range m.Blocks {
-		if b := &m.Blocks[j]; b.Type == engine.BlockThinking && b.WireType == "reasoning_content" {
+		if b := &m.Blocks[j]; b.Type == traffic.BlockThinking && b.WireType == "reasoning_content" {
 			return b
 		}
 	}
@@ -91,13 +91,13 @@ func chatReasoning(m *engine.Message) *engine.Block {
 
 // chatResultText is what a tool message tells the model: its string
 // content, or its text parts joined.
-func chatResultText(b *engine.Block) string {
+func chatResultText(b *traffic.Block) string {
 	if b.Text != "" {
 		return b.Text
 	}
 	var parts []string
 	for _, p := range b.Content {
-		if p.Type == engine.BlockText {
+		if p.Type == traffic.BlockText {
 			parts = append(parts, p.Text)
 		}
 	}
@@ -114,6 +114,6 @@ func chatArguments(raw []byte) string {
 }
 
 // chatRoleOf names a message for findings: "user message messages[4]".
-func chatRoleOf(m *engine.Message) string {
+func chatRoleOf(m *traffic.Message) string {
 	return string(m.Role) + " message " + m.Path
 }

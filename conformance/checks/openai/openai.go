@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/llmtck/llmtck/conformance/check"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // The OpenAI Chat Completions checks (wire-rules §2.4–2.5): every tool call
@@ -51,7 +51,7 @@ var checks = []*check.Check{
 		Troubleshoot: "OpenAI's own Chat Completions returns no reasoning text, so OpenAI-shaped clients drop the non-standard reasoning_content field when they store the assistant message (iOfficeAI/AionUi#2746). " +
 			"In thinking mode these hosts need it back on every assistant message that made tool calls since the last user message; keep the field with the message. " +
 			"Only calls whose recorded response carried reasoning_content are judged; older turns are not, since the hosts ignore or drop earlier reasoning there.",
-		Evidence: check.Evidence{Endpoints: []engine.Dialect{engine.DialectDeepSeek, engine.DialectMoonshot}, Models: "DeepSeek and Moonshot thinking models", Sources: []string{"iOfficeAI/AionUi#2746", "DeepSeek docs: thinking mode and tool calls", "wire-rules §2.2"}},
+		Evidence: check.Evidence{Endpoints: []traffic.Dialect{traffic.DialectDeepSeek, traffic.DialectMoonshot}, Models: "DeepSeek and Moonshot thinking models", Sources: []string{"iOfficeAI/AionUi#2746", "DeepSeek docs: thinking mode and tool calls", "wire-rules §2.2"}},
 		Judge:    judgeChatCompat,
 	}),
 	chatCheck(&check.Check{
@@ -61,7 +61,7 @@ var checks = []*check.Check{
 		Troubleshoot: "OpenRouter turns the reasoning of Anthropic, Gemini and OpenAI models into reasoning_details and passes it back to them only if the client sends the whole list again on the assistant message. " +
 			"Clients that keep only the plain reasoning text, or rebuild the list from it, lose the signatures: the model loses its reasoning in the tool loop (a warning here), and an altered signature is refused by the model's provider (an error). " +
 			"Store reasoning_details as the response gave it (for a stream, the entries merged by index) and send it back unchanged.",
-		Evidence: check.Evidence{Endpoints: []engine.Dialect{engine.DialectOpenRouter}, Models: "reasoning models behind OpenRouter (Anthropic, Gemini, OpenAI)", Sources: []string{"OpenRouter docs: reasoning tokens, preserving reasoning blocks", "RooCodeInc/Roo-Code#9506", "cline/cline#7551"}},
+		Evidence: check.Evidence{Endpoints: []traffic.Dialect{traffic.DialectOpenRouter}, Models: "reasoning models behind OpenRouter (Anthropic, Gemini, OpenAI)", Sources: []string{"OpenRouter docs: reasoning tokens, preserving reasoning blocks", "RooCodeInc/Roo-Code#9506", "cline/cline#7551"}},
 		Judge:    judgeOpenRouterDetails,
 	}),
 	chatCheck(&check.Check{
@@ -70,14 +70,14 @@ var checks = []*check.Check{
 		ProviderError: "Thinking mode does not support this tool_choice",
 		Troubleshoot: "Agent frameworks force a tool call (tool_choice required, or the structured-output tool by name) to get a typed answer; DeepSeek's thinking mode refuses both. " +
 			"Use tool_choice auto with an instruction, or turn thinking off for the call that must use the tool.",
-		Evidence: check.Evidence{Endpoints: []engine.Dialect{engine.DialectDeepSeek}, Models: "DeepSeek thinking mode (deepseek-reasoner, V3.2 and V4 with thinking enabled)", Sources: []string{"0xPlaygrounds/rig tests/cassettes/deepseek/wire_shape_matrix (recorded 400)", "DeepSeek docs: thinking mode"}},
+		Evidence: check.Evidence{Endpoints: []traffic.Dialect{traffic.DialectDeepSeek}, Models: "DeepSeek thinking mode (deepseek-reasoner, V3.2 and V4 with thinking enabled)", Sources: []string{"0xPlaygrounds/rig tests/cassettes/deepseek/wire_shape_matrix (recorded 400)", "DeepSeek docs: thinking mode"}},
 		Judge:    judgeDeepSeekToolChoice,
 	}),
 }
 
 // chatCheck fills the fields every Chat Completions check shares.
 func chatCheck(c *check.Check) *check.Check {
-	c.Wire, c.Since = engine.WireOpenAI, "0.1.0"
+	c.Wire, c.Since = traffic.WireOpenAI, "0.1.0"
 	return c
 }
 

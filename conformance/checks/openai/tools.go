@@ -8,23 +8,23 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/diff"
 	"github.com/llmtck/llmtck/conformance/internal/show"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // judgeChatCallsAnswered (OAI-TOOL-001): the tool messages right after an
 // assistant message with tool_calls answer every one of its call ids.
 func judgeChatCallsAnswered(tr *check.Traffic, r *check.Reporter) {
-	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, _ func(id string) *chatOrigin) {
+	chatWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, _ func(id string) *chatOrigin) {
 		msgs := req.Messages
 		for i := range msgs {
 			calls := chatCalls(&msgs[i])
-			if msgs[i].Role != engine.RoleAssistant || len(calls) == 0 {
+			if msgs[i].Role != traffic.RoleAssistant || len(calls) == 0 {
 				continue
 			}
 			answered := map[string]bool{}
 			j := i + 1
-			for ; j < len(msgs) && msgs[j].Role == engine.RoleTool; j++ {
+			for ; j < len(msgs) && msgs[j].Role == traffic.RoleTool; j++ {
 				if b := chatResult(&msgs[j]); b != nil {
 					answered[b.ToolCallID] = true
 				}
@@ -46,12 +46,12 @@ func judgeChatCallsAnswered(tr *check.Traffic, r *check.Reporter) {
 // judgeChatResultsMatched (OAI-TOOL-002): a tool message follows (across
 // other tool messages only) an assistant message that made its call.
 func judgeChatResultsMatched(tr *check.Traffic, r *check.Reporter) {
-	chatWalk(tr, func(ex *engine.Exchange, req *engine.Request, _ func(id string) *chatOrigin) {
+	chatWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, _ func(id string) *chatOrigin) {
 		msgs := req.Messages
 		owner := -1 // the assistant message the current run of tool messages follows
 		for j := range msgs {
 			m := &msgs[j]
-			if m.Role != engine.RoleTool {
+			if m.Role != traffic.RoleTool {
 				owner = j
 				continue
 			}
@@ -59,7 +59,7 @@ func judgeChatResultsMatched(tr *check.Traffic, r *check.Reporter) {
 			if b == nil {
 				continue
 			}
-			if owner < 0 || msgs[owner].Role != engine.RoleAssistant || len(chatCalls(&msgs[owner])) == 0 {
+			if owner < 0 || msgs[owner].Role != traffic.RoleAssistant || len(chatCalls(&msgs[owner])) == 0 {
 				before := "it is the first message"
 				if owner >= 0 {
 					before = "it follows the " + chatRoleOf(&msgs[owner])
@@ -87,9 +87,9 @@ func judgeChatResultsMatched(tr *check.Traffic, r *check.Reporter) {
 // the decoded strings are compared. Each call is reported once.
 func judgeChatArguments(tr *check.Traffic, r *check.Reporter) {
 	reported := map[string]bool{}
-	chatWalkAll(tr, func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin) {
+	chatWalkAll(tr, func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *chatOrigin) {
 		for i := range req.Messages {
-			if req.Messages[i].Role != engine.RoleAssistant {
+			if req.Messages[i].Role != traffic.RoleAssistant {
 				continue
 			}
 			for _, c := range chatCalls(&req.Messages[i]) {
@@ -130,7 +130,7 @@ var chatCancelWords = []string{"cancel", "abort", "interrupt", "denied", "not ru
 // call is reported once, where first seen.
 func judgeChatCancel(tr *check.Traffic, r *check.Reporter) {
 	reported := map[string]bool{}
-	chatWalkAll(tr, func(ex *engine.Exchange, req *engine.Request, origins func(id string) *chatOrigin) {
+	chatWalkAll(tr, func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *chatOrigin) {
 		for i := range req.Messages {
 			m := &req.Messages[i]
 			b := chatResult(m)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // The ephemeral checks judge content sent once and then gone from the
@@ -14,7 +14,7 @@ import (
 var ephemeralChecks = []*check.Check{
 	&check.Check{
 		ID: "OAI-EPH-001", Title: "Responses ephemeral content only in stateless mode, never after reasoning",
-		Severity: check.SeverityInfo, Scope: "R,C", Wire: engine.WireResponses, Since: "0.1.0",
+		Severity: check.SeverityInfo, Scope: "R,C", Wire: traffic.WireResponses, Since: "0.1.0",
 		Law:           "Ephemeral input items are sent only with store:false and without previous_response_id chaining, and never between a reasoning item and the item that follows it.",
 		ProviderError: "Item 'rs_…' of type 'reasoning' was provided without its required following item.",
 		Troubleshoot: "With store:true (the default) or previous_response_id the server persists everything in input and replays it on chained requests, so content meant for one request is not ephemeral at all (info). " +
@@ -34,7 +34,7 @@ func judgeOaiEph001(tr *check.Traffic, r *check.Reporter) {
 		}
 	}
 	for i, hr := range a.Requests() {
-		if hr.Wire != engine.WireResponses || len(a.Eph[i]) == 0 {
+		if hr.Wire != traffic.WireResponses || len(a.Eph[i]) == 0 {
 			continue
 		}
 		first := ""
@@ -72,9 +72,9 @@ func judgeOaiEph001(tr *check.Traffic, r *check.Reporter) {
 	}
 }
 
-func isReasoningItem(m *engine.Message) bool {
+func isReasoningItem(m *traffic.Message) bool {
 	if m.WireType == "reasoning" {
 		return true
 	}
-	return len(m.Blocks) == 1 && m.Blocks[0].Type == engine.BlockReasoning
+	return len(m.Blocks) == 1 && m.Blocks[0].Type == traffic.BlockReasoning
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/origin"
 	"github.com/llmtck/llmtck/conformance/internal/show"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // The Responses checks judge each request's input against the output items
@@ -19,11 +19,11 @@ import (
 
 // rspOrigin is one output item a recorded response produced.
 type rspOrigin struct {
-	exchange int             // interaction whose response produced it
-	at       int             // its position in the traffic
-	output   int             // its index in that response's output
-	item     *engine.Message // the output item
-	next     *engine.Message // the output item right after it; nil when it was last
+	exchange int              // interaction whose response produced it
+	at       int              // its position in the traffic
+	output   int              // its index in that response's output
+	item     *traffic.Message // the output item
+	next     *traffic.Message // the output item right after it; nil when it was last
 	// reasoning is the id of the nearest reasoning item before this one in
 	// the same output: the reasoning a function_call was produced after.
 	reasoning string
@@ -43,7 +43,7 @@ type rspIndex struct {
 
 // item is the output item with the given id, or nil.
 func (idx rspIndex) item(id string) *rspOrigin {
-	o, ok := idx.x.Last(engine.WireResponses, origin.Item, id, idx.before)
+	o, ok := idx.x.Last(traffic.WireResponses, origin.Item, id, idx.before)
 	if !ok {
 		return nil
 	}
@@ -52,7 +52,7 @@ func (idx rspIndex) item(id string) *rspOrigin {
 
 // call is the function_call item with the given call_id, or nil.
 func (idx rspIndex) call(id string) *rspOrigin {
-	o, ok := idx.x.Last(engine.WireResponses, origin.Call, id, idx.before)
+	o, ok := idx.x.Last(traffic.WireResponses, origin.Call, id, idx.before)
 	if !ok || rspCall(idx.x.Message(o)) == nil {
 		return nil
 	}
@@ -61,12 +61,12 @@ func (idx rspIndex) call(id string) *rspOrigin {
 
 // response returns the function_call blocks of the response with the given
 // id, and whether such a response was recorded.
-func (idx rspIndex) response(id string) ([]*engine.Block, bool) {
-	o, ok := idx.x.Last(engine.WireResponses, origin.Response, id, idx.before)
+func (idx rspIndex) response(id string) ([]*traffic.Block, bool) {
+	o, ok := idx.x.Last(traffic.WireResponses, origin.Response, id, idx.before)
 	if !ok {
 		return nil, false
 	}
-	var calls []*engine.Block
+	var calls []*traffic.Block
 	for k := range idx.x.Exchange(o).Response.Output {
 		if b := rspCall(&idx.x.Exchange(o).Response.Output[k]); b != nil {
 			calls = append(calls, b)
@@ -104,46 +104,46 @@ func (idx rspIndex) originOf(o origin.Origin) *rspOrigin {
 // rspWalk calls judge for every decoded Responses request whose findings
 // are wanted (check.Traffic.WantedFrom), in cassette order, with the index
 // of everything earlier responses produced.
-func rspWalk(tr *check.Traffic, judge func(ex *engine.Exchange, req *engine.Request, idx rspIndex)) {
+func rspWalk(tr *check.Traffic, judge func(ex *traffic.Exchange, req *traffic.Request, idx rspIndex)) {
 	rspWalkFrom(tr, tr.WantedFrom(), judge)
 }
 
 // rspWalkAll is rspWalk over every request judged, for a check that
 // reports each call once, at the first request that sends it: in a live
 // judgement it must see the requests before the last too.
-func rspWalkAll(tr *check.Traffic, judge func(ex *engine.Exchange, req *engine.Request, idx rspIndex)) {
+func rspWalkAll(tr *check.Traffic, judge func(ex *traffic.Exchange, req *traffic.Request, idx rspIndex)) {
 	rspWalkFrom(tr, tr.From, judge)
 }
 
-func rspWalkFrom(tr *check.Traffic, from int, judge func(ex *engine.Exchange, req *engine.Request, idx rspIndex)) {
+func rspWalkFrom(tr *check.Traffic, from int, judge func(ex *traffic.Exchange, req *traffic.Request, idx rspIndex)) {
 	x := origin.Of(tr)
 	for i := from; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
-		if ex.Wire == engine.WireResponses && ex.Request != nil {
+		if ex.Wire == traffic.WireResponses && ex.Request != nil {
 			judge(ex, ex.Request, rspIndex{x: x, before: i})
 		}
 	}
 }
 
 // rspCall returns the function_call block of an item, or nil.
-func rspCall(m *engine.Message) *engine.Block {
-	if m.WireType != "function_call" || len(m.Blocks) != 1 || m.Blocks[0].Type != engine.BlockToolCall {
+func rspCall(m *traffic.Message) *traffic.Block {
+	if m.WireType != "function_call" || len(m.Blocks) != 1 || m.Blocks[0].Type != traffic.BlockToolCall {
 		return nil
 	}
 	return &m.Blocks[0]
 }
 
 // rspOutput returns the function_call_output block of an item, or nil.
-func rspOutput(m *engine.Message) *engine.Block {
-	if m.WireType != "function_call_output" || len(m.Blocks) != 1 || m.Blocks[0].Type != engine.BlockToolResult {
+func rspOutput(m *traffic.Message) *traffic.Block {
+	if m.WireType != "function_call_output" || len(m.Blocks) != 1 || m.Blocks[0].Type != traffic.BlockToolResult {
 		return nil
 	}
 	return &m.Blocks[0]
 }
 
 // rspReasoning returns the reasoning block of an item, or nil.
-func rspReasoning(m *engine.Message) *engine.Block {
-	if m.WireType != "reasoning" || len(m.Blocks) != 1 || m.Blocks[0].Type != engine.BlockReasoning {
+func rspReasoning(m *traffic.Message) *traffic.Block {
+	if m.WireType != "reasoning" || len(m.Blocks) != 1 || m.Blocks[0].Type != traffic.BlockReasoning {
 		return nil
 	}
 	return &m.Blocks[0]
@@ -151,7 +151,7 @@ func rspReasoning(m *engine.Message) *engine.Block {
 
 // rspIsMessage reports whether an item is a message (typed, or the
 // easy-input {role, content} form).
-func rspIsMessage(m *engine.Message) bool {
+func rspIsMessage(m *traffic.Message) bool {
 	return m.WireType == "message" || (m.WireType == "" && m.Role != "")
 }
 
@@ -164,7 +164,7 @@ type rspView struct {
 	Text   string
 }
 
-func rspViewOf(m *engine.Message) rspView {
+func rspViewOf(m *traffic.Message) rspView {
 	v := rspView{Type: m.WireType, ID: origin.ItemID(m)}
 	if v.Type == "" {
 		v.Type = "message"
@@ -180,7 +180,7 @@ func rspViewOf(m *engine.Message) rspView {
 		if b.ToolCallID != "" {
 			v.CallID = b.ToolCallID
 		}
-		if b.Type == engine.BlockText && v.Text == "" {
+		if b.Type == traffic.BlockText && v.Text == "" {
 			v.Text = b.Text
 		}
 	}
@@ -188,7 +188,7 @@ func rspViewOf(m *engine.Message) rspView {
 }
 
 // rspDescribe names an item for a message: its kind, id and a little text.
-func rspDescribe(m *engine.Message) string {
+func rspDescribe(m *traffic.Message) string {
 	v := rspViewOf(m)
 	var b strings.Builder
 	if v.Role != "" {
@@ -197,7 +197,7 @@ func rspDescribe(m *engine.Message) string {
 	b.WriteString(v.Type)
 	if v.ID != "" {
 		b.WriteString(" " + v.ID)
-	} else if v.Role == string(engine.RoleAssistant) || v.Type == "reasoning" || v.Type == "function_call" {
+	} else if v.Role == string(traffic.RoleAssistant) || v.Type == "reasoning" || v.Type == "function_call" {
 		b.WriteString(" without an id")
 	}
 	if v.CallID != "" {
@@ -214,7 +214,7 @@ func rspDescribe(m *engine.Message) string {
 // right before the function call that follows it in the input, by that
 // call's call_id; else the reasoning item whose summary it repeats. how says
 // which, for the finding.
-func (idx rspIndex) reasoningWithoutID(in []engine.Message, i int) (src *rspOrigin, how string) {
+func (idx rspIndex) reasoningWithoutID(in []traffic.Message, i int) (src *rspOrigin, how string) {
 	if i+1 < len(in) {
 		if c := rspCall(&in[i+1]); c != nil && c.ID != "" {
 			if call := idx.call(c.ID); call != nil {
@@ -225,7 +225,7 @@ func (idx rspIndex) reasoningWithoutID(in []engine.Message, i int) (src *rspOrig
 		}
 	}
 	if rb := rspReasoning(&in[i]); rb != nil && rb.Text != "" {
-		if o, ok := idx.x.Last(engine.WireResponses, origin.Thinking, rb.Text, idx.before); ok {
+		if o, ok := idx.x.Last(traffic.WireResponses, origin.Thinking, rb.Text, idx.before); ok {
 			return idx.originOf(o), "by its summary"
 		}
 	}
@@ -237,7 +237,7 @@ func (idx rspIndex) reasoningBefore(o *rspOrigin) *rspOrigin {
 	out := idx.x.Exchange(origin.Origin{Exchange: o.at}).Response.Output
 	for k := o.output - 1; k >= 0; k-- {
 		if rspReasoning(&out[k]) != nil {
-			return idx.originOf(origin.Origin{Exchange: o.at, Wire: engine.WireResponses, Output: k, Block: -1})
+			return idx.originOf(origin.Origin{Exchange: o.at, Wire: traffic.WireResponses, Output: k, Block: -1})
 		}
 		if rspCall(&out[k]) == nil {
 			break // reasoning is followed by its call, or calls in parallel

@@ -8,9 +8,9 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/diff"
 	"github.com/llmtck/llmtck/conformance/internal/origin"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	rspwire "github.com/llmtck/llmtck/providers/responses"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // judgeRSNFollower (OAI-RSN-001): a reasoning item the cassette produced must
@@ -20,14 +20,14 @@ import (
 // must be followed by something the model produced, not by the end of the
 // input or by a user, system, developer or tool item.
 func judgeRSNFollower(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx rspIndex) {
+	rspWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, idx rspIndex) {
 		in := req.Messages
 		for i := range in {
 			rb := rspReasoning(&in[i])
 			if rb == nil {
 				continue
 			}
-			var next *engine.Message
+			var next *traffic.Message
 			if i+1 < len(in) {
 				next = &in[i+1]
 			}
@@ -37,7 +37,7 @@ func judgeRSNFollower(tr *check.Traffic, r *check.Reporter) {
 				case next == nil:
 					r.Add(ex.Index, "request."+in[i].Path, "reasoning item %s at %s is the last input item; it must be followed by the message or call it produced",
 						rb.ItemID, in[i].Path)
-				case next.Role != engine.RoleAssistant && next.Role != "":
+				case next.Role != traffic.RoleAssistant && next.Role != "":
 					r.Add(ex.Index, "request."+in[i].Path, "reasoning item %s at %s is followed by %s at %s, not by the message or call it produced",
 						rb.ItemID, in[i].Path, rspDescribe(next), next.Path)
 				}
@@ -67,7 +67,7 @@ func judgeRSNFollower(tr *check.Traffic, r *check.Reporter) {
 
 // sameCallWithoutID reports whether item is want's function call, sent
 // back without an item id but with the same call_id.
-func sameCallWithoutID(item, want *engine.Message) bool {
+func sameCallWithoutID(item, want *traffic.Message) bool {
 	got, orig := rspCall(item), rspCall(want)
 	return got != nil && orig != nil && origin.ItemID(item) == "" && got.ID != "" && got.ID == orig.ID
 }
@@ -77,7 +77,7 @@ func sameCallWithoutID(item, want *engine.Message) bool {
 // reasoning item in the same input. Requests chained with
 // previous_response_id are skipped: the server has the reasoning.
 func judgeRSNAccompanied(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx rspIndex) {
+	rspWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, idx rspIndex) {
 		if req.PreviousResponseID != "" {
 			return
 		}
@@ -109,7 +109,7 @@ const rspIncludeEncrypted = "reasoning.encrypted_content"
 // judgeRSNStateless (OAI-RSN-003): with store:false the server keeps
 // nothing, so reasoning travels whole; a missing include is a warning.
 func judgeRSNStateless(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, _ rspIndex) {
+	rspWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, _ rspIndex) {
 		if req.Store == nil || *req.Store {
 			return
 		}
@@ -143,7 +143,7 @@ func judgeRSNStateless(tr *check.Traffic, r *check.Reporter) {
 // Providers decode the JSON string, so equal bytes are equal and differing
 // bytes are compared decoded; the diff shows the first differing byte.
 func judgeRSNEncrypted(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx rspIndex) {
+	rspWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, idx rspIndex) {
 		sent := rspRouteOf(ex)
 		for i := range req.Messages {
 			m := &req.Messages[i]
@@ -202,7 +202,7 @@ func rspSameString(a, b []byte) bool {
 // the URL's host. An encrypted payload is only valid where it was issued.
 type rspRoute struct{ org, host string }
 
-func rspRouteOf(ex *engine.Exchange) rspRoute {
+func rspRouteOf(ex *traffic.Exchange) rspRoute {
 	return rspRoute{org: ex.ResponseHeader.Get("Openai-Organization"), host: ex.Host()}
 }
 
@@ -210,7 +210,7 @@ func rspRouteOf(ex *engine.Exchange) rspRoute {
 // reasons (error, once per request), and encrypted reasoning produced by
 // one model family is not sent to another (warning, once per item).
 func judgeRSNModel(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx rspIndex) {
+	rspWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, idx rspIndex) {
 		reasons := rspwire.Reasons(req.Model)
 		for i := range req.Messages {
 			m := &req.Messages[i]

@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/llmtck/llmtck/conformance/check"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // The OpenAI Responses checks (wire-rules §3.3–3.4): reasoning items and the
@@ -104,7 +104,7 @@ var checks = []*check.Check{
 
 // rspCheck fills the fields every Responses check shares.
 func rspCheck(c *check.Check) *check.Check {
-	c.Wire = engine.WireResponses
+	c.Wire = traffic.WireResponses
 	if c.Since == "" {
 		c.Since = "0.1.0"
 	}

@@ -5,8 +5,8 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/origin"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // judgeRspCallsAnswered (OAI-TOOL-010): every function_call in input, and
@@ -14,7 +14,7 @@ import (
 // output with its call_id somewhere in the input. Where the output sits is
 // OAI-CANCEL-001's concern; an output before its call is OAI-TOOL-011's.
 func judgeRspCallsAnswered(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx rspIndex) {
+	rspWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, idx rspIndex) {
 		answered := map[string]bool{}
 		for i := range req.Messages {
 			if o := rspOutput(&req.Messages[i]); o != nil {
@@ -44,7 +44,7 @@ func judgeRspCallsAnswered(tr *check.Traffic, r *check.Reporter) {
 // chain or an item_reference points at something the cassette does not
 // hold, orphans cannot be told from references and are not reported.
 func judgeRspOutputsMatched(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, idx rspIndex) {
+	rspWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, idx rspIndex) {
 		unknown := false
 		if prev := req.PreviousResponseID; prev != "" {
 			_, recorded := idx.response(prev)
@@ -108,9 +108,9 @@ func rspPrefix(kind string) string {
 }
 
 // rspRole reports whether an input message may have role r.
-func rspRole(r engine.Role) bool {
+func rspRole(r traffic.Role) bool {
 	switch r {
-	case engine.RoleUser, engine.RoleAssistant, engine.RoleSystem, engine.RoleDeveloper:
+	case traffic.RoleUser, traffic.RoleAssistant, traffic.RoleSystem, traffic.RoleDeveloper:
 		return true
 	}
 	return false
@@ -119,14 +119,14 @@ func rspRole(r engine.Role) bool {
 // judgeRspIDsAndRoles (OAI-TOOL-012): item ids keep their prefixes and no
 // input message has a role the API does not take (tool above all).
 func judgeRspIDsAndRoles(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *engine.Exchange, req *engine.Request, _ rspIndex) {
+	rspWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, _ rspIndex) {
 		for i := range req.Messages {
 			m := &req.Messages[i]
 			kind := m.WireType
 			if rspIsMessage(m) {
 				kind = "message"
 				switch {
-				case m.Role == engine.RoleTool:
+				case m.Role == traffic.RoleTool:
 					r.Add(ex.Index, "request."+m.Path+".role", "%s is a message with role \"tool\"; Responses input takes a function_call_output item with the call's call_id instead",
 						m.Path)
 				case m.Role != "" && !rspRole(m.Role):
@@ -149,7 +149,7 @@ func judgeRspIDsAndRoles(tr *check.Traffic, r *check.Reporter) {
 // growing history repeats it in every later request.
 func judgeRspCancel(tr *check.Traffic, r *check.Reporter) {
 	reported := map[string]bool{}
-	rspWalkAll(tr, func(ex *engine.Exchange, req *engine.Request, _ rspIndex) {
+	rspWalkAll(tr, func(ex *traffic.Exchange, req *traffic.Request, _ rspIndex) {
 		outAt := map[string]int{}
 		for i := range req.Messages {
 			if o := rspOutput(&req.Messages[i]); o != nil {
@@ -186,7 +186,7 @@ func judgeRspCancel(tr *check.Traffic, r *check.Reporter) {
 // rspStepBreak returns the first item that does not belong to a step's
 // calls and outputs (function, custom and hosted tool calls, their outputs,
 // reasoning), or nil.
-func rspStepBreak(items []engine.Message) *engine.Message {
+func rspStepBreak(items []traffic.Message) *traffic.Message {
 	for i := range items {
 		typ := items[i].WireType
 		if typ != "reasoning" && !strings.HasSuffix(typ, "_call") && !strings.HasSuffix(typ, "_output") {

@@ -10,8 +10,8 @@ import (
 	"github.com/llmtck/llmtck/conformance/internal/origin"
 	"github.com/llmtck/llmtck/conformance/internal/show"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // XP-RAW-001 looks at every wire at once: an opaque payload is echoed as
@@ -59,7 +59,7 @@ func judgeXPRaw001(tr *check.Traffic, r *check.Reporter) {
 		if ex.Request != nil {
 			msgs := ex.Request.Messages
 			for m := addedFrom(tr, i); m < len(msgs); m++ {
-				xpPayloads(&msgs[m], ex.Wire, func(b *engine.Block, field string, raw json.RawMessage) {
+				xpPayloads(&msgs[m], ex.Wire, func(b *traffic.Block, field string, raw json.RawMessage) {
 					loc := "request." + b.Path + "." + field
 					if raw == nil {
 						xpNotString(r, reported, ex.Index, loc, b.Extra[field])
@@ -93,7 +93,7 @@ func judgeXPRaw001(tr *check.Traffic, r *check.Reporter) {
 			continue
 		}
 		for m := range ex.Response.Output {
-			xpPayloads(&ex.Response.Output[m], ex.Wire, func(b *engine.Block, field string, raw json.RawMessage) {
+			xpPayloads(&ex.Response.Output[m], ex.Wire, func(b *traffic.Block, field string, raw json.RawMessage) {
 				loc := "response." + b.Path + "." + field
 				if raw == nil {
 					xpNotString(r, reported, ex.Index, loc, b.Extra[field])
@@ -125,7 +125,7 @@ func addedFrom(tr *check.Traffic, i int) int {
 func hasPayload(tr *check.Traffic, i int) bool {
 	ex := &tr.Exchanges[i]
 	found := false
-	note := func(*engine.Block, string, json.RawMessage) { found = true }
+	note := func(*traffic.Block, string, json.RawMessage) { found = true }
 	if ex.Request != nil {
 		msgs := ex.Request.Messages
 		for m := addedFrom(tr, i); m < len(msgs) && !found; m++ {
@@ -143,9 +143,9 @@ func hasPayload(tr *check.Traffic, i int) bool {
 // xpPayloads calls fn for every opaque payload of a message's blocks, with
 // the wire's name for the field. A Gemini signature that is not a JSON
 // string is kept by the codec in Extra only; fn gets it with raw == nil.
-func xpPayloads(m *engine.Message, wire engine.Wire, fn func(b *engine.Block, field string, raw json.RawMessage)) {
+func xpPayloads(m *traffic.Message, wire traffic.Wire, fn func(b *traffic.Block, field string, raw json.RawMessage)) {
 	sigField := "signature"
-	if wire == engine.WireGemini {
+	if wire == traffic.WireGemini {
 		sigField = "thoughtSignature"
 	}
 	for i := range m.Blocks {
@@ -159,7 +159,7 @@ func xpPayloads(m *engine.Message, wire engine.Wire, fn func(b *engine.Block, fi
 		if b.EncryptedContent != nil {
 			fn(b, "encrypted_content", b.EncryptedContent)
 		}
-		if wire != engine.WireGemini {
+		if wire != traffic.WireGemini {
 			continue
 		}
 		for _, k := range []string{"thoughtSignature", "thought_signature"} {

@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/conformance/check"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Kind says what a key identifies.
@@ -43,7 +43,7 @@ const (
 // Field names the block's field that carried it.
 type Origin struct {
 	Exchange int
-	Wire     engine.Wire
+	Wire     traffic.Wire
 	Output   int
 	Block    int
 	Field    string
@@ -77,7 +77,7 @@ func build(tr *check.Traffic) *Index {
 		for k := range ex.Response.Output {
 			m := &ex.Response.Output[k]
 			at := Origin{Exchange: i, Wire: ex.Wire, Output: k, Block: -1}
-			if id := ItemID(m); id != "" && ex.Wire == engine.WireResponses {
+			if id := ItemID(m); id != "" && ex.Wire == traffic.WireResponses {
 				x.add(Item, id, at)
 			}
 			for j := range m.Blocks {
@@ -91,10 +91,10 @@ func build(tr *check.Traffic) *Index {
 					}
 				}
 				at.Field = ""
-				if b.Type == engine.BlockToolCall && b.ID != "" {
+				if b.Type == traffic.BlockToolCall && b.ID != "" {
 					x.add(Call, b.ID, at)
 				}
-				if (b.Type == engine.BlockThinking || b.Type == engine.BlockReasoning) && b.Text != "" {
+				if (b.Type == traffic.BlockThinking || b.Type == traffic.BlockReasoning) && b.Text != "" {
 					x.add(Thinking, b.Text, at)
 				}
 			}
@@ -110,9 +110,9 @@ type payload struct {
 
 // payloads are a block's opaque tokens with the names their wire gives
 // their fields.
-func payloads(w engine.Wire, b *engine.Block) [3]payload {
+func payloads(w traffic.Wire, b *traffic.Block) [3]payload {
 	sig := "signature"
-	if w == engine.WireGemini {
+	if w == traffic.WireGemini {
 		sig = "thoughtSignature"
 	}
 	return [3]payload{{sig, b.Signature}, {"data", b.Data}, {"encrypted_content", b.EncryptedContent}}
@@ -155,7 +155,7 @@ func (x *Index) origins(kind Kind, s string, before int) []Origin {
 
 // First is the earliest origin of the key on wire w ("" for any) in an
 // exchange before before.
-func (x *Index) First(w engine.Wire, kind Kind, s string, before int) (Origin, bool) {
+func (x *Index) First(w traffic.Wire, kind Kind, s string, before int) (Origin, bool) {
 	for _, o := range x.origins(kind, s, before) {
 		if w == "" || o.Wire == w {
 			return o, true
@@ -166,7 +166,7 @@ func (x *Index) First(w engine.Wire, kind Kind, s string, before int) (Origin, b
 
 // Last is the latest origin of the key on wire w ("" for any) in an
 // exchange before before.
-func (x *Index) Last(w engine.Wire, kind Kind, s string, before int) (Origin, bool) {
+func (x *Index) Last(w traffic.Wire, kind Kind, s string, before int) (Origin, bool) {
 	os := x.origins(kind, s, before)
 	for i := len(os) - 1; i >= 0; i-- {
 		if w == "" || os[i].Wire == w {
@@ -178,7 +178,7 @@ func (x *Index) Last(w engine.Wire, kind Kind, s string, before int) (Origin, bo
 
 // FirstElsewhere is the earliest origin of the key on a wire other than w,
 // in an exchange before before: another provider's token.
-func (x *Index) FirstElsewhere(w engine.Wire, kind Kind, s string, before int) (Origin, bool) {
+func (x *Index) FirstElsewhere(w traffic.Wire, kind Kind, s string, before int) (Origin, bool) {
 	for _, o := range x.origins(kind, s, before) {
 		if o.Wire != w {
 			return o, true
@@ -188,11 +188,11 @@ func (x *Index) FirstElsewhere(w engine.Wire, kind Kind, s string, before int) (
 }
 
 // Exchange is the exchange o was produced by.
-func (x *Index) Exchange(o Origin) *engine.Exchange { return &x.tr.Exchanges[o.Exchange] }
+func (x *Index) Exchange(o Origin) *traffic.Exchange { return &x.tr.Exchanges[o.Exchange] }
 
 // Message is the output message (or item) o is part of; nil for a
 // Response.
-func (x *Index) Message(o Origin) *engine.Message {
+func (x *Index) Message(o Origin) *traffic.Message {
 	if o.Output < 0 {
 		return nil
 	}
@@ -200,7 +200,7 @@ func (x *Index) Message(o Origin) *engine.Message {
 }
 
 // Block is the block o names; nil for an item as a whole.
-func (x *Index) Block(o Origin) *engine.Block {
+func (x *Index) Block(o Origin) *traffic.Block {
 	if o.Block < 0 {
 		return nil
 	}
@@ -235,7 +235,7 @@ var oneAlphabet = strings.NewReplacer("-", "+", "_", "/")
 
 // ItemID is a Responses output item's own id (msg_…, rs_…, fc_…): its id
 // field, else the item id its blocks carry.
-func ItemID(m *engine.Message) string {
+func ItemID(m *traffic.Message) string {
 	if raw, ok := m.Extra["id"]; ok {
 		s, _ := rawjson.String(raw)
 		return s

@@ -9,25 +9,25 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Block names a block in a few words.
-func Block(w engine.Wire, bl *engine.Block) string {
+func Block(w traffic.Wire, bl *traffic.Block) string {
 	var parts []string
 	kind := string(bl.Type)
-	if bl.Type == engine.BlockOther && bl.WireType != "" {
+	if bl.Type == traffic.BlockOther && bl.WireType != "" {
 		kind = bl.WireType
 	}
 	switch bl.Type {
-	case engine.BlockThinking:
-		if len(bl.Signature) > 0 && w != engine.WireGemini {
+	case traffic.BlockThinking:
+		if len(bl.Signature) > 0 && w != traffic.WireGemini {
 			kind = "signed thinking"
 		}
-	case engine.BlockToolCall:
+	case traffic.BlockToolCall:
 		kind = "tool_call " + bl.Name
-	case engine.BlockToolResult:
+	case traffic.BlockToolResult:
 		kind = "tool_result"
 		if bl.IsError {
 			kind += " (error)"
@@ -42,7 +42,7 @@ func Block(w engine.Wire, bl *engine.Block) string {
 	if bl.ToolCallID != "" {
 		parts = append(parts, "for "+bl.ToolCallID)
 	}
-	if bl.Type == engine.BlockText || bl.Type == engine.BlockThinking && bl.Text != "" {
+	if bl.Type == traffic.BlockText || bl.Type == traffic.BlockThinking && bl.Text != "" {
 		parts = append(parts, Quote(bl.Text))
 	}
 	if len(bl.Signature) > 0 {

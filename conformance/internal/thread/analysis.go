@@ -7,8 +7,8 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/show"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/providers/responses"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Analysis is what threading learns about one traffic: the threads, the
@@ -84,7 +84,7 @@ func analyseHistory(tr *check.Traffic) *Analysis {
 	var last *Request
 	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
-		if ex.Request == nil || ex.Wire == engine.WireUnknown || ex.Wire == "" {
+		if ex.Request == nil || ex.Wire == traffic.WireUnknown || ex.Wire == "" {
 			continue
 		}
 		r := newRequest(tr, ex, i, last)
@@ -332,7 +332,7 @@ func (a *Analysis) brokenPairs(d *histDiff, diff string) int {
 	calls, results := map[string]string{}, map[string]string{}
 	for j, k := range pairKeys(r) {
 		_, b := r.Message(j)
-		if b.Type == engine.BlockToolCall {
+		if b.Type == traffic.BlockToolCall {
 			calls[k] = b.Path
 		} else {
 			results[k] = b.Path
@@ -346,7 +346,7 @@ func (a *Analysis) brokenPairs(d *histDiff, diff string) int {
 			continue
 		}
 		_, b := base.Message(i)
-		if b.Type == engine.BlockToolCall {
+		if b.Type == traffic.BlockToolCall {
 			if p, ok := results[k]; ok && calls[k] == "" {
 				done[k] = true
 				n++
@@ -365,7 +365,7 @@ func (a *Analysis) brokenPairs(d *histDiff, diff string) int {
 	return n
 }
 
-func pairName(b *engine.Block) string {
+func pairName(b *traffic.Block) string {
 	switch {
 	case b.ID != "":
 		return b.ID
@@ -387,14 +387,14 @@ func pairKeys(r *Request) map[int]string {
 			continue
 		}
 		switch b.Type {
-		case engine.BlockToolCall:
+		case traffic.BlockToolCall:
 			if b.ID != "" {
 				out[i] = "id:" + b.ID
 			} else {
 				out[i] = fmt.Sprintf("name:%s#%d", b.Name, calls[b.Name])
 				calls[b.Name]++
 			}
-		case engine.BlockToolResult:
+		case traffic.BlockToolResult:
 			if b.ToolCallID != "" {
 				out[i] = "id:" + b.ToolCallID
 			} else {
@@ -432,9 +432,9 @@ func (a *Analysis) droppedSigned(d *histDiff, diff string) int {
 
 // signedDropSeverity says what removing signed block b (unit i, in message
 // m of the base) costs on its wire.
-func signedDropSeverity(d *histDiff, i int, m *engine.Message, b *engine.Block) (check.Severity, string) {
+func signedDropSeverity(d *histDiff, i int, m *traffic.Message, b *traffic.Block) (check.Severity, string) {
 	switch d.base.Wire {
-	case engine.WireResponses:
+	case traffic.WireResponses:
 		next := int(d.base.Units[i].Msg) + 1
 		if next < len(d.base.Msgs) && d.match[d.base.starts[next]] >= 0 {
 			if id := responses.ItemID(d.base.Msgs[next]); id != "" {
@@ -442,12 +442,12 @@ func signedDropSeverity(d *histDiff, i int, m *engine.Message, b *engine.Block) 
 			}
 		}
 		return check.SeverityWarning, "the model loses its reasoning and the prompt cache is invalidated from there"
-	case engine.WireGemini:
-		if b.Type != engine.BlockToolCall {
+	case traffic.WireGemini:
+		if b.Type != traffic.BlockToolCall {
 			return check.SeverityWarning, "signatures on parts other than function calls are not validated, but the model loses that context"
 		}
 		return check.SeverityError, "a function call must keep the thoughtSignature it was produced with, at its position"
-	case engine.WireAnthropic:
+	case traffic.WireAnthropic:
 		return check.SeverityError, "thinking blocks bind the history around them; with preserved thinking a block omitted between others fails, and the latest assistant message's thinking must be echoed unchanged"
 	}
 	return check.SeverityWarning, "the provider's opaque reasoning context is lost"

@@ -3,7 +3,7 @@ package thread
 import (
 	"sort"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // histDiff says how a request's history relates to an earlier one of its
@@ -200,7 +200,7 @@ func (d *histDiff) preferTailDrop() {
 func ephemeralShaped(r *Request, i int) bool {
 	m, b := r.Message(i)
 	switch m.Role {
-	case engine.RoleUser, engine.RoleSystem, engine.RoleDeveloper:
+	case traffic.RoleUser, traffic.RoleSystem, traffic.RoleDeveloper:
 	default:
 		return false
 	}
@@ -208,7 +208,7 @@ func ephemeralShaped(r *Request, i int) bool {
 		return true
 	}
 	switch b.Type {
-	case engine.BlockText, engine.BlockImage, engine.BlockDocument, engine.BlockOther:
+	case traffic.BlockText, traffic.BlockImage, traffic.BlockDocument, traffic.BlockOther:
 		return !b.Signed()
 	}
 	return false

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Hasher is the one history hasher every check family uses: it fingerprints
@@ -43,8 +43,8 @@ var seed = maphash.MakeSeed()
 const CacheControl = "cache_control"
 
 // NewHasher returns a hasher for wire w's history.
-func NewHasher(w engine.Wire) *Hasher {
-	f := &Hasher{gemini: w == engine.WireGemini, payloads: true}
+func NewHasher(w traffic.Wire) *Hasher {
+	f := &Hasher{gemini: w == traffic.WireGemini, payloads: true}
 	f.h.SetSeed(seed)
 	return f
 }
@@ -53,14 +53,14 @@ func NewHasher(w engine.Wire) *Hasher {
 // nothing else, most messages of most histories, worked out once.
 var roleStarts = func() []roleStart {
 	var out []roleStart
-	for _, r := range []engine.Role{engine.RoleUser, engine.RoleAssistant, engine.RoleSystem, engine.RoleDeveloper, engine.RoleTool} {
-		out = append(out, roleStart{r, NewHasher(engine.WireAnthropic).start(&engine.Message{Role: r})})
+	for _, r := range []traffic.Role{traffic.RoleUser, traffic.RoleAssistant, traffic.RoleSystem, traffic.RoleDeveloper, traffic.RoleTool} {
+		out = append(out, roleStart{r, NewHasher(traffic.WireAnthropic).start(&traffic.Message{Role: r})})
 	}
 	return out
 }()
 
 type roleStart struct {
-	role engine.Role
+	role traffic.Role
 	fp   uint64
 }
 
@@ -78,7 +78,7 @@ func (f *Hasher) sum() uint64 { return f.h.Sum64() }
 
 // Start is the fingerprint of a message's own unit: role, item type, author
 // name and message-level fields.
-func (f *Hasher) Start(m *engine.Message) uint64 {
+func (f *Hasher) Start(m *traffic.Message) uint64 {
 	if m.WireType == "" && m.Name == "" && len(m.Extra) == 0 {
 		for _, r := range roleStarts {
 			if r.role == m.Role {
@@ -89,7 +89,7 @@ func (f *Hasher) Start(m *engine.Message) uint64 {
 	return f.start(m)
 }
 
-func (f *Hasher) start(m *engine.Message) uint64 {
+func (f *Hasher) start(m *traffic.Message) uint64 {
 	f.reset()
 	f.tag('M')
 	f.str(string(m.Role))
@@ -100,7 +100,7 @@ func (f *Hasher) start(m *engine.Message) uint64 {
 }
 
 // Block is the fingerprint of one content block.
-func (f *Hasher) Block(b *engine.Block) uint64 {
+func (f *Hasher) Block(b *traffic.Block) uint64 {
 	if f.known == nil {
 		f.reset()
 		f.block(b)
@@ -121,7 +121,7 @@ func (f *Hasher) Block(b *engine.Block) uint64 {
 // in the hasher's Prints, the block's fingerprint with every other setting
 // the checks hash this wire's history with, so that judgements find them
 // all.
-func (f *Hasher) Learn(b *engine.Block) uint64 {
+func (f *Hasher) Learn(b *traffic.Block) uint64 {
 	if f.gemini && f.payloads && f.known != nil {
 		// The Gemini checks tie echoes to responses whatever the clients
 		// did to the signatures (checks/gemini, gemIndex.h).
@@ -135,7 +135,7 @@ func (f *Hasher) Learn(b *engine.Block) uint64 {
 
 // Message is the fingerprint of a whole message: its own unit and its
 // blocks, in order.
-func (f *Hasher) Message(m *engine.Message) uint64 {
+func (f *Hasher) Message(m *traffic.Message) uint64 {
 	h := f.Start(m)
 	for i := range m.Blocks {
 		h = Mix(h, f.Block(&m.Blocks[i]))
@@ -147,9 +147,9 @@ func (f *Hasher) Message(m *engine.Message) uint64 {
 // redacted data, encrypted content) in any block, nested ones included.
 // A message without one has the same fingerprint with payloads as
 // without (WithoutPayloads): a caller that has the one has the other.
-func HasPayload(m *engine.Message) bool { return hasPayload(m.Blocks) }
+func HasPayload(m *traffic.Message) bool { return hasPayload(m.Blocks) }
 
-func hasPayload(bs []engine.Block) bool {
+func hasPayload(bs []traffic.Block) bool {
 	for i := range bs {
 		b := &bs[i]
 		if len(b.Signature) > 0 || len(b.Data) > 0 || len(b.EncryptedContent) > 0 || hasPayload(b.Content) {
@@ -160,7 +160,7 @@ func hasPayload(bs []engine.Block) bool {
 }
 
 // Blocks is the fingerprint of a list of blocks (a system prompt).
-func (f *Hasher) Blocks(bs []engine.Block) uint64 {
+func (f *Hasher) Blocks(bs []traffic.Block) uint64 {
 	h := Mix(0, uint64(len(bs)))
 	for i := range bs {
 		h = Mix(h, f.Block(&bs[i]))
@@ -169,7 +169,7 @@ func (f *Hasher) Blocks(bs []engine.Block) uint64 {
 }
 
 // Tools is the fingerprint of a request's tool definitions.
-func (f *Hasher) Tools(tools []engine.Tool) uint64 {
+func (f *Hasher) Tools(tools []traffic.Tool) uint64 {
 	f.reset()
 	f.tag('L')
 	for _, t := range tools {
@@ -187,10 +187,10 @@ func (f *Hasher) String(s string) uint64 {
 	return f.sum()
 }
 
-func (f *Hasher) block(b *engine.Block) {
+func (f *Hasher) block(b *traffic.Block) {
 	f.tag('B')
 	f.field('T', string(b.Type))
-	if b.Type != engine.BlockText {
+	if b.Type != traffic.BlockText {
 		// text, input_text and output_text are the same content.
 		f.field('W', b.WireType)
 	}

@@ -4,18 +4,18 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // TestStartWorkedOutOnceIsTheHash: the fingerprints of a message that
 // carries only its role, worked out once, are what hashing the message
 // gives, and a message that carries more is hashed whole.
 func TestStartWorkedOutOnceIsTheHash(t *testing.T) {
-	roles := []engine.Role{engine.RoleUser, engine.RoleAssistant, engine.RoleSystem, engine.RoleDeveloper, engine.RoleTool, "model", ""}
-	seen := map[uint64]engine.Role{}
-	for _, w := range []engine.Wire{engine.WireAnthropic, engine.WireGemini} {
+	roles := []traffic.Role{traffic.RoleUser, traffic.RoleAssistant, traffic.RoleSystem, traffic.RoleDeveloper, traffic.RoleTool, "model", ""}
+	seen := map[uint64]traffic.Role{}
+	for _, w := range []traffic.Wire{traffic.WireAnthropic, traffic.WireGemini} {
 		for _, r := range roles {
-			for _, m := range []engine.Message{
+			for _, m := range []traffic.Message{
 				{Role: r},
 				{Role: r, WireType: "message"},
 				{Role: r, Name: "alice"},
@@ -25,7 +25,7 @@ func TestStartWorkedOutOnceIsTheHash(t *testing.T) {
 				if got != want {
 					t.Errorf("%s: Start of %+v = %x, hashing it gives %x", w, m, got, want)
 				}
-				if w == engine.WireAnthropic && m.WireType == "" && m.Name == "" && m.Extra == nil {
+				if w == traffic.WireAnthropic && m.WireType == "" && m.Name == "" && m.Extra == nil {
 					if other, ok := seen[got]; ok {
 						t.Errorf("roles %q and %q have one fingerprint", other, r)
 					}
@@ -45,19 +45,19 @@ func FuzzHasPayload(f *testing.F) {
 	f.Add("t", []byte(nil), []byte(nil), []byte(`"enc"`), true, uint8(1))
 	f.Add("t", []byte(nil), []byte(`"red"`), []byte(nil), true, uint8(2))
 	f.Fuzz(func(t *testing.T, text string, sig, data, enc []byte, nested bool, kind uint8) {
-		b := engine.Block{Type: engine.BlockText, Text: text, Signature: sig, Data: data, EncryptedContent: enc}
+		b := traffic.Block{Type: traffic.BlockText, Text: text, Signature: sig, Data: data, EncryptedContent: enc}
 		if kind%3 == 1 {
-			b.Type = engine.BlockThinking
+			b.Type = traffic.BlockThinking
 		}
-		m := engine.Message{Role: engine.RoleAssistant, Blocks: []engine.Block{b}}
+		m := traffic.Message{Role: traffic.RoleAssistant, Blocks: []traffic.Block{b}}
 		if nested {
-			m.Blocks = []engine.Block{{Type: engine.BlockToolResult, ToolCallID: "call_1", Content: []engine.Block{b}}}
+			m.Blocks = []traffic.Block{{Type: traffic.BlockToolResult, ToolCallID: "call_1", Content: []traffic.Block{b}}}
 		}
 		carries := len(sig) > 0 || len(data) > 0 || len(enc) > 0
 		if got := HasPayload(&m); got != carries {
 			t.Fatalf("HasPayload = %t for a block with signature %q, data %q, encrypted content %q (nested %t)", got, sig, data, enc, nested)
 		}
-		for _, w := range []engine.Wire{engine.WireAnthropic, engine.WireGemini, engine.WireResponses} {
+		for _, w := range []traffic.Wire{traffic.WireAnthropic, traffic.WireGemini, traffic.WireResponses} {
 			with, without := NewHasher(w).Message(&m), NewHasher(w).WithoutPayloads().Message(&m)
 			if !carries && with != without {
 				t.Fatalf("%s: a message without payloads has fingerprint %x with payloads and %x without", w, with, without)

@@ -3,7 +3,7 @@ package thread
 import (
 	"sync/atomic"
 
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // keptPrint is what newRequest works out for a request, kept with a
@@ -11,12 +11,12 @@ import (
 // judgement's traffic begins with such a call, and takes its fingerprints
 // instead of working out those of its whole history again. Its slices are
 // never written below their length: a later print that extends them in
-// place (a growing conversation, decoded through an engine.Memo, shares
+// place (a growing conversation, decoded through an traffic.Memo, shares
 // one message list) writes only after it.
 type keptPrint struct {
-	wire   engine.Wire
+	wire   traffic.Wire
 	head   uint64
-	msgs   []engine.Message // the history after the lead
+	msgs   []traffic.Message // the history after the lead
 	starts []int
 	mfps   []uint64
 	units  []Unit
@@ -44,9 +44,9 @@ const keptPrints = 8
 // kept before is fingerprinted only where it goes beyond it. Call Keep when
 // ex joins the history p fingerprints, one call at a time; judgements may
 // read p meanwhile.
-func (p *Prints) Keep(ex *engine.Exchange) {
+func (p *Prints) Keep(ex *traffic.Exchange) {
 	req := ex.Request
-	if req == nil || ex.Wire == engine.WireUnknown || ex.Wire == "" || req.PreviousResponseID != "" {
+	if req == nil || ex.Wire == traffic.WireUnknown || ex.Wire == "" || req.PreviousResponseID != "" {
 		return
 	}
 	if len(req.Messages) < 2 {
@@ -76,7 +76,7 @@ func (p *Prints) Keep(ex *engine.Exchange) {
 // printed is the kept print, here or in the Prints p sits on, of the
 // longest request under wire and head whose history msgs starts with in
 // memory; nil when there is none.
-func (p *Prints) printed(w engine.Wire, head uint64, msgs []engine.Message) *keptPrint {
+func (p *Prints) printed(w traffic.Wire, head uint64, msgs []traffic.Message) *keptPrint {
 	var best *keptPrint
 	for ; p != nil; p = p.under {
 		p.keptMu.Lock()

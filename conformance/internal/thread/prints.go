@@ -5,11 +5,11 @@ import (
 	"sync/atomic"
 
 	"github.com/llmtck/llmtck/conformance/check"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Prints remembers block fingerprints by the block's address. A
-// conversation decoded through an engine.Memo shares each repeated message,
+// conversation decoded through an traffic.Memo shares each repeated message,
 // blocks and all, between the requests that repeat it, so a block is
 // hashed once instead of once per request that repeats it: judging a
 // growing conversation hashes each turn once, not once per later turn. A
@@ -45,7 +45,7 @@ type Prints struct {
 // (printKey.setting), each made on first use: a map keyed by a pointer
 // alone is looked up the fastest way a Go map has.
 type printTable struct {
-	m [4]map[*engine.Block]uint64
+	m [4]map[*traffic.Block]uint64
 	n int
 }
 
@@ -60,7 +60,7 @@ func (t *printTable) get(k printKey) (uint64, bool) {
 func (t *printTable) put(k printKey, fp uint64) {
 	m := t.m[k.setting]
 	if m == nil {
-		m = map[*engine.Block]uint64{}
+		m = map[*traffic.Block]uint64{}
 		t.m[k.setting] = m
 	}
 	if _, ok := m[k.b]; !ok {
@@ -95,11 +95,11 @@ func (p *Prints) Settle() { p.from = nil }
 // printKey is a block and the hasher's settings: the same block has
 // another fingerprint without its payloads or with Gemini's alphabet.
 type printKey struct {
-	b       *engine.Block
+	b       *traffic.Block
 	setting uint8 // gemini<<1 | payloads
 }
 
-func keyOf(b *engine.Block, gemini, payloads bool) printKey {
+func keyOf(b *traffic.Block, gemini, payloads bool) printKey {
 	k := printKey{b: b}
 	if gemini {
 		k.setting |= 2
@@ -178,7 +178,7 @@ func (t *printTable) mergedWith(settled *printTable) *printTable {
 		if size == 0 {
 			continue
 		}
-		m := make(map[*engine.Block]uint64, size)
+		m := make(map[*traffic.Block]uint64, size)
 		if settled != nil {
 			for b, fp := range settled.m[s] {
 				m[b] = fp
@@ -206,7 +206,7 @@ const maxPrints = 1 << 18
 
 // NewHasherWith returns a hasher for wire w's history that looks block
 // fingerprints up in p and keeps the ones it works out there.
-func NewHasherWith(w engine.Wire, p *Prints) *Hasher {
+func NewHasherWith(w traffic.Wire, p *Prints) *Hasher {
 	f := NewHasher(w)
 	f.known = p
 	return f
@@ -238,7 +238,7 @@ func (p *Prints) Len() int {
 // HasherFor returns a hasher for wire w's history that shares tr's Prints:
 // the one given to Share, or else one of tr's own. A traffic of one
 // request has nothing of its own to share.
-func HasherFor(tr *check.Traffic, w engine.Wire) *Hasher { return NewHasherWith(w, printsOf(tr)) }
+func HasherFor(tr *check.Traffic, w traffic.Wire) *Hasher { return NewHasherWith(w, printsOf(tr)) }
 
 // printsOf is the Prints tr's hashers share (see HasherFor).
 func printsOf(tr *check.Traffic) *Prints {

@@ -8,10 +8,10 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
-	"github.com/llmtck/llmtck/engine"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/providers"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // TestPrintsGiveWhatHashingGives: over every block of every corpus
@@ -27,8 +27,8 @@ func TestPrintsGiveWhatHashingGives(t *testing.T) {
 			t.Fatalf("%s: %v", path, err)
 		}
 		tr := &check.Traffic{Exchanges: providers.DecodeCassette(c, "")}
-		seen := map[*engine.Block]bool{}
-		for _, w := range []engine.Wire{engine.WireAnthropic, engine.WireGemini} {
+		seen := map[*traffic.Block]bool{}
+		for _, w := range []traffic.Wire{traffic.WireAnthropic, traffic.WireGemini} {
 			for _, payloads := range []bool{true, false} {
 				remembering, plain := thread.HasherFor(tr, w), thread.NewHasher(w)
 				if !payloads {
@@ -53,8 +53,8 @@ func TestPrintsGiveWhatHashingGives(t *testing.T) {
 	}
 }
 
-func blocksOf(ex *engine.Exchange) []*engine.Block {
-	var out []*engine.Block
+func blocksOf(ex *traffic.Exchange) []*traffic.Block {
+	var out []*traffic.Block
 	if ex.Request != nil {
 		for i := range ex.Request.System {
 			out = append(out, &ex.Request.System[i])
@@ -79,12 +79,12 @@ func blocksOf(ex *engine.Exchange) []*engine.Block {
 // so a request that changes after it was judged is hashed afresh; the
 // Prints under it learns only what is put there itself.
 func TestPrintsOverKeepTheirOwn(t *testing.T) {
-	w := engine.WireAnthropic
+	w := traffic.WireAnthropic
 	history := thread.NewPrints()
-	kept := &engine.Block{Type: engine.BlockText, Text: "in the history"}
+	kept := &traffic.Block{Type: traffic.BlockText, Text: "in the history"}
 	thread.NewHasherWith(w, history).Block(kept)
 
-	judged := &engine.Block{Type: engine.BlockText, Text: "judged"}
+	judged := &traffic.Block{Type: traffic.BlockText, Text: "judged"}
 	judgement := thread.NewHasherWith(w, history.Over(true))
 	if got, want := judgement.Block(kept), thread.NewHasher(w).Block(kept); got != want {
 		t.Fatalf("a history block looked up through a judgement: %x, want %x", got, want)
@@ -102,10 +102,10 @@ func TestPrintsOverKeepTheirOwn(t *testing.T) {
 // block's text changed since, so a hash would differ), and keeps it past
 // Settle; a block not asked for before Settle is hashed afresh.
 func TestPrintsCarryTakeOverWhatIsAsked(t *testing.T) {
-	w := engine.WireAnthropic
+	w := traffic.WireAnthropic
 	old := thread.NewPrints()
-	kept := &engine.Block{Type: engine.BlockText, Text: "kept"}
-	left := &engine.Block{Type: engine.BlockText, Text: "left behind"}
+	kept := &traffic.Block{Type: traffic.BlockText, Text: "kept"}
+	left := &traffic.Block{Type: traffic.BlockText, Text: "left behind"}
 	was := thread.NewHasherWith(w, old).Block(kept)
 	thread.NewHasherWith(w, old).Block(left)
 	kept.Text, left.Text = "kept, changed", "left behind, changed"
@@ -128,10 +128,10 @@ func TestPrintsCarryTakeOverWhatIsAsked(t *testing.T) {
 // to the table read with no lock), answers every lookup as hashing does,
 // and keeps every fingerprint it was given. Run with -race.
 func TestPrintsSharedWhileAdded(t *testing.T) {
-	w := engine.WireAnthropic
-	blocks := make([]engine.Block, 5000)
+	w := traffic.WireAnthropic
+	blocks := make([]traffic.Block, 5000)
 	for i := range blocks {
-		blocks[i] = engine.Block{Type: engine.BlockText, Text: "block " + strconv.Itoa(i)}
+		blocks[i] = traffic.Block{Type: traffic.BlockText, Text: "block " + strconv.Itoa(i)}
 	}
 	want := make([]uint64, len(blocks))
 	for i := range blocks {

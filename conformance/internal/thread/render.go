@@ -5,7 +5,7 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/internal/diff"
 	"github.com/llmtck/llmtck/conformance/internal/show"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Edits are shown as a go-cmp diff of the two histories, one line per
@@ -31,7 +31,7 @@ func editDiff(d *histDiff) string {
 	return diff.Struct(renderHistory(d.base.Wire, d.base.Msgs), renderHistory(d.Req.Wire, d.Req.Msgs[:upto]))
 }
 
-func renderHistory(w engine.Wire, msgs []engine.Message) []string {
+func renderHistory(w traffic.Wire, msgs []traffic.Message) []string {
 	out := make([]string, len(msgs))
 	for i := range msgs {
 		out[i] = renderMessage(w, &msgs[i])
@@ -39,7 +39,7 @@ func renderHistory(w engine.Wire, msgs []engine.Message) []string {
 	return out
 }
 
-func renderMessage(w engine.Wire, m *engine.Message) string {
+func renderMessage(w traffic.Wire, m *traffic.Message) string {
 	var b strings.Builder
 	b.WriteString(string(m.Role))
 	if m.WireType != "" && m.WireType != "message" {

@@ -4,13 +4,13 @@ import (
 	"slices"
 
 	"github.com/llmtck/llmtck/conformance/check"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // Thread is one conversation of a cassette: the exchanges whose requests
 // carry the same growing history.
 type Thread struct {
-	Wire engine.Wire
+	Wire traffic.Wire
 	// Exchanges are indexes into Traffic.Exchanges, in order.
 	Exchanges []int
 }
@@ -55,12 +55,12 @@ func Threads(tr *check.Traffic) []Thread {
 // Request is one request seen as head plus history.
 type Request struct {
 	ex   int // position in Traffic.Exchanges
-	Wire engine.Wire
-	Req  *engine.Request
+	Wire traffic.Wire
+	Req  *traffic.Request
 	head uint64 // wire + system prompt
 	// msgs is the history: the request's messages after the leading
 	// system/developer ones, which belong to the head.
-	Msgs  []engine.Message
+	Msgs  []traffic.Message
 	Units []Unit
 	// starts[m] is the index in units of message m's own unit.
 	starts []int
@@ -94,12 +94,12 @@ func (u Unit) IsStart() bool { return u.Block < 0 }
 
 // newRequest fingerprints the request of ex, found at position pos of
 // traffic tr. When its history starts, in memory, with all of last's (the
-// request fingerprinted before it: an engine.Memo hands a growing
+// request fingerprinted before it: an traffic.Memo hands a growing
 // conversation's requests one message list, extended), under the same
 // head, it takes last's fingerprints as they are and works out only those
 // of the messages after them, in the room after last's: a growing
 // conversation is fingerprinted in time and memory linear in what it adds.
-func newRequest(tr *check.Traffic, ex *engine.Exchange, pos int, last *Request) *Request {
+func newRequest(tr *check.Traffic, ex *traffic.Exchange, pos int, last *Request) *Request {
 	req := ex.Request
 	f := NewHasherWith(ex.Wire, printsOf(tr)) // HasherFor, kept off the heap
 	r := &Request{ex: pos, Wire: ex.Wire, Req: req, rejected: ex.Status >= 400}
@@ -145,7 +145,7 @@ func newRequest(tr *check.Traffic, ex *engine.Exchange, pos int, last *Request) 
 // headOf is the fingerprint of a request's head (its wire, its system
 // prompt and the system or developer messages that open its history) and
 // the number of those messages.
-func headOf(f *Hasher, w engine.Wire, req *engine.Request) (uint64, int) {
+func headOf(f *Hasher, w traffic.Wire, req *traffic.Request) (uint64, int) {
 	f.reset()
 	f.str(string(w))
 	head := f.sum()
@@ -166,7 +166,7 @@ func headOf(f *Hasher, w engine.Wire, req *engine.Request) (uint64, int) {
 // fingerprint appends to starts, mfps and units those of msgs from message
 // from on: each message's start (its own unit) and blocks, and its
 // fingerprint folded from them.
-func fingerprint(f *Hasher, msgs []engine.Message, from int, starts []int, mfps []uint64, units []Unit) ([]int, []uint64, []Unit) {
+func fingerprint(f *Hasher, msgs []traffic.Message, from int, starts []int, mfps []uint64, units []Unit) ([]int, []uint64, []Unit) {
 	for i := from; i < len(msgs); i++ {
 		m := &msgs[i]
 		starts = append(starts, len(units))
@@ -186,15 +186,15 @@ func fingerprint(f *Hasher, msgs []engine.Message, from int, starts []int, mfps 
 func clip[T any](s []T) []T { return s[:len(s):len(s)] }
 
 // StartsWith reports whether msgs starts, in memory, with all of prefix:
-// the same messages, not equal ones (an engine.Memo hands a growing
+// the same messages, not equal ones (an traffic.Memo hands a growing
 // conversation's requests one message list, extended).
-func StartsWith(msgs, prefix []engine.Message) bool {
+func StartsWith(msgs, prefix []traffic.Message) bool {
 	return len(prefix) > 0 && len(prefix) <= len(msgs) && &msgs[0] == &prefix[0]
 }
 
 // Lead is the number of system and developer messages that open req's
 // messages: they belong to its head, the rest is its history.
-func Lead(req *engine.Request) int {
+func Lead(req *traffic.Request) int {
 	lead := 0
 	for lead < len(req.Messages) && isSystemRole(req.Messages[lead].Role) {
 		lead++
@@ -202,11 +202,11 @@ func Lead(req *engine.Request) int {
 	return lead
 }
 
-func isSystemRole(r engine.Role) bool { return r == engine.RoleSystem || r == engine.RoleDeveloper }
+func isSystemRole(r traffic.Role) bool { return r == traffic.RoleSystem || r == traffic.RoleDeveloper }
 
 // message returns the message of unit i and its block (nil for a message's
 // own unit).
-func (r *Request) Message(i int) (*engine.Message, *engine.Block) {
+func (r *Request) Message(i int) (*traffic.Message, *traffic.Block) {
 	u := r.Units[i]
 	m := &r.Msgs[u.Msg]
 	if u.IsStart() {
@@ -256,7 +256,7 @@ func (r *Request) extends(base *Request) bool {
 
 // histThread is a thread under construction.
 type histThread struct {
-	Wire   engine.Wire
+	Wire   traffic.Wire
 	Reqs   []*Request
 	latest *Request // the latest request not chained by previous_response_id
 	key    uint64   // prefix key of latest's whole history

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/llmtck/llmtck/conformance/check"
-	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // TestHeadsIndexedLateThreadAsAtOnce: the threader indexes the latest
@@ -54,48 +54,48 @@ func threadOf(tr *check.Traffic, atOnce bool) []int {
 // opens as another did.
 func randomConversations(r *rand.Rand) *check.Traffic {
 	word := func() string { return "w" + strconv.Itoa(r.IntN(4)) }
-	msg := func(role engine.Role) engine.Message {
-		blocks := []engine.Block{{Type: engine.BlockText, Text: word()}}
+	msg := func(role traffic.Role) traffic.Message {
+		blocks := []traffic.Block{{Type: traffic.BlockText, Text: word()}}
 		if r.IntN(3) == 0 {
-			blocks = append(blocks, engine.Block{Type: engine.BlockText, Text: word()})
+			blocks = append(blocks, traffic.Block{Type: traffic.BlockText, Text: word()})
 		}
-		return engine.Message{Role: role, Blocks: blocks}
+		return traffic.Message{Role: role, Blocks: blocks}
 	}
-	var convs [][]engine.Message
+	var convs [][]traffic.Message
 	tr := &check.Traffic{}
 	// Many conversations over few words, so more than maxCandidates
 	// threads share a head and the order heads were indexed in counts.
 	for range 150 {
 		if len(convs) == 0 || r.IntN(3) == 0 {
-			convs = append(convs, []engine.Message{msg(engine.RoleUser)})
+			convs = append(convs, []traffic.Message{msg(traffic.RoleUser)})
 		}
 		c := r.IntN(len(convs))
 		h := convs[c]
 		switch step := r.IntN(10); {
 		case step < 5: // the next turn
-			h = append(h, msg(engine.RoleAssistant), msg(engine.RoleUser))
+			h = append(h, msg(traffic.RoleAssistant), msg(traffic.RoleUser))
 		case step < 7: // an edit
 			k := r.IntN(len(h))
-			h = append([]engine.Message(nil), h...)
+			h = append([]traffic.Message(nil), h...)
 			h[k] = msg(h[k].Role)
 		case step < 8 && len(h) > 2: // the tail dropped
 			h = h[:len(h)-2]
 		case step < 9: // a branch, as a conversation of its own
-			convs = append(convs, append([]engine.Message(nil), h[:1+r.IntN(len(h))]...))
+			convs = append(convs, append([]traffic.Message(nil), h[:1+r.IntN(len(h))]...))
 		default: // another conversation opening as this one did
-			convs = append(convs, append([]engine.Message(nil), h[0]))
+			convs = append(convs, append([]traffic.Message(nil), h[0]))
 		}
 		convs[c] = h
-		tr.Exchanges = append(tr.Exchanges, engine.Exchange{
-			Index: len(tr.Exchanges), Wire: engine.WireAnthropic, Status: 200,
-			Request: &engine.Request{Model: "m", Messages: append([]engine.Message(nil), h...)},
+		tr.Exchanges = append(tr.Exchanges, traffic.Exchange{
+			Index: len(tr.Exchanges), Wire: traffic.WireAnthropic, Status: 200,
+			Request: &traffic.Request{Model: "m", Messages: append([]traffic.Message(nil), h...)},
 		})
 	}
 	return tr
 }
 
 // TestGrownInPlaceFingerprintsAlike: requests whose messages an
-// engine.Memo shares, as a growing conversation's are, take the
+// traffic.Memo shares, as a growing conversation's are, take the
 // fingerprints of the request before them and work out the rest in the
 // room after them; each request still has exactly the fingerprints it has
 // when worked out alone, whatever came after it and in whatever order
@@ -149,12 +149,12 @@ func TestMessagePrintsAreHasherMessages(t *testing.T) {
 		for i := range tr.Exchanges {
 			if r.IntN(4) == 0 {
 				req := tr.Exchanges[i].Request
-				system := engine.Message{Role: engine.RoleSystem, Blocks: []engine.Block{{Type: engine.BlockText, Text: "s"}}}
-				req.Messages = append([]engine.Message{system}, req.Messages...)
+				system := traffic.Message{Role: traffic.RoleSystem, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "s"}}}
+				req.Messages = append([]traffic.Message{system}, req.Messages...)
 			}
 		}
 		a := Of(tr)
-		h := HasherFor(tr, engine.WireAnthropic)
+		h := HasherFor(tr, traffic.WireAnthropic)
 		for i := range tr.Exchanges {
 			req := tr.Exchanges[i].Request
 			lead := Lead(req)
@@ -233,29 +233,29 @@ func TestKeptPrintsAlike(t *testing.T) {
 // takes it for good, and a later judgement that extends the same call
 // otherwise copies.
 func TestJudgementBorrowsTheRoomOfAKeptPrint(t *testing.T) {
-	var msgs []engine.Message
+	var msgs []traffic.Message
 	for i := range 64 {
-		role := engine.RoleUser
+		role := traffic.RoleUser
 		if i%2 == 1 {
-			role = engine.RoleAssistant
+			role = traffic.RoleAssistant
 		}
-		msgs = append(msgs, engine.Message{Role: role, Blocks: []engine.Block{{Type: engine.BlockText, Text: "turn " + strconv.Itoa(i)}}})
+		msgs = append(msgs, traffic.Message{Role: role, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: "turn " + strconv.Itoa(i)}}})
 	}
-	call := func(n int) engine.Exchange { // the conversation's first n messages, shared in memory
-		return engine.Exchange{Wire: engine.WireAnthropic, Request: &engine.Request{Model: "m", Messages: msgs[:n]}}
+	call := func(n int) traffic.Exchange { // the conversation's first n messages, shared in memory
+		return traffic.Exchange{Wire: traffic.WireAnthropic, Request: &traffic.Request{Model: "m", Messages: msgs[:n]}}
 	}
 	// A call whose print has room for the next message: how much room
 	// appending leaves is the runtime's choice.
-	var exs []engine.Exchange
+	var exs []traffic.Exchange
 	var history *Prints
 	var kept *keptPrint
 	for n := 2; n < len(msgs) && exs == nil; n++ {
 		history = NewPrints()
 		e := call(n)
 		history.Keep(&e)
-		kept = history.printed(engine.WireAnthropic, headOfAlone(&e), e.Request.Messages)
+		kept = history.printed(traffic.WireAnthropic, headOfAlone(&e), e.Request.Messages)
 		if cap(kept.units) >= len(kept.units)+2 && cap(kept.starts) > n && cap(kept.mfps) > n {
-			exs = []engine.Exchange{e, call(n + 1)}
+			exs = []traffic.Exchange{e, call(n + 1)}
 		}
 	}
 	if exs == nil {
@@ -284,7 +284,7 @@ func TestJudgementBorrowsTheRoomOfAKeptPrint(t *testing.T) {
 	first.Release()
 	second.Release()
 	history.Keep(&exs[1])
-	if got := history.printed(engine.WireAnthropic, headOfAlone(&exs[1]), exs[1].Request.Messages); got == kept || !inPlace(got.units) {
+	if got := history.printed(traffic.WireAnthropic, headOfAlone(&exs[1]), exs[1].Request.Messages); got == kept || !inPlace(got.units) {
 		t.Error("the call kept after the judgements copied the print it extends: the room was not given back")
 	}
 	if next := judge(history.Over(true)); inPlace(next.Units) {
@@ -293,17 +293,17 @@ func TestJudgementBorrowsTheRoomOfAKeptPrint(t *testing.T) {
 }
 
 // headOfAlone is the head fingerprint newRequest works out for ex.
-func headOfAlone(ex *engine.Exchange) uint64 {
+func headOfAlone(ex *traffic.Exchange) uint64 {
 	head, _ := headOf(NewHasher(ex.Wire), ex.Wire, ex.Request)
 	return head
 }
 
-// throughMemo hands tr's requests their messages as an engine.Memo hands
+// throughMemo hands tr's requests their messages as an traffic.Memo hands
 // a cassette's: a request that repeats the one before shares its messages
 // in memory.
 func throughMemo(t *testing.T, tr *check.Traffic) {
 	t.Helper()
-	memo := engine.NewMemo()
+	memo := traffic.NewMemo()
 	for i := range tr.Exchanges {
 		req := tr.Exchanges[i].Request
 		list := memo.List()
@@ -312,7 +312,7 @@ func throughMemo(t *testing.T, tr *check.Traffic) {
 			for _, b := range m.Blocks {
 				raw += "/" + b.Text
 			}
-			if err := list.Add(k, []byte(raw), func() (engine.Message, error) { return m, nil }); err != nil {
+			if err := list.Add(k, []byte(raw), func() (traffic.Message, error) { return m, nil }); err != nil {
 				t.Fatal(err)
 			}
 		}

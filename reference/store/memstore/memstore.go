@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/llmtck/llmtck/engine/store"
+	"github.com/llmtck/llmtck/reference/store"
 )
 
 // Store keeps messages in memory. The zero value is not usable; call New.

@@ -3,9 +3,9 @@ package memstore_test
 import (
 	"testing"
 
-	"github.com/llmtck/llmtck/engine/store"
-	"github.com/llmtck/llmtck/engine/store/storetest"
+	"github.com/llmtck/llmtck/reference/store"
 	"github.com/llmtck/llmtck/reference/store/memstore"
+	"github.com/llmtck/llmtck/reference/store/storetest"
 )
 
 func TestContract(t *testing.T) {

@@ -16,8 +16,8 @@ import (
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
-	"github.com/llmtck/llmtck/engine/store"
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/reference/store"
 )
 
 // Store is a MessageStore backed by SQLite.

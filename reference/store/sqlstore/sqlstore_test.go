@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmtck/llmtck/engine/store"
-	"github.com/llmtck/llmtck/engine/store/storetest"
+	"github.com/llmtck/llmtck/reference/store"
+	"github.com/llmtck/llmtck/reference/store/storetest"
 )
 
 func open(t testing.TB, path string) *Store {
