@@ -52,7 +52,7 @@ func (b *book) declare(items []string) {
 		}
 		b.ephemeral = append(b.ephemeral, e)
 		if b.lint != nil {
-			b.lint.Ephemeral = append(b.lint.Ephemeral, e)
+			b.lint.AddEphemeral(e)
 		}
 	}
 }

@@ -72,7 +72,7 @@ with the findings of the check catalogue. Stops cleanly on SIGINT or SIGTERM.`,
 			policy := redact.Default().WithHeaders(redactHeaders...)
 			rec, err := proxy.NewRecorder(proxy.Options{
 				Mode: proxy.ModeRecord, Cassette: file, Redact: &policy,
-				Lint: true, Log: cmd.ErrOrStderr(), CassetteFormat: format,
+				Judge: catalogue, Log: cmd.ErrOrStderr(), CassetteFormat: format,
 			})
 			if err != nil {
 				return usageErr("record: %v", err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/lint"
 	"github.com/llmtck/llmtck/internal/sse"
 	"github.com/llmtck/llmtck/providers"
@@ -706,7 +707,7 @@ func TestResumeFromSQLStore(t *testing.T) {
 	if want := `{"type":"thinking","thinking":"Check the file first.","signature":"EqQBCkYIBxgCKkB/c2ln+Lw=="}`; !strings.Contains(string(p.bodies[2]), want) {
 		t.Fatalf("the resumed request does not echo the thinking block byte-exact:\n%s", p.bodies[2])
 	}
-	l := lint.New(nil)
+	l := lint.New(checks.All())
 	for i, tu := range []turn{first, second, third} {
 		ex := providers.Decode(i, providers.Call{Method: "POST", URL: "https://api.anthropic.com/v1/messages", RequestBody: p.bodies[i],
 			Status: 200, ResponseHeader: http.Header{"Content-Type": {"text/event-stream"}}, ResponseBody: respBody(tu)})

@@ -1,6 +1,7 @@
 package responses
 
 import (
+	"net/http"
 	"slices"
 
 	"github.com/llmtck/llmtck/conformance/check"
@@ -35,8 +36,9 @@ var checks = []*check.Check{
 	}),
 	rspCheck(&check.Check{
 		ID: "OAI-RSN-003", Title: "Stateless reasoning carries encrypted_content", Severity: check.SeverityError, Scope: "R",
-		Law:           "With store:false every reasoning item in input carries its encrypted_content, and the request includes \"reasoning.encrypted_content\".",
-		ProviderError: "Item with id 'rs_…' not found. Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.",
+		Law:            "With store:false every reasoning item in input carries its encrypted_content, and the request includes \"reasoning.encrypted_content\".",
+		ProviderError:  "Item with id 'rs_…' not found. Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.",
+		ProviderStatus: http.StatusNotFound, // an item the server never kept is "not found"
 		Troubleshoot: "With store:false nothing is kept server-side, so an id-only reasoning item cannot be looked up and the API answers 404 (can1357/oh-my-pi#41, anomalyco/opencode#7724). " +
 			"Keep the encrypted_content you received in response.output_item.done and send it back with the item, or set store:true. " +
 			"A store:false request that uses reasoning without include [\"reasoning.encrypted_content\"] is a warning, not an error: current models return the payload by default, older behaviour left reasoning items without it, so the next stateless turn could not replay them.",
