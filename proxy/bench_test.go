@@ -312,8 +312,8 @@ func BenchmarkStreamGaps(b *testing.B) {
 // benchmarks: answer is a real Anthropic answer (a thinking block with its
 // signature, then 1.1 KB of markdown), and each question a new one-turn
 // conversation asking in about as much prose. A recorder scans, encodes and
-// judges what a call holds; runs of one letter, which these benchmarks sent
-// before, hid what costs by the word (NoToolCalls, 5 µs a call).
+// judges what a call holds, so the bodies are real text: runs of one letter
+// would hide the work done word by word (NoToolCalls).
 func evalCall(b *testing.B) (answer []byte, question func() []byte) {
 	b.Helper()
 	answer = loadCorpus(b, antAnswer).Interactions[0].Response.Body

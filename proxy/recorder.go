@@ -246,8 +246,8 @@ func (r *Recorder) forward(c *call, b *book) (*http.Response, error) {
 	t := newTee(resp.Body, resp.ContentLength, c)
 	resp.Body = t
 	// The base-URL handler (readHeaderOnly) sends such an answer in one
-	// write already; reading it ahead there cost it about 8% more CPU per
-	// call in BenchmarkThroughput.
+	// write already; reading it ahead there would only add a copy to every
+	// call.
 	if !t.live && resp.ContentLength < 0 && c.method != http.MethodHead && !c.readHeaderOnly {
 		sendWhole(resp, t)
 	}

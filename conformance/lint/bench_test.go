@@ -98,9 +98,9 @@ func evalHarness() (next func()) {
 // BenchmarkEvalCallCold is BenchmarkEvalCall with the processor's caches
 // evicted before every other call, as the proxy's HTTP work between two
 // calls evicts the linter's code and data. The cold call (µs/call-cold,
-// the call alone) is what the linter costs inside the proxy, about three
-// times what the tight loop of BenchmarkEvalCall shows; the call that
-// follows it at once (µs/call-warm) finds the code in the caches again.
+// the call alone) is what the linter costs inside the proxy, more than the
+// tight loop of BenchmarkEvalCall shows; the call that follows it at once
+// (µs/call-warm) finds the code in the caches again.
 // Most of the difference is code fetched again: a change that makes only
 // the tight loop faster does not show in BenchmarkThroughput, one that
 // runs less code per call does.

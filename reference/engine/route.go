@@ -31,13 +31,13 @@ type Dispatch struct {
 const SideChannelKey = "llmtck_thoughts"
 
 // RouteThoughts routes thoughts for an adapter that can replay the tags in
-// accepts (seed 003). A thought with a payload is opaque whatever its tag
-// and is never inlined: when the adapter declares its tag (every adapter
-// declares plain-text) it goes to the wire's reasoning channel, or to the
-// side channel where the wire has none for the tag; otherwise it is elided.
-// A thought without a payload is inlined when it is plain text or its tag
-// is declared, else elided. thoughts itself is not changed: eliding never
-// removes a thought from context.
+// accepts (docs/reference-model.md, seed 003). A thought with a payload is
+// opaque whatever its tag and is never inlined: when the adapter declares its
+// tag (every adapter declares plain-text) it goes to the wire's reasoning
+// channel, or to the side channel where the wire has none for the tag;
+// otherwise it is elided. A thought without a payload is inlined when it is
+// plain text or its tag is declared, else elided. thoughts itself is not
+// changed: eliding never removes a thought from context.
 func RouteThoughts(thoughts []Thought, accepts []string) Dispatch {
 	var d Dispatch
 	for _, t := range thoughts {

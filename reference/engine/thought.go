@@ -14,7 +14,7 @@ import (
 )
 
 // ReplayPlainText is the replayCompatibility tag of a thought that every
-// adapter can replay, as plain text (seed 003).
+// adapter can replay, as plain text (docs/reference-model.md, seed 003).
 const ReplayPlainText = "plain-text"
 
 // Replay tags of the opaque reasoning payloads the four wires produce. The
@@ -73,11 +73,11 @@ type Identity struct {
 // DefaultIdentity is the identity of a thought that names none.
 var DefaultIdentity = Identity{Identifier: "assistant", Representation: "assistant"}
 
-// RawThought is the input a Thought is validated from (seed 003). CreatedAt
-// and UpdatedAt accept what the seed's Luxon parses: an ISO 8601 string
-// (date only, no zone, +0200…), Unix seconds or JavaScript milliseconds
-// (any Go integer or float, or json.Number) or a time.Time; Identity accepts nil, a string, an
-// Identity or a *Identity.
+// RawThought is the input a Thought is validated from
+// (docs/reference-model.md, seed 003). CreatedAt and UpdatedAt accept what the
+// seed's Luxon parses: an ISO 8601 string (date only, no zone, +0200…), Unix
+// seconds or JavaScript milliseconds (any Go integer or float, or json.Number)
+// or a time.Time; Identity accepts nil, a string, an Identity or a *Identity.
 type RawThought struct {
 	ID                  string
 	Content             string

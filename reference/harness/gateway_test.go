@@ -12,11 +12,11 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// Seed 004's gateway surface in one run: derivePermission decides the gate,
-// tool_call comes after the decision, tool_progress and the tool's own
-// events reach the consumer, the invoke context reaches the model, fileTime
-// is shared, and a tool's result (for the application) never reaches the
-// model, only its context does.
+// The gateway surface of docs/reference-model.md, seed 004, in one run:
+// derivePermission decides the gate, tool_call comes after the decision,
+// tool_progress and the tool's own events reach the consumer, the invoke
+// context reaches the model, fileTime is shared, and a tool's result (for the
+// application) never reaches the model, only its context does.
 func TestGatewaySurface(t *testing.T) {
 	p := newProvider(t,
 		streamed(turn{thinking: "plan", signature: "c2ln", calls: []call{{"toolu_1", "deploy", `{"target":"staging","force":true}`}, {"toolu_2", "deploy", `{"target":"prod"}`}}}),

@@ -8,7 +8,8 @@ import (
 	"time"
 )
 
-// Info is a registered harness's metadata (seed 004's Harness).
+// Info is a registered harness's metadata (the Harness of
+// docs/reference-model.md, seed 004).
 type Info struct {
 	ID              string    `json:"id"`
 	Name            string    `json:"name"`
@@ -18,9 +19,9 @@ type Info struct {
 	RegisteredAt    time.Time `json:"registeredAt"`
 }
 
-// Registry holds harnesses by id (seed 004's LoadedHarness: metadata and
-// the harness itself). It is safe for concurrent use; the zero value is
-// ready.
+// Registry holds harnesses by id (the LoadedHarness of
+// docs/reference-model.md, seed 004: metadata and the harness itself). It is
+// safe for concurrent use; the zero value is ready.
 type Registry struct {
 	mu sync.RWMutex
 	by map[string]registered
