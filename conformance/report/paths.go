@@ -192,6 +192,11 @@ func checkFile(path string, checks []*check.Check, wire traffic.Wire) (fr FileRe
 		fr.Error = err.Error()
 		return fr
 	}
+	if tr.Torn > 0 && len(tr.Exchanges) == 0 {
+		// Nothing was checked: passing it would pass a broken cassette.
+		fr.Error = fmt.Sprintf("%s: its only interaction is cut in the middle (the last %d bytes: a recorder was killed while writing it); no complete interaction is left to check", path, tr.Torn)
+		return fr
+	}
 	fr.Interactions = len(tr.Exchanges)
 	fr.Provider = ProviderOf(tr.Exchanges)
 	fr.Dialect = DialectOf(tr.Exchanges)
