@@ -25,7 +25,7 @@ import (
 
 	"github.com/elazarl/goproxy"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/redact"
 	"github.com/llmtck/llmtck/traffic"

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/internal/redact"
 )
 

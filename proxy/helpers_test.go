@@ -17,7 +17,7 @@ import (
 
 	govcr "github.com/dnaeon/go-vcr/v2/cassette"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/internal/sse"
 )

@@ -7,7 +7,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 )
 
 // A lease lends the end of the cassette to one event stream too large to

@@ -8,7 +8,7 @@ import (
 	"errors"
 	"io"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 )
 
 // encodeSpilled writes an interaction whose response body is too large to

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/internal/redact"
 	"github.com/spf13/cobra"
 )

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 )
 
 // Scrub returns data with every credential ScanAll finds replaced by Mask,
