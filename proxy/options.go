@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/internal/redact"
 )
 
@@ -90,7 +91,7 @@ type Options struct {
 	CassetteFormat string
 	// Match says what replay compares; the zero value compares method,
 	// path, query and the body as JSON.
-	Match Match
+	Match cassette.Matcher
 	// Log receives one line per call and warnings; nil discards them. A
 	// cassette's lines come in the order its calls' requests started (a
 	// call's line waits for the calls before it), and cassette=FILE#N
