@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/llmtck/llmtck/cassette"
-	"github.com/llmtck/llmtck/internal/redact"
 )
 
 // Mode says what the recorder does with a call.
@@ -72,8 +71,10 @@ type Options struct {
 	Dir      string
 	// Upstream sends forwarded calls; nil means NewUpstream().
 	Upstream http.RoundTripper
-	// Redact is the credential policy; nil means redact.Default().
-	Redact *redact.Policy
+	// RedactHeaders names headers whose values are masked in cassettes and
+	// logs besides the credential headers every provider uses (API keys,
+	// bearer tokens, cookies), which always are.
+	RedactHeaders []string
 	// Lint judges every request against the calls before it on the same
 	// cassette with the whole check catalogue (conformance/lint); its
 	// findings go on the call's log line, which is then written a moment

@@ -74,11 +74,7 @@ func NewRecorder(opts Options) (*Recorder, error) {
 	if r.up == nil {
 		r.up = NewUpstream()
 	}
-	if opts.Redact != nil {
-		r.policy = *opts.Redact
-	} else {
-		r.policy = redact.Default()
-	}
+	r.policy = redact.Default().WithHeaders(opts.RedactHeaders...)
 	if opts.Cassette != "" && opts.Mode != ModePassthrough {
 		if _, err := r.book(""); err != nil {
 			return nil, err

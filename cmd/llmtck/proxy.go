@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/llmtck/llmtck/cassette"
-	"github.com/llmtck/llmtck/internal/redact"
 	"github.com/llmtck/llmtck/proxy"
 )
 
@@ -72,8 +71,7 @@ Each call prints one line on stderr. Stops cleanly on SIGINT or SIGTERM.`,
 			}
 			opts := proxy.Options{Mode: m, Dir: dir, Timing: t, Check: check, Log: cmd.ErrOrStderr(), Match: match}
 			opts.Lint = m != proxy.ModeReplay || check
-			policy := redact.Default().WithHeaders(redactHeaders...)
-			opts.Redact = &policy
+			opts.RedactHeaders = redactHeaders
 			rec, err := proxy.NewRecorder(opts)
 			if err != nil {
 				return usageErr("proxy: %v", err)

@@ -16,7 +16,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/llmtck/llmtck/cassette"
-	"github.com/llmtck/llmtck/internal/redact"
 	"github.com/llmtck/llmtck/proxy"
 )
 
@@ -69,9 +68,8 @@ with the findings of the check catalogue. Stops cleanly on SIGINT or SIGTERM.`,
 					return usageErr("record: %s already holds %d interactions: pass --append to add to them or --overwrite to start it over", file, n)
 				}
 			}
-			policy := redact.Default().WithHeaders(redactHeaders...)
 			rec, err := proxy.NewRecorder(proxy.Options{
-				Mode: proxy.ModeRecord, Cassette: file, Redact: &policy,
+				Mode: proxy.ModeRecord, Cassette: file, RedactHeaders: redactHeaders,
 				Lint: true, Log: cmd.ErrOrStderr(), CassetteFormat: format,
 			})
 			if err != nil {
