@@ -25,7 +25,7 @@ type Matcher struct {
 }
 
 // DefaultMatchOn is what a Matcher compares unless told otherwise.
-var DefaultMatchOn = reqmatch.DefaultOn
+var DefaultMatchOn = []string{"method", "path", "query", "body-json"}
 
 // DefaultMatcher compares method, path, query and the body as JSON.
 var DefaultMatcher = Matcher{}

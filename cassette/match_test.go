@@ -4,8 +4,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/llmtck/llmtck/internal/reqmatch"
 )
 
 func chatCassette() *Cassette {
@@ -57,6 +60,9 @@ func TestMatcherMatchesAsReplay(t *testing.T) {
 		if b, _ := io.ReadAll(req.Body); string(b) != body {
 			t.Errorf("%v: the body was not put back: %q", m, b)
 		}
+	}
+	if !slices.Equal(DefaultMatchOn, reqmatch.DefaultOn) {
+		t.Errorf("DefaultMatchOn says %v, the matcher compares %v", DefaultMatchOn, reqmatch.DefaultOn)
 	}
 	if _, err := ParseMatcher("method,nose", nil); err == nil {
 		t.Error("an unknown part was taken")
