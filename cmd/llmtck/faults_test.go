@@ -17,8 +17,8 @@ import (
 
 	govcr "github.com/dnaeon/go-vcr/v2/cassette"
 
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/conformance/report"
-	"github.com/llmtck/llmtck/internal/cassette"
 )
 
 // A disk that fills up while recording: every client still gets its

@@ -3,7 +3,7 @@ package checks_test
 import (
 	"testing"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 )
 
 const (

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 )
 
 const (

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/internal/rawjson"
 )
 

@@ -15,10 +15,10 @@ import (
 
 	"gotest.tools/v3/golden"
 
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/fixtures"
-	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/providers"
 )

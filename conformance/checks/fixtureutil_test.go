@@ -7,8 +7,8 @@ import (
 
 	"github.com/tidwall/sjson"
 
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/conformance/check"
-	"github.com/llmtck/llmtck/internal/cassette"
 )
 
 // The single mutations fixtures are made with. Each fails the test when its

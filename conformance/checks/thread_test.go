@@ -8,11 +8,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
 	"github.com/llmtck/llmtck/conformance/report"
-	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/providers"
 	"github.com/llmtck/llmtck/traffic"

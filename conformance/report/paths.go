@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/conformance/check"
-	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/providers"
 	"github.com/llmtck/llmtck/traffic"
 )

@@ -12,11 +12,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/lint"
 	"github.com/llmtck/llmtck/conformance/scenario"
-	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/providers"
 	"github.com/llmtck/llmtck/traffic"
 )

@@ -15,10 +15,10 @@ import (
 
 	"gotest.tools/v3/golden"
 
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/report"
 	"github.com/llmtck/llmtck/conformance/view"
-	"github.com/llmtck/llmtck/internal/cassette"
 )
 
 // Real recordings with findings of three kinds: reasoning dropped from a

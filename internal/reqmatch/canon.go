@@ -1,4 +1,6 @@
-package proxy
+// Package reqmatch computes what replay and cassette.Matcher share: the match
+// key of a recorded or incoming request, and the explanation of a miss.
+package reqmatch
 
 import (
 	"bytes"
@@ -8,35 +10,19 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-
-	"github.com/llmtck/llmtck/traffic"
 )
-
-// volatile lists, per wire, request fields that change from run to run
-// without changing what is asked (a per-session user id, a cache key), as
-// paths of object keys from the top. Replay matching ignores them.
-var volatile = map[traffic.Wire][][]string{
-	traffic.WireAnthropic: {{"metadata", "user_id"}},
-	traffic.WireOpenAI:    {{"user"}, {"safety_identifier"}, {"prompt_cache_key"}},
-	traffic.WireResponses: {{"user"}, {"safety_identifier"}, {"prompt_cache_key"}},
-}
 
 // canonical returns body with object keys sorted, insignificant whitespace
 // removed and the wire's volatile fields left out, so two requests that
 // differ only in those ways compare equal as bytes. Strings and numbers are
 // kept as written. A body that is not JSON is its own canonical form.
-func canonical(wire traffic.Wire, body []byte) []byte {
-	return appendCanonical(nil, wire, body)
+func canonical(wire string, body []byte) []byte {
+	return AppendCanonical(nil, Volatile(wire), body)
 }
 
-// appendCanonical appends the canonical form of body to dst.
-func appendCanonical(dst []byte, wire traffic.Wire, body []byte) []byte {
-	return appendCanonicalSkipping(dst, volatile[wire], body)
-}
-
-// appendCanonicalSkipping appends the canonical form of body without the
-// fields at the skip paths.
-func appendCanonicalSkipping(dst []byte, skip [][]string, body []byte) []byte {
+// AppendCanonical appends the canonical form of body without the fields at
+// the skip paths.
+func AppendCanonical(dst []byte, skip [][]string, body []byte) []byte {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return dst
 	}
@@ -338,9 +324,9 @@ func (c *canonicalizer) digits() int {
 	return n
 }
 
-// decodeJSON reads body as one JSON value with numbers kept as text, for
+// DecodeJSON reads body as one JSON value with numbers kept as text, for
 // diffs, or reports false when it is not JSON.
-func decodeJSON(body []byte) (any, bool) {
+func DecodeJSON(body []byte) (any, bool) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var v any
@@ -353,16 +339,16 @@ func decodeJSON(body []byte) (any, bool) {
 	return v, true
 }
 
-// target is the part of a URL replay matches on: the path and the query with
+// Target is the part of a URL replay matches on: the path and the query with
 // its parameters sorted (credentials in it are already masked).
-func target(rawURL string) string {
+func Target(rawURL string) string {
 	if t, ok := plainTarget(rawURL); ok {
 		return t
 	}
 	return parsedTarget(rawURL)
 }
 
-// parsedTarget is target for any URL.
+// parsedTarget is Target for any URL.
 func parsedTarget(rawURL string) string {
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -382,7 +368,7 @@ func parsedTarget(rawURL string) string {
 	return t
 }
 
-// plainTarget is target for the common URL, scheme://host/path with no
+// plainTarget is Target for the common URL, scheme://host/path with no
 // fragment or escapes and a query that is already in its sorted form (as
 // Anthropic's SDK sends "?beta=true"), without parsing it: the path and
 // query are as given.

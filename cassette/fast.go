@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/llmtck/llmtck/internal/cassetteyaml"
 )
 
 // parseFast reads the exact layout appendInteraction writes, an order of
@@ -83,7 +85,7 @@ func (r *fastReader) inlineBody() ([]byte, bool) {
 	raw := r.data[r.pos : r.pos+i]
 	if len(raw) >= 2 && raw[0] == '\'' && raw[len(raw)-1] == '\'' {
 		inner := raw[1 : len(raw)-1]
-		if len(inner) > 0 && bytes.IndexByte(inner, '\'') < 0 && printable(inner, false) {
+		if len(inner) > 0 && bytes.IndexByte(inner, '\'') < 0 && cassetteyaml.Printable(inner, false) {
 			r.pos += i + 1
 			return inner[:len(inner):len(inner)], true
 		}
@@ -196,7 +198,7 @@ func inlineScalar(s string) (string, bool) {
 	case strings.HasPrefix(s, `"`):
 		return doubleQuoted(s)
 	}
-	return s, plainSafe(s)
+	return s, cassetteyaml.PlainSafe(s)
 }
 
 func singleQuoted(s string) (string, bool) {
@@ -204,7 +206,7 @@ func singleQuoted(s string) (string, bool) {
 		return "", false
 	}
 	inner := s[1 : len(s)-1]
-	if !printable(inner, false) {
+	if !cassetteyaml.Printable(inner, false) {
 		return "", false
 	}
 	if strings.IndexByte(inner, '\'') < 0 {
@@ -274,7 +276,7 @@ func doubleQuoted(s string) (string, bool) {
 			i++
 		default:
 			rn, size := utf8.DecodeRuneInString(inner[i:])
-			if c < 0x80 || rn == utf8.RuneError && size == 1 || !PrintableRune(rn) {
+			if c < 0x80 || rn == utf8.RuneError && size == 1 || !cassetteyaml.PrintableRune(rn) {
 				return "", false
 			}
 			b.WriteString(inner[i : i+size])
@@ -314,7 +316,7 @@ func (r *fastReader) body() ([]byte, bool) {
 	}
 	block := r.data[r.pos : r.pos+end+1]
 	r.pos += end + 1
-	if !printable(block, true) {
+	if !cassetteyaml.Printable(block, true) {
 		return nil, false
 	}
 	const indent = "      "

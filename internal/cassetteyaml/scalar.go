@@ -1,4 +1,8 @@
-package cassette
+// Package cassetteyaml writes the YAML scalars of llmtck's cassette layout
+// (plain, literal block, quoted, !!binary) so that yaml.v3 and the cassette
+// package's fast reader read them back byte for byte; the cassette writer
+// and the proxy's streaming writer share it.
+package cassetteyaml
 
 import (
 	"bytes"
@@ -11,21 +15,21 @@ import (
 // byte for byte through yaml.v3 (go-vcr v2.1.0's parser):
 //   - plain, for short safe words such as header names and most values;
 //   - a literal block (|), for multi-line text such as SSE bodies;
-//   - single quotes, for one line of printable text;
+//   - single quotes, for one line of Printable text;
 //   - double quotes with escapes, for text with control characters, CR,
 //     U+2028 and the like, which no other form keeps;
 //   - !!binary base64, for bytes that are not UTF-8, which YAML text cannot
 //     hold at all.
 // The fast reader accepts exactly these forms.
 
-// appendInline appends s as a one-line scalar.
-func appendInline(dst []byte, s string) []byte {
-	// plainSafe and printable hold only for UTF-8, so the check for
+// AppendInline appends s as a one-line scalar.
+func AppendInline(dst []byte, s string) []byte {
+	// PlainSafe and Printable hold only for UTF-8, so the check for
 	// bytes that are not (a rare body) comes after them.
 	switch {
-	case plainSafe(s):
+	case PlainSafe(s):
 		return append(dst, s...)
-	case printable(s, false):
+	case Printable(s, false):
 		dst = append(dst, '\'')
 		for {
 			i := strings.IndexByte(s, '\'')
@@ -45,12 +49,12 @@ func appendInline(dst []byte, s string) []byte {
 	return appendDoubleQuoted(dst, s)
 }
 
-// appendBody appends a body after "body: ", as a literal block indented
+// AppendBody appends a body after "body: ", as a literal block indented
 // under a key at indent columns when that form is exact, else inline.
-func appendBody(dst, body []byte, indent int) []byte {
+func AppendBody(dst, body []byte, indent int) []byte {
 	s := bytesString(body)
 	if !blockSafe(s) {
-		return appendInline(dst, s)
+		return AppendInline(dst, s)
 	}
 	text := bytes.TrimRight(body, "\n")
 	trailing := len(body) - len(text)
@@ -165,7 +169,7 @@ func appendBlockEnd(dst []byte, trailing int) []byte {
 // literal block: p must be UTF-8 with no CR and no character a block
 // cannot hold. Writers of a body a piece at a time (the proxy's spill
 // writer) check each piece of whole runes with it.
-func BlockText(p []byte) bool { return printable(p, true) }
+func BlockText(p []byte) bool { return Printable(p, true) }
 
 func appendSpaces(dst []byte, n int) []byte {
 	for range n {
@@ -174,11 +178,11 @@ func appendSpaces(dst []byte, n int) []byte {
 	return dst
 }
 
-// plainSafe reports whether s reads back as itself as a plain scalar: it
+// PlainSafe reports whether s reads back as itself as a plain scalar: it
 // starts with a letter or '/' (or is a status line such as "200 OK", which
 // no number or date looks like), uses no character YAML gives a meaning to,
 // and is not a word YAML reads as null or a boolean.
-func plainSafe(s string) bool {
+func PlainSafe(s string) bool {
 	if s == "" || !(isLetter(s[0]) || s[0] == '/' || isStatusLine(s)) || s[len(s)-1] == ' ' || s[len(s)-1] == ':' {
 		return false
 	}
@@ -207,7 +211,7 @@ func plainSafe(s string) bool {
 
 // plainByte marks the bytes a plain scalar may hold anywhere: letters,
 // digits and the punctuation YAML gives no meaning inside one (':' is
-// plainSafe's to judge).
+// PlainSafe's to judge).
 var plainByte = func() (t [256]bool) {
 	for c := range 256 {
 		t[c] = isLetter(byte(c)) || c >= '0' && c <= '9'
@@ -229,11 +233,11 @@ func isStatusLine(s string) bool {
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-// printable reports whether every rune of s may appear raw in a YAML scalar
+// Printable reports whether every rune of s may appear raw in a YAML scalar
 // without being read as a line break or refused as a control character.
 // Tab and '\n' are allowed only in blocks. Bytes that are not UTF-8 are not
-// printable.
-func printable[T string | []byte](s T, block bool) bool {
+// Printable.
+func Printable[T string | []byte](s T, block bool) bool {
 	for i := 0; i < len(s); i++ {
 		i = skipPlain(s, i, block)
 		if i == len(s) {
@@ -258,13 +262,13 @@ func printable[T string | []byte](s T, block bool) bool {
 	return true
 }
 
-// asciiPrintable reports whether each of the eight bytes in w is printable
+// asciiPrintable reports whether each of the eight bytes in w is Printable
 // ASCII (0x20 to 0x7e).
 func asciiPrintable(w uint64) bool { return notPrintable(w)&highs == 0 }
 
 const ones, highs = 0x0101010101010101, 0x8080808080808080
 
-// notPrintable sets the high bit of each byte of w that is not printable
+// notPrintable sets the high bit of each byte of w that is not Printable
 // ASCII: below 0x20 (the subtraction borrows), 0x7f (the addition carries
 // into the high bit) or above it (the high bit is set). A borrow or a carry
 // goes on only from such a byte, so a byte after one may be marked too:
@@ -273,7 +277,7 @@ const ones, highs = 0x0101010101010101, 0x8080808080808080
 func notPrintable(w uint64) uint64 { return (w - ones*0x20) | w | (w + ones) }
 
 // notBlock marks, in the high bit of each byte, the bytes of w that are
-// neither printable ASCII nor a line break, and may mark a byte after one
+// neither Printable ASCII nor a line break, and may mark a byte after one
 // of them (see notPrintable).
 func notBlock(w uint64) uint64 {
 	const lows = 0x7f7f7f7f7f7f7f7f
@@ -283,7 +287,7 @@ func notBlock(w uint64) uint64 {
 }
 
 // skipPlain returns the index of the first byte at or after i that may not
-// be printable ASCII nor, in a block, a line break: most of a body is
+// be Printable ASCII nor, in a block, a line break: most of a body is
 // plain, and goes 64 bytes at a time.
 func skipPlain[T string | []byte](s T, i int, block bool) int {
 	if !block {
@@ -329,7 +333,7 @@ func load64[T string | []byte](s T, i int) uint64 {
 
 // PrintableRune reports whether r (above ASCII) may stand as itself in a
 // double-quoted scalar that both yaml.v3 and the fast reader read back:
-// YAML's c-printable minus the runes libyaml reads as line breaks (U+0085,
+// YAML's c-Printable minus the runes libyaml reads as line breaks (U+0085,
 // U+2028, U+2029) and the byte-order mark. Writers of cassette text outside
 // this package (the proxy's spill writer) must use it too.
 func PrintableRune(r rune) bool {
@@ -345,12 +349,12 @@ func PrintableRune(r rune) bool {
 }
 
 // blockSafe reports whether s can be a literal block: several lines of
-// printable text (which is UTF-8) with no CR, and some line with text on
+// Printable text (which is UTF-8) with no CR, and some line with text on
 // it.
 func blockSafe(s string) bool {
 	return strings.Contains(s, "\n") &&
 		strings.TrimLeft(s, " \t\n") != "" &&
-		printable(s, true)
+		Printable(s, true)
 }
 
 func appendDoubleQuoted(dst []byte, s string) []byte {
@@ -364,7 +368,7 @@ func appendDoubleQuoted(dst []byte, s string) []byte {
 // s it took: all of them, or, when more is to come (a body written piece by
 // piece), all but a UTF-8 sequence cut off at the end. Printable ASCII goes
 // as it is, eight bytes at a time; quote, backslash and control bytes are
-// escaped, and runes outside YAML's printable set go as \u escapes.
+// escaped, and runes outside YAML's Printable set go as \u escapes.
 func AppendEscaped[T string | []byte](dst []byte, s T, more bool) ([]byte, int) {
 	const hex = "0123456789ABCDEF"
 	for i := 0; i < len(s); {
@@ -411,7 +415,7 @@ func AppendEscaped[T string | []byte](dst []byte, s T, more bool) ([]byte, int) 
 }
 
 // quotedAsIs reports whether each of the eight bytes in w goes into a
-// double-quoted scalar as it is: printable ASCII, neither quote nor
+// double-quoted scalar as it is: Printable ASCII, neither quote nor
 // backslash.
 func quotedAsIs(w uint64) bool {
 	quote, backslash := w^(ones*'"'), w^(ones*'\\')

@@ -1,4 +1,4 @@
-package proxy
+package reqmatch
 
 import (
 	"encoding/json"
@@ -10,90 +10,95 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/llmtck/llmtck/internal/redact"
-	"github.com/llmtck/llmtck/traffic"
 )
 
-// maxDiffLines bounds the differences a miss lists.
-const maxDiffLines = 20
+// MaxDiffs bounds the differences a miss lists.
+const MaxDiffs = 20
 
-// miss explains why no recorded request answers an incoming one.
-type miss struct {
-	nearest *entry   // nil when the cassette has no request at all
-	diffs   []string // "path: recorded X, got Y", at most maxDiffLines
-	more    int      // differences left out
+// Recorded is a recorded request as Nearest compares it: Target of its URL
+// with credentials masked, and the wire whose Volatile fields are left out.
+type Recorded struct {
+	Index                int // position in the cassette
+	Method, Target, Wire string
+	Body                 []byte
 }
 
-// String explains the miss with credentials masked: it goes to the 404 body
-// and the log, and the request that missed carries the client's live key.
-func (m *miss) String() string {
-	if m.nearest == nil {
+// Miss explains why no recorded request answers an incoming one.
+type Miss struct {
+	Nearest *Recorded // nil when the cassette has no request at all
+	Diffs   []string  // "path: recorded X, got Y", at most MaxDiffs
+	More    int       // differences left out
+}
+
+// String explains the miss with credentials masked: it goes to a 404 body
+// and a log, and the request that missed carries the client's live key.
+func (m *Miss) String() string {
+	if m.Nearest == nil {
 		return "the cassette holds no request to compare with"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "nearest recorded request: interaction %d (%s %s)", m.nearest.index, m.nearest.method, redact.Text(m.nearest.target))
-	if len(m.diffs) == 0 {
+	fmt.Fprintf(&b, "nearest recorded request: interaction %d (%s %s)", m.Nearest.Index, m.Nearest.Method, redact.Text(m.Nearest.Target))
+	if len(m.Diffs) == 0 {
 		b.WriteString("; it differs only in volatile fields or in how values are written")
 	}
-	for _, d := range m.diffs {
+	for _, d := range m.Diffs {
 		b.WriteString("\n  ")
 		b.WriteString(redact.Text(d))
 	}
-	if m.more > 0 {
-		fmt.Fprintf(&b, "\n  … and %d more differences", m.more)
+	if m.More > 0 {
+		fmt.Fprintf(&b, "\n  … and %d more differences", m.More)
 	}
 	return b.String()
 }
 
-// nearest finds the recorded request closest to the incoming one: same
+// Nearest finds the recorded request closest to the incoming one: same
 // method and path first, then the fewest differing JSON paths.
-func (p *player) nearest(method, target string, wire traffic.Wire, body []byte) *miss {
-	p.mu.Lock()
-	entries := append([]*entry(nil), p.entries...)
-	p.mu.Unlock()
-	got, _ := decodeJSON(body)
+func Nearest(recorded []Recorded, method, target, wire string, body []byte) *Miss {
+	got, _ := DecodeJSON(body)
 	got = stripVolatile(wire, got)
-	var best *miss
+	var best *Miss
 	bestScore := -1
-	for _, e := range entries {
+	for i := range recorded {
+		e := &recorded[i]
 		score := 0
 		var diffs []string
-		if e.method != method {
+		if e.Method != method {
 			score += 1000
-			diffs = append(diffs, fmt.Sprintf("method: recorded %s, got %s", e.method, method))
+			diffs = append(diffs, fmt.Sprintf("method: recorded %s, got %s", e.Method, method))
 		}
-		if e.target != target {
+		if e.Target != target {
 			score += 500
-			diffs = append(diffs, fmt.Sprintf("path: recorded %s, got %s", e.target, target))
+			diffs = append(diffs, fmt.Sprintf("path: recorded %s, got %s", e.Target, target))
 		}
 		if bestScore >= 0 && score > bestScore {
 			continue
 		}
-		want, ok := decodeJSON(e.in.Request.Body)
+		want, ok := DecodeJSON(e.Body)
 		if ok && got != nil {
-			d := jsonDiff(stripVolatile(e.wire, want), got)
+			d := jsonDiff(stripVolatile(e.Wire, want), got)
 			score += len(d)
 			diffs = append(diffs, d...)
-		} else if string(e.in.Request.Body) != string(body) {
+		} else if string(e.Body) != string(body) {
 			score += 100
-			diffs = append(diffs, fmt.Sprintf("body: recorded %s, got %s", short(e.in.Request.Body), short(body)))
+			diffs = append(diffs, fmt.Sprintf("body: recorded %s, got %s", short(e.Body), short(body)))
 		}
 		if bestScore < 0 || score < bestScore {
 			bestScore = score
-			best = &miss{nearest: e, diffs: diffs}
+			best = &Miss{Nearest: e, Diffs: diffs}
 		}
 	}
 	if best == nil {
-		return &miss{}
+		return &Miss{}
 	}
-	if len(best.diffs) > maxDiffLines {
-		best.more = len(best.diffs) - maxDiffLines
-		best.diffs = best.diffs[:maxDiffLines]
+	if len(best.Diffs) > MaxDiffs {
+		best.More = len(best.Diffs) - MaxDiffs
+		best.Diffs = best.Diffs[:MaxDiffs]
 	}
 	return best
 }
 
-func stripVolatile(wire traffic.Wire, v any) any {
-	for _, path := range volatile[wire] {
+func stripVolatile(wire string, v any) any {
+	for _, path := range Volatile(wire) {
 		m, ok := v.(map[string]any)
 		for i, key := range path {
 			if !ok {

@@ -1,4 +1,4 @@
-package cassette
+package cassetteyaml
 
 import "unsafe"
 

@@ -1,5 +1,3 @@
-// Package cassette reads every recording format llmtck knows and writes go-vcr
-// v2 cassettes.
 package cassette
 
 import (

@@ -1,4 +1,4 @@
-package cassette
+package cassetteyaml
 
 import (
 	"bytes"
@@ -59,12 +59,12 @@ func TestPrintableFindsEveryByte(t *testing.T) {
 		for at := range plain {
 			s := append([]byte(nil), plain...)
 			s[at] = c
-			if printable(string(s), false) {
+			if Printable(string(s), false) {
 				t.Errorf("printable passes %#02x at byte %d of %d", c, at, len(s))
 			}
 		}
 	}
-	if !printable(string(plain), false) {
+	if !Printable(string(plain), false) {
 		t.Error("printable refuses plain text")
 	}
 }
@@ -106,8 +106,8 @@ func FuzzPrintable(f *testing.F) {
 					want = want && PrintableRune(r)
 				}
 			}
-			if got := printable(s, block); got != want {
-				t.Fatalf("printable(%q, %v) = %v, want %v", s, block, got, want)
+			if got := Printable(s, block); got != want {
+				t.Fatalf("Printable(%q, %v) = %v, want %v", s, block, got, want)
 			}
 		}
 	})
@@ -122,8 +122,8 @@ func FuzzPrintableIsUTF8(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, block := range []bool{false, true} {
-			if printable(s, block) && !utf8.ValidString(s) {
-				t.Fatalf("printable(%q, %v) but it is not UTF-8", s, block)
+			if Printable(s, block) && !utf8.ValidString(s) {
+				t.Fatalf("Printable(%q, %v) but it is not UTF-8", s, block)
 			}
 		}
 	})

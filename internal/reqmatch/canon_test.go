@@ -1,17 +1,16 @@
-package proxy
+package reqmatch
 
 import (
 	"encoding/json"
 	"testing"
 
 	"github.com/llmtck/llmtck/internal/rawjson"
-	"github.com/llmtck/llmtck/traffic"
 )
 
 func TestCanonicalIgnoresKeyOrderWhitespaceAndVolatileFields(t *testing.T) {
 	a := []byte(`{"model":"claude-x","max_tokens":10,"metadata":{"user_id":"session-1","tag":"a"},"messages":[{"role":"user","content":"hi"}]}`)
 	b := []byte("{\n  \"messages\": [ {\"content\": \"hi\", \"role\": \"user\"} ],\n  \"metadata\": {\"tag\": \"a\", \"user_id\": \"session-2\"},\n  \"max_tokens\": 10, \"model\": \"claude-x\"\n}\n")
-	ca, cb := canonical(traffic.WireAnthropic, a), canonical(traffic.WireAnthropic, b)
+	ca, cb := canonical("anthropic", a), canonical("anthropic", b)
 	if string(ca) != string(cb) {
 		t.Fatalf("canonical forms differ:\n%s\n%s", ca, cb)
 	}
@@ -20,25 +19,25 @@ func TestCanonicalIgnoresKeyOrderWhitespaceAndVolatileFields(t *testing.T) {
 		t.Fatalf("canonical = %s\nwant        %s", ca, want)
 	}
 	// The same field elsewhere, or on another wire, is significant.
-	if string(canonical(traffic.WireOpenAI, a)) == string(canonical(traffic.WireOpenAI, []byte(`{"metadata":{"user_id":"x"}}`))) {
+	if string(canonical("openai", a)) == string(canonical("openai", []byte(`{"metadata":{"user_id":"x"}}`))) {
 		t.Fatal("unrelated bodies compare equal")
 	}
 	nested := []byte(`{"messages":[{"metadata":{"user_id":"keep"}}]}`)
-	if string(canonical(traffic.WireAnthropic, nested)) != string(nested) {
-		t.Fatalf("a nested metadata.user_id was dropped: %s", canonical(traffic.WireAnthropic, nested))
+	if string(canonical("anthropic", nested)) != string(nested) {
+		t.Fatalf("a nested metadata.user_id was dropped: %s", canonical("anthropic", nested))
 	}
-	if got := canonical(traffic.WireOpenAI, []byte(`{"user":"u1","model":"gpt"}`)); string(got) != `{"model":"gpt"}` {
+	if got := canonical("openai", []byte(`{"user":"u1","model":"gpt"}`)); string(got) != `{"model":"gpt"}` {
 		t.Fatalf("openai user kept: %s", got)
 	}
 }
 
 func TestCanonicalKeepsNonJSONAsIs(t *testing.T) {
 	for _, body := range []string{"not json", `{"a":1} trailing`, `{"a":}`, `[1,2`, "\"\x01\""} {
-		if got := canonical(traffic.WireUnknown, []byte(body)); string(got) != body {
+		if got := canonical("unknown", []byte(body)); string(got) != body {
 			t.Errorf("canonical(%q) = %q", body, got)
 		}
 	}
-	if canonical(traffic.WireUnknown, []byte(" \n")) != nil {
+	if canonical("unknown", []byte(" \n")) != nil {
 		t.Error("blank body is not empty")
 	}
 }
@@ -55,7 +54,7 @@ func FuzzCanonical(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		got := canonical(traffic.WireUnknown, body)
+		got := canonical("unknown", body)
 		valid := json.Valid(body)
 		if !valid {
 			if len(got) != 0 && string(got) != string(body) {
@@ -66,13 +65,13 @@ func FuzzCanonical(f *testing.F) {
 		if !json.Valid(got) || !rawjson.Equal(body, got) {
 			t.Fatalf("canonical(%q) = %q: not the same value", body, got)
 		}
-		if again := canonical(traffic.WireUnknown, got); string(again) != string(got) {
+		if again := canonical("unknown", got); string(again) != string(got) {
 			t.Fatalf("not a fixed point: %q then %q", got, again)
 		}
 		// With a wire's volatile fields: the same as dropping them by hand.
-		v, _ := decodeJSON(body)
-		want, _ := json.Marshal(stripVolatile(traffic.WireAnthropic, v))
-		if ant := canonical(traffic.WireAnthropic, body); !rawjson.Equal(want, ant) {
+		v, _ := DecodeJSON(body)
+		want, _ := json.Marshal(stripVolatile("anthropic", v))
+		if ant := canonical("anthropic", body); !rawjson.Equal(want, ant) {
 			t.Fatalf("canonical(anthropic, %q) = %q, want %q", body, ant, want)
 		}
 	})

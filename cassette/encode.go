@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/llmtck/llmtck/internal/cassetteyaml"
 )
 
 // header is what EncodeHeader writes: the start of a go-vcr v2 cassette
@@ -108,7 +110,7 @@ func appendHeader(dst []byte, ephemeral []string) []byte {
 	dst = append(dst, versionLine+ephemeralKey+":\n"...)
 	for _, e := range ephemeral {
 		dst = append(dst, "- "...)
-		dst = appendInline(dst, e)
+		dst = cassetteyaml.AppendInline(dst, e)
 		dst = append(dst, '\n')
 	}
 	return append(dst, interactionsKey...)
@@ -121,15 +123,15 @@ func appendHeader(dst []byte, ephemeral []string) []byte {
 func AppendInteraction(dst []byte, in *Interaction) []byte {
 	req, resp := &in.Request, &in.Response
 	dst = append(dst, "- request:\n    body: "...)
-	dst = appendBody(dst, req.Body, 4)
+	dst = cassetteyaml.AppendBody(dst, req.Body, 4)
 	dst = append(dst, "\n    headers:"...)
 	dst = appendHeaders(dst, req.Header, req.Body)
 	dst = append(dst, "    url: "...)
-	dst = appendInline(dst, req.URL)
+	dst = cassetteyaml.AppendInline(dst, req.URL)
 	dst = append(dst, "\n    method: "...)
-	dst = appendInline(dst, req.Method)
+	dst = cassetteyaml.AppendInline(dst, req.Method)
 	dst = append(dst, "\n  response:\n    body: "...)
-	dst = appendBody(dst, resp.Body, 4)
+	dst = cassetteyaml.AppendBody(dst, resp.Body, 4)
 	dst = append(dst, "\n    headers:"...)
 	dst = appendHeaders(dst, resp.Header, resp.Body)
 	status := resp.StatusText
@@ -137,7 +139,7 @@ func AppendInteraction(dst []byte, in *Interaction) []byte {
 		status = statusText(resp.Status, "")
 	}
 	dst = append(dst, "    status: "...)
-	dst = appendInline(dst, status)
+	dst = cassetteyaml.AppendInline(dst, status)
 	dst = append(dst, "\n    code: "...)
 	dst = strconv.AppendInt(dst, int64(resp.Status), 10)
 	dst = append(dst, "\n    duration: "...)
@@ -176,7 +178,7 @@ func appendHeaders(dst []byte, h http.Header, body []byte) []byte {
 	for _, k := range keys {
 		dst = append(dst, "      "...)
 		start := len(dst)
-		dst = appendInline(dst, k)
+		dst = cassetteyaml.AppendInline(dst, k)
 		if len(dst)-start > maxSimpleKey {
 			// YAML allows at most 1024 characters before a ':'; longer keys
 			// need the explicit "? key" form.
@@ -191,7 +193,7 @@ func appendHeaders(dst []byte, h http.Header, body []byte) []byte {
 		dst = append(dst, '\n')
 		for _, v := range h[k] {
 			dst = append(dst, "      - "...)
-			dst = appendInline(dst, v)
+			dst = cassetteyaml.AppendInline(dst, v)
 			dst = append(dst, '\n')
 		}
 	}
