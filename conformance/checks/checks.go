@@ -73,7 +73,7 @@ func Select(only, skip []string) ([]*check.Check, error) {
 	}{{"only", only}, {"skip", skip}} {
 		for _, p := range set.patterns {
 			if !slices.ContainsFunc(catalogue, func(c *check.Check) bool { return MatchAny([]string{p}, c.ID) }) {
-				return nil, fmt.Errorf("--%s %s: no check has this ID (llmtck check --list names them)", set.flag, p)
+				return nil, fmt.Errorf("no check matches --%s %s (llmtck check --list names them)", set.flag, p)
 			}
 		}
 	}
