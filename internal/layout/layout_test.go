@@ -45,6 +45,9 @@ var allowed = map[string][]string{
 	"cassette/":             {"cassette/", "internal/"},
 	"fixtures":              {},
 	"internal/":             {"internal/"},
+
+	// The check families' test helper, imported by their tests only.
+	"conformance/checks/checktest": {"conformance/check", "conformance/checks", "conformance/lint", "providers", "traffic", "fixtures", "internal/cassette", "internal/corpus"},
 }
 
 // rule returns the row that governs pkg: its own, or the nearest folder's.

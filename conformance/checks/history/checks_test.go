@@ -1,4 +1,4 @@
-package checks_test
+package history_test
 
 import (
 	"fmt"

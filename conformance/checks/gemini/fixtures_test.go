@@ -1,4 +1,4 @@
-package checks_test
+package gemini_test
 
 import (
 	"encoding/json"
@@ -7,9 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	gemchecks "github.com/llmtck/llmtck/conformance/checks/gemini"
+
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 
+	"github.com/llmtck/llmtck/conformance/checks/checktest"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/internal/rawjson"
@@ -34,79 +37,88 @@ const (
 
 const srcGemCrewParallel = "wave2/crewAIInc__crewAI/lib__crewai__tests__cassettes__agents__TestGeminiNativeToolCalling.test_gemini_parallel_native_tool_calling_test_agent_kickoff.yaml"
 
-var geminiFixtures = []fixtureSpec{
-	fixtureSpec{Check: "GEM-SIG-001", Name: "real-signature-beside-call", Pass: true, Source: srcGemSigStream},
-	fixtureSpec{Check: "GEM-SIG-001", Name: "signature-nested-in-function-call", Interaction: 1, Source: srcGemSigStream,
+// TestFixturesUpToDate regenerates the family's fixtures; -update rewrites them.
+func TestFixturesUpToDate(t *testing.T) {
+	checktest.FixturesUpToDate(t, gemchecks.Checks(), geminiFixtures)
+}
+
+var geminiFixtures = []checktest.Fixture{
+	checktest.Fixture{Check: "GEM-SIG-001", Name: "real-signature-beside-call", Pass: true, Source: srcGemSigStream},
+	checktest.Fixture{Check: "GEM-SIG-001", Name: "signature-nested-in-function-call", Interaction: 1, Source: srcGemSigStream,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
 			gemMoveJSON(t, c, 1, "contents.1.parts.0.thoughtSignature", "contents.1.parts.0.functionCall.thoughtSignature")
 		}},
 
-	fixtureSpec{Check: "GEM-SIG-002", Name: "real-signature-echoed", Pass: true, Source: srcGemSigStream},
-	fixtureSpec{Check: "GEM-SIG-002", Name: "real-dummy-on-imported-call", Pass: true, Source: srcGemOtherModel},
-	fixtureSpec{Check: "GEM-SIG-002", Name: "real-unsigned-older-model", Pass: true, Source: srcGemCagentTool},
-	fixtureSpec{Check: "GEM-SIG-002", Name: "first-call-signature-dropped", Interaction: 1, Source: srcGemSigStream,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "contents.1.parts.0.thoughtSignature") }},
-	fixtureSpec{Check: "GEM-SIG-002", Name: "imported-call-without-dummy", Interaction: 2, Source: srcGemOtherModel,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 2, "contents.1.parts.0.thoughtSignature") }},
+	checktest.Fixture{Check: "GEM-SIG-002", Name: "real-signature-echoed", Pass: true, Source: srcGemSigStream},
+	checktest.Fixture{Check: "GEM-SIG-002", Name: "real-dummy-on-imported-call", Pass: true, Source: srcGemOtherModel},
+	checktest.Fixture{Check: "GEM-SIG-002", Name: "real-unsigned-older-model", Pass: true, Source: srcGemCagentTool},
+	checktest.Fixture{Check: "GEM-SIG-002", Name: "first-call-signature-dropped", Interaction: 1, Source: srcGemSigStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			checktest.DeleteJSON(t, c, 1, "contents.1.parts.0.thoughtSignature")
+		}},
+	checktest.Fixture{Check: "GEM-SIG-002", Name: "imported-call-without-dummy", Interaction: 2, Source: srcGemOtherModel,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			checktest.DeleteJSON(t, c, 2, "contents.1.parts.0.thoughtSignature")
+		}},
 
-	fixtureSpec{Check: "GEM-SIG-003", Name: "real-url-safe-echo", Pass: true, Source: srcGemSigStream},
-	fixtureSpec{Check: "GEM-SIG-003", Name: "real-sequential-steps", Pass: true, Source: srcGemRetry},
-	fixtureSpec{Check: "GEM-SIG-003", Name: "real-dummy-on-imported-call", Pass: true, Source: srcGemOtherModel},
-	fixtureSpec{Check: "GEM-SIG-003", Name: "one-signature-byte-flipped", Interaction: 1, Source: srcGemSigStream,
+	checktest.Fixture{Check: "GEM-SIG-003", Name: "real-url-safe-echo", Pass: true, Source: srcGemSigStream},
+	checktest.Fixture{Check: "GEM-SIG-003", Name: "real-sequential-steps", Pass: true, Source: srcGemRetry},
+	checktest.Fixture{Check: "GEM-SIG-003", Name: "real-dummy-on-imported-call", Pass: true, Source: srcGemOtherModel},
+	checktest.Fixture{Check: "GEM-SIG-003", Name: "one-signature-byte-flipped", Interaction: 1, Source: srcGemSigStream,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
 			gemFlipSignature(t, c, 1, "contents.1.parts.0.thoughtSignature")
 		}},
-	fixtureSpec{Check: "GEM-SIG-003", Name: "signature-moved-to-function-response", Interaction: 1, Source: srcGemSigStream,
+	checktest.Fixture{Check: "GEM-SIG-003", Name: "signature-moved-to-function-response", Interaction: 1, Source: srcGemSigStream,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
 			gemMoveJSON(t, c, 1, "contents.1.parts.0.thoughtSignature", "contents.2.parts.0.thoughtSignature")
 		}},
 
 	// No recording echoes a signature-only part: the second turn is
 	// hand-built on top of the real stream that ends in one.
-	fixtureSpec{Check: "GEM-SIG-004", Name: "handbuilt-signature-only-part-kept", Pass: true,
+	checktest.Fixture{Check: "GEM-SIG-004", Name: "handbuilt-signature-only-part-kept", Pass: true,
 		Build: func(t *testing.T) *cassette.Cassette { return gemTitleEcho(t, false) }},
-	fixtureSpec{Check: "GEM-SIG-004", Name: "handbuilt-signature-only-part-merged", Interaction: 1,
+	checktest.Fixture{Check: "GEM-SIG-004", Name: "handbuilt-signature-only-part-merged", Interaction: 1,
 		Build: func(t *testing.T) *cassette.Cassette { return gemTitleEcho(t, true) }},
 
-	fixtureSpec{Check: "GEM-SIG-005", Name: "real-dummy-on-imported-call", Pass: true, Source: srcGemOtherModel},
-	fixtureSpec{Check: "GEM-SIG-005", Name: "dummy-replaces-real-signature", Interaction: 1, Source: srcGemSigStream,
+	checktest.Fixture{Check: "GEM-SIG-005", Name: "real-dummy-on-imported-call", Pass: true, Source: srcGemOtherModel},
+	checktest.Fixture{Check: "GEM-SIG-005", Name: "dummy-replaces-real-signature", Interaction: 1, Source: srcGemSigStream,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			setJSON(t, c, 1, "contents.1.parts.0.thoughtSignature", `"skip_thought_signature_validator"`)
+			checktest.SetJSON(t, c, 1, "contents.1.parts.0.thoughtSignature", `"skip_thought_signature_validator"`)
 		}},
 
 	// No recording echoes a signed text answer: the fourth turn is
 	// hand-built on top of the real answer "Paris" and its signature.
-	fixtureSpec{Check: "GEM-SIG-006", Name: "handbuilt-text-signature-echoed", Pass: true,
+	checktest.Fixture{Check: "GEM-SIG-006", Name: "handbuilt-text-signature-echoed", Pass: true,
 		Build: func(t *testing.T) *cassette.Cassette { return gemRetryTextEcho(t, true) }},
-	fixtureSpec{Check: "GEM-SIG-006", Name: "handbuilt-text-signature-dropped", Interaction: 3,
+	checktest.Fixture{Check: "GEM-SIG-006", Name: "handbuilt-text-signature-dropped", Interaction: 3,
 		Build: func(t *testing.T) *cassette.Cassette { return gemRetryTextEcho(t, false) }},
 
-	fixtureSpec{Check: "GEM-TOOL-001", Name: "real-call-then-response", Pass: true, Source: srcGemCagentTool},
-	fixtureSpec{Check: "GEM-TOOL-001", Name: "real-sequential-steps", Pass: true, Source: srcGemRetry},
+	checktest.Fixture{Check: "GEM-TOOL-001", Name: "real-call-then-response", Pass: true, Source: srcGemCagentTool},
+	checktest.Fixture{Check: "GEM-TOOL-001", Name: "real-sequential-steps", Pass: true, Source: srcGemRetry},
 	// crewAI answers a parallel call with one content per response; 200.
-	fixtureSpec{Check: "GEM-TOOL-001", Name: "real-responses-one-content-each", Pass: true, Source: srcGemCrewParallel},
-	fixtureSpec{Check: "GEM-TOOL-002", Name: "real-responses-one-content-each", Pass: true, Source: srcGemCrewParallel},
-	fixtureSpec{Check: "GEM-TOOL-001", Name: "history-opens-with-call", Interaction: 1, Source: srcGemLangchain,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "contents.0") }},
-	fixtureSpec{Check: "GEM-TOOL-001", Name: "call-turn-dropped", Interaction: 1, Source: srcGemSigStream,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "contents.1") }},
+	checktest.Fixture{Check: "GEM-TOOL-001", Name: "real-responses-one-content-each", Pass: true, Source: srcGemCrewParallel},
+	checktest.Fixture{Check: "GEM-TOOL-002", Name: "real-responses-one-content-each", Pass: true, Source: srcGemCrewParallel},
+	checktest.Fixture{Check: "GEM-TOOL-001", Name: "history-opens-with-call", Interaction: 1, Source: srcGemLangchain,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { checktest.DeleteJSON(t, c, 1, "contents.0") }},
+	checktest.Fixture{Check: "GEM-TOOL-001", Name: "call-turn-dropped", Interaction: 1, Source: srcGemSigStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { checktest.DeleteJSON(t, c, 1, "contents.1") }},
 
-	fixtureSpec{Check: "GEM-TOOL-002", Name: "real-sequential-steps", Pass: true, Source: srcGemRetry},
-	fixtureSpec{Check: "GEM-TOOL-002", Name: "function-response-dropped", Interaction: 2, Source: srcGemRetry,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 2, "contents.4.parts.0") }},
+	checktest.Fixture{Check: "GEM-TOOL-002", Name: "real-sequential-steps", Pass: true, Source: srcGemRetry},
+	checktest.Fixture{Check: "GEM-TOOL-002", Name: "function-response-dropped", Interaction: 2, Source: srcGemRetry,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { checktest.DeleteJSON(t, c, 2, "contents.4.parts.0") }},
 	// cagent names its responses after the call id; Gemini 2.5
 	// accepts it, so this real traffic raises an info finding.
-	fixtureSpec{Check: "GEM-TOOL-002", Name: "real-response-named-by-call-id", Interaction: 1, Source: srcGemCagentTool},
+	checktest.Fixture{Check: "GEM-TOOL-002", Name: "real-response-named-by-call-id", Interaction: 1, Source: srcGemCagentTool},
 
-	fixtureSpec{Check: "GEM-CANCEL-001", Name: "real-error-response", Pass: true, Source: srcGemRetry},
-	fixtureSpec{Check: "GEM-CANCEL-001", Name: "cancellation-as-result", Interaction: 1, Source: srcGemCagentTool,
+	checktest.Fixture{Check: "GEM-CANCEL-001", Name: "real-error-response", Pass: true, Source: srcGemRetry},
+	checktest.Fixture{Check: "GEM-CANCEL-001", Name: "cancellation-as-result", Interaction: 1, Source: srcGemCagentTool,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			replaceOnce(t, c, 1, "request", `"response":{"result":"FILE README.me\n"}`,
+			checktest.ReplaceOnce(t, c, 1, "request", `"response":{"result":"FILE README.me\n"}`,
 				`"response":{"result":"[Operation Cancelled] Reason: User cancelled the operation."}`)
 		}},
-	fixtureSpec{Check: "GEM-CANCEL-001", Name: "cut-stream-echoed", Interaction: 1, Source: srcGemSigStream,
+	checktest.Fixture{Check: "GEM-CANCEL-001", Name: "cut-stream-echoed", Interaction: 1, Source: srcGemSigStream,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			truncateAt(t, c, 0, `data: {"candidates": [{"content": {"parts": [{"text": ""}]`)
+			checktest.TruncateAt(t, c, 0, `data: {"candidates": [{"content": {"parts": [{"text": ""}]`)
 		}},
 }
 
@@ -114,19 +126,19 @@ var geminiFixtures = []fixtureSpec{
 // request body: one change, the signature put somewhere else.
 func gemMoveJSON(t *testing.T, c *cassette.Cassette, i int, from, to string) {
 	t.Helper()
-	v := gjson.GetBytes(*bodyOf(t, c, i, "request"), from)
+	v := gjson.GetBytes(*checktest.Body(t, c, i, "request"), from)
 	if !v.Exists() {
 		t.Fatalf("interaction %d: nothing at %s", i, from)
 	}
-	deleteJSON(t, c, i, from)
-	setJSON(t, c, i, to, v.Raw)
+	checktest.DeleteJSON(t, c, i, from)
+	checktest.SetJSON(t, c, i, to, v.Raw)
 }
 
 // gemFlipSignature changes one base64 character in the middle of the
 // signature at path, so it still decodes, to different bytes.
 func gemFlipSignature(t *testing.T, c *cassette.Cassette, i int, path string) {
 	t.Helper()
-	sig := []byte(gjson.GetBytes(*bodyOf(t, c, i, "request"), path).String())
+	sig := []byte(gjson.GetBytes(*checktest.Body(t, c, i, "request"), path).String())
 	if len(sig) < 8 {
 		t.Fatalf("interaction %d: no signature at %s", i, path)
 	}
@@ -136,7 +148,7 @@ func gemFlipSignature(t *testing.T, c *cassette.Cassette, i int, path string) {
 	} else {
 		sig[at] = 'A'
 	}
-	setJSON(t, c, i, path, string(rawjson.Quote(string(sig))))
+	checktest.SetJSON(t, c, i, path, string(rawjson.Quote(string(sig))))
 }
 
 // gemLoad loads a corpus recording.

@@ -1,4 +1,4 @@
-package checks_test
+package xp_test
 
 import (
 	"fmt"

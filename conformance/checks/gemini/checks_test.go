@@ -1,4 +1,4 @@
-package checks_test
+package gemini_test
 
 import (
 	"encoding/base64"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
+	"github.com/llmtck/llmtck/conformance/checks/checktest"
 	"github.com/llmtck/llmtck/conformance/report"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
@@ -413,7 +414,7 @@ func TestGemRealTraffic(t *testing.T) {
 // machine (a -race run beside other packages) makes meaningless.
 func TestGemLinear(t *testing.T) {
 	checks, _ := checks.Select([]string{"GEM-*", "XP-RAW-*"}, nil)
-	measure := func(tr *check.Traffic) uint64 { return allocatedJudging(tr, checks) }
+	measure := func(tr *check.Traffic) uint64 { return checktest.AllocatedJudging(tr, checks) }
 	small, large := gemGrowingConversation(t, 1, 40), gemGrowingConversation(t, 1, 200)
 	if s, l := measure(small), measure(large); l > 25*3*s {
 		t.Errorf("40 steps allocated %d bytes, 200 allocated %d: worse than linear in the traffic (25×)", s, l)
@@ -458,6 +459,6 @@ func FuzzGeminiChecks(f *testing.F) {
 				t.Fatalf("malformed finding: %+v", fd)
 			}
 		}
-		lastJudgedLiveAsWhole(t, exs, checks, whole)
+		checktest.LastJudgedLiveAsWhole(t, exs, checks, whole)
 	})
 }

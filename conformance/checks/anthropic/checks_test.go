@@ -1,4 +1,4 @@
-package checks_test
+package anthropic_test
 
 import (
 	"encoding/base64"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
+	"github.com/llmtck/llmtck/conformance/checks/checktest"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
@@ -488,7 +489,7 @@ func TestAnthropicChecks(t *testing.T) {
 			}
 			got := check.Judge(antTrafficOf(t, tt.exs...), []*check.Check{c})
 			if len(got) != len(tt.want) {
-				t.Fatalf("got %d findings, want %d:\n%s", len(got), len(tt.want), findingLines(got))
+				t.Fatalf("got %d findings, want %d:\n%s", len(got), len(tt.want), checktest.FindingLines(got))
 			}
 			for _, w := range tt.want {
 				found := false
@@ -496,7 +497,7 @@ func TestAnthropicChecks(t *testing.T) {
 					found = found || f.Interaction == w.i && f.Severity == w.sev && strings.Contains(f.Message, w.has)
 				}
 				if !found {
-					t.Errorf("no %s finding at %d containing %q; got:\n%s", w.sev, w.i, w.has, findingLines(got))
+					t.Errorf("no %s finding at %d containing %q; got:\n%s", w.sev, w.i, w.has, checktest.FindingLines(got))
 				}
 			}
 		})
@@ -555,9 +556,9 @@ func TestAnthropicLint(t *testing.T) {
 		antEx{Req: atReq("", atUser("unrelated")), Resp: atResp(atText("x"))},
 		antEx{Req: atReq(atThinkOn, atUser("q"), atAssistant(atThinking("t!", atSigA), atText("a")), atUser("q2"))},
 	)
-	got := lintNext(tr.Exchanges[:2], tr.Exchanges[2], []*check.Check{checks.Lookup("ANT-THINK-001")})
+	got := checktest.LintNext(tr.Exchanges[:2], tr.Exchanges[2], []*check.Check{checks.Lookup("ANT-THINK-001")})
 	if len(got) != 1 || got[0].Interaction != 2 || got[0].Diff == "" {
-		t.Fatalf("want one ANT-THINK-001 finding with a byte diff at 2, got:\n%s", findingLines(got))
+		t.Fatalf("want one ANT-THINK-001 finding with a byte diff at 2, got:\n%s", checktest.FindingLines(got))
 	}
 	if !strings.Contains(got[0].Diff, "first difference at byte 1") {
 		t.Errorf("diff does not point at the edit:\n%s", got[0].Diff)
@@ -577,11 +578,11 @@ func TestAnthropicLintJudgesAConfigurationOnce(t *testing.T) {
 		antEx{Req: onOpus46(atUser("q"), atAssistant(atThinking("t", atSigA), atText("a")), atUser("q2"))},
 	)
 	cs := []*check.Check{checks.Lookup("ANT-THINK-011")}
-	if got := lintNext(nil, tr.Exchanges[0], cs); len(got) != 1 || !strings.Contains(got[0].Message, "deprecated") {
-		t.Fatalf("the first request: want one finding that manual thinking is deprecated, got:\n%s", findingLines(got))
+	if got := checktest.LintNext(nil, tr.Exchanges[0], cs); len(got) != 1 || !strings.Contains(got[0].Message, "deprecated") {
+		t.Fatalf("the first request: want one finding that manual thinking is deprecated, got:\n%s", checktest.FindingLines(got))
 	}
-	if got := lintNext(tr.Exchanges[:1], tr.Exchanges[1], cs); len(got) != 0 {
-		t.Errorf("the next turn, which resends the configuration: want no finding, got:\n%s", findingLines(got))
+	if got := checktest.LintNext(tr.Exchanges[:1], tr.Exchanges[1], cs); len(got) != 0 {
+		t.Errorf("the next turn, which resends the configuration: want no finding, got:\n%s", checktest.FindingLines(got))
 	}
 }
 
@@ -627,7 +628,7 @@ func BenchmarkAnthropicChecks(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		if fs := check.Judge(&check.Traffic{Exchanges: tr.Exchanges}, checks); len(fs) != 0 {
-			b.Fatalf("clean traffic raised:\n%s", findingLines(fs[:min(len(fs), 5)]))
+			b.Fatalf("clean traffic raised:\n%s", checktest.FindingLines(fs[:min(len(fs), 5)]))
 		}
 	}
 }
@@ -639,7 +640,7 @@ func BenchmarkAnthropicChecks(b *testing.B) {
 func TestAnthropicChecksScale(t *testing.T) {
 	small, large := antGrowingConversation(t, 200, 25), antGrowingConversation(t, 800, 25)
 	checks := antFamily()
-	measure := func(tr *check.Traffic) uint64 { return allocatedJudging(tr, checks) }
+	measure := func(tr *check.Traffic) uint64 { return checktest.AllocatedJudging(tr, checks) }
 	if s, l := measure(small), measure(large); l > 8*s {
 		t.Errorf("200 interactions allocated %d bytes, 800 allocated %d: not linear", s, l)
 	} else {
@@ -683,6 +684,6 @@ func FuzzAnthropicChecks(f *testing.F) {
 				t.Fatalf("finding without check or message: %+v", fd)
 			}
 		}
-		lastJudgedLiveAsWhole(t, exs, checks, whole)
+		checktest.LastJudgedLiveAsWhole(t, exs, checks, whole)
 	})
 }
