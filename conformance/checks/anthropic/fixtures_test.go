@@ -30,22 +30,22 @@ const (
 )
 
 // The cagent recording's tool call, and its assistant message in request 1.
-const antCagentToolID = "toolu_012gmfqnoTX8c5aV3vMWUnas"
+const cagentToolID = "toolu_012gmfqnoTX8c5aV3vMWUnas"
 
 // TestFixturesUpToDate regenerates the family's fixtures; -update rewrites them.
 func TestFixturesUpToDate(t *testing.T) {
-	checktest.FixturesUpToDate(t, anthropic.Checks(), anthropicFixtures)
+	checktest.FixturesUpToDate(t, anthropic.Checks(), fixtures)
 }
 
-var anthropicFixtures = []checktest.Fixture{
+var fixtures = []checktest.Fixture{
 	checktest.Fixture{Check: "ANT-THINK-001", Name: "real-three-turn-round-trip", Pass: true, Source: srcAntRoundTrip},
 	checktest.Fixture{Check: "ANT-THINK-001", Name: "signature-byte-flipped", Interaction: 1, Source: srcAntToolThinking,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { antFlipByte(t, c, 1, "messages.1.content.0.signature", 40) }},
+		Mutate: func(t *testing.T, c *cassette.Cassette) { flipByte(t, c, 1, "messages.1.content.0.signature", 40) }},
 	checktest.Fixture{Check: "ANT-THINK-001", Name: "redacted-data-byte-flipped", Interaction: 1, Source: srcAntRedacted,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { antFlipByte(t, c, 1, "messages.1.content.0.data", 40) }},
+		Mutate: func(t *testing.T, c *cassette.Cassette) { flipByte(t, c, 1, "messages.1.content.0.data", 40) }},
 	checktest.Fixture{Check: "ANT-THINK-001", Name: "thinking-text-rewrapped", Interaction: 1, Source: srcAntToolThinking,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			antEditString(t, c, 1, "messages.1.content.0.thinking", func(s string) string { return strings.Replace(s, "\n\n", "\n", 1) })
+			editString(t, c, 1, "messages.1.content.0.thinking", func(s string) string { return strings.Replace(s, "\n\n", "\n", 1) })
 		}},
 
 	checktest.Fixture{Check: "ANT-THINK-002", Name: "real-redacted-echo", Pass: true, Source: srcAntRedacted},
@@ -62,7 +62,7 @@ var anthropicFixtures = []checktest.Fixture{
 	checktest.Fixture{Check: "ANT-THINK-003", Name: "synthesized-thinking-block", Interaction: 1, Source: srcAnthropicToolStream,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
 			sig := base64.StdEncoding.EncodeToString([]byte("a thinking block the harness made up to satisfy thinking-first"))
-			antInsert(t, c, 1, "messages.1.content", 0, `{"type":"thinking","thinking":"I should list the directory.","signature":"`+sig+`"}`)
+			insert(t, c, 1, "messages.1.content", 0, `{"type":"thinking","thinking":"I should list the directory.","signature":"`+sig+`"}`)
 		}},
 
 	checktest.Fixture{Check: "ANT-THINK-004", Name: "real-tool-loop-with-thinking", Pass: true, Source: srcAntToolThinking},
@@ -71,7 +71,7 @@ var anthropicFixtures = []checktest.Fixture{
 
 	checktest.Fixture{Check: "ANT-THINK-005", Name: "real-thinking-echo", Pass: true, Source: srcAntThinking},
 	checktest.Fixture{Check: "ANT-THINK-005", Name: "text-before-thinking", Interaction: 1, Source: srcAntThinking,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { antSwap(t, c, 1, "messages.1.content", 0, 1) }},
+		Mutate: func(t *testing.T, c *cassette.Cassette) { swap(t, c, 1, "messages.1.content", 0, 1) }},
 
 	checktest.Fixture{Check: "ANT-THINK-006", Name: "real-pause-turn-continuation", Pass: true, Source: srcAntPauseTurn},
 	checktest.Fixture{Check: "ANT-THINK-006", Name: "continuation-without-thinking-config", Interaction: 1, Source: srcAntPauseTurn,
@@ -95,7 +95,7 @@ var anthropicFixtures = []checktest.Fixture{
 
 	checktest.Fixture{Check: "ANT-THINK-010", Name: "real-tool-loop-with-thinking", Pass: true, Source: srcAntToolThinking},
 	checktest.Fixture{Check: "ANT-THINK-010", Name: "thinking-moved-after-text", Interaction: 1, Source: srcAntToolThinking,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { antSwap(t, c, 1, "messages.1.content", 0, 1) }},
+		Mutate: func(t *testing.T, c *cassette.Cassette) { swap(t, c, 1, "messages.1.content", 0, 1) }},
 
 	checktest.Fixture{Check: "ANT-THINK-011", Name: "real-minimum-budget", Pass: true, Source: srcAntThinking},
 	// Two changes for a pass fixture: the beta header is what allows the budget.
@@ -118,13 +118,13 @@ var anthropicFixtures = []checktest.Fixture{
 	checktest.Fixture{Check: "ANT-TOOL-003", Name: "real-tool-result", Pass: true, Source: srcAntToolThinking},
 	checktest.Fixture{Check: "ANT-TOOL-003", Name: "text-before-tool-result", Interaction: 1, Source: srcAntToolThinking,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			antInsert(t, c, 1, "messages.2.content", 0, `{"type":"text","text":"Here is the tool output."}`)
+			insert(t, c, 1, "messages.2.content", 0, `{"type":"text","text":"Here is the tool output."}`)
 		}},
 
 	checktest.Fixture{Check: "ANT-TOOL-004", Name: "real-tool-call", Pass: true, Source: srcAnthropicToolStream},
 	checktest.Fixture{Check: "ANT-TOOL-004", Name: "foreign-tool-id", Interaction: 1, Source: srcAnthropicToolStream,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			antRenameAll(t, c, 1, antCagentToolID, "functions.list_directory:0")
+			renameAll(t, c, 1, cagentToolID, "functions.list_directory:0")
 		}},
 
 	checktest.Fixture{Check: "ANT-TOOL-005", Name: "real-tool-call", Pass: true, Source: srcAnthropicToolStream},
@@ -177,7 +177,7 @@ var anthropicFixtures = []checktest.Fixture{
 
 	checktest.Fixture{Check: "ANT-HDR-001", Name: "real-placeholder-api-key", Pass: true, Source: srcAntHTTPRR},
 	checktest.Fixture{Check: "ANT-HDR-001", Name: "version-header-dropped", Interaction: 0, Source: srcAntLegacyStream,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { antDelHeader(t, c, 0, "Anthropic-Version") }},
+		Mutate: func(t *testing.T, c *cassette.Cassette) { delHeader(t, c, 0, "Anthropic-Version") }},
 
 	checktest.Fixture{Check: "ANT-EPH-001", Name: "real-thinking-roundtrip", Pass: true, Source: srcAntRoundTrip},
 	checktest.Fixture{Check: "ANT-EPH-001", Name: "reminder-before-echoed-thinking", Interaction: 1, Source: srcAntRoundTrip,
@@ -190,9 +190,9 @@ var anthropicFixtures = []checktest.Fixture{
 	checktest.Fixture{Check: "ANT-EPH-002", Name: "handbuilt-reminder-before-tool-result", Interaction: 0, Build: buildReminderInPair},
 }
 
-// antRequestString reads the string at a gjson path of interaction i's
+// requestString reads the string at a gjson path of interaction i's
 // request body, failing when it is not a string.
-func antRequestString(t *testing.T, c *cassette.Cassette, i int, path string) string {
+func requestString(t *testing.T, c *cassette.Cassette, i int, path string) string {
 	t.Helper()
 	v := gjson.GetBytes(*checktest.Body(t, c, i, "request"), path)
 	if v.Type != gjson.String {
@@ -201,10 +201,10 @@ func antRequestString(t *testing.T, c *cassette.Cassette, i int, path string) st
 	return v.Str
 }
 
-// antEditString replaces the string at path with edit's result, which must differ.
-func antEditString(t *testing.T, c *cassette.Cassette, i int, path string, edit func(string) string) {
+// editString replaces the string at path with edit's result, which must differ.
+func editString(t *testing.T, c *cassette.Cassette, i int, path string, edit func(string) string) {
 	t.Helper()
-	old := antRequestString(t, c, i, path)
+	old := requestString(t, c, i, path)
 	s := edit(old)
 	if s == old {
 		t.Fatalf("interaction %d: editing %s changed nothing", i, path)
@@ -217,11 +217,11 @@ func antEditString(t *testing.T, c *cassette.Cassette, i int, path string, edit 
 	*body = out
 }
 
-// antFlipByte changes the character at offset at of the string at path (a
+// flipByte changes the character at offset at of the string at path (a
 // signature or data token) to another base64 character.
-func antFlipByte(t *testing.T, c *cassette.Cassette, i int, path string, at int) {
+func flipByte(t *testing.T, c *cassette.Cassette, i int, path string, at int) {
 	t.Helper()
-	antEditString(t, c, i, path, func(s string) string {
+	editString(t, c, i, path, func(s string) string {
 		if at >= len(s) {
 			t.Fatalf("%s has %d characters, no offset %d", path, len(s), at)
 		}
@@ -233,10 +233,10 @@ func antFlipByte(t *testing.T, c *cassette.Cassette, i int, path string, at int)
 	})
 }
 
-// antSwap exchanges elements x and y of the array at path.
-func antSwap(t *testing.T, c *cassette.Cassette, i int, path string, x, y int) {
+// swap exchanges elements x and y of the array at path.
+func swap(t *testing.T, c *cassette.Cassette, i int, path string, x, y int) {
 	t.Helper()
-	items := antArray(t, c, i, path)
+	items := array(t, c, i, path)
 	if x >= len(items) || y >= len(items) {
 		t.Fatalf("interaction %d: %s has %d elements", i, path, len(items))
 	}
@@ -244,15 +244,15 @@ func antSwap(t *testing.T, c *cassette.Cassette, i int, path string, x, y int) {
 	checktest.SetJSON(t, c, i, path, "["+strings.Join(items, ",")+"]")
 }
 
-// antInsert inserts raw JSON as element at of the array at path.
-func antInsert(t *testing.T, c *cassette.Cassette, i int, path string, at int, raw string) {
+// insert inserts raw JSON as element at of the array at path.
+func insert(t *testing.T, c *cassette.Cassette, i int, path string, at int, raw string) {
 	t.Helper()
-	items := antArray(t, c, i, path)
+	items := array(t, c, i, path)
 	items = append(items[:at], append([]string{raw}, items[at:]...)...)
 	checktest.SetJSON(t, c, i, path, "["+strings.Join(items, ",")+"]")
 }
 
-func antArray(t *testing.T, c *cassette.Cassette, i int, path string) []string {
+func array(t *testing.T, c *cassette.Cassette, i int, path string) []string {
 	t.Helper()
 	v := gjson.GetBytes(*checktest.Body(t, c, i, "request"), path)
 	if !v.IsArray() {
@@ -265,9 +265,9 @@ func antArray(t *testing.T, c *cassette.Cassette, i int, path string) []string {
 	return items
 }
 
-// antRenameAll replaces every occurrence of old in interaction i's request
+// renameAll replaces every occurrence of old in interaction i's request
 // body: renaming an id in the call and its result is one change.
-func antRenameAll(t *testing.T, c *cassette.Cassette, i int, old, new string) {
+func renameAll(t *testing.T, c *cassette.Cassette, i int, old, new string) {
 	t.Helper()
 	body := checktest.Body(t, c, i, "request")
 	if !strings.Contains(string(*body), old) {
@@ -276,7 +276,7 @@ func antRenameAll(t *testing.T, c *cassette.Cassette, i int, old, new string) {
 	*body = []byte(strings.ReplaceAll(string(*body), old, new))
 }
 
-func antDelHeader(t *testing.T, c *cassette.Cassette, i int, name string) {
+func delHeader(t *testing.T, c *cassette.Cassette, i int, name string) {
 	t.Helper()
 	h := c.Interactions[i].Request.Header
 	if h.Get(name) == "" {
@@ -294,18 +294,18 @@ const reminder = `{"role":"user","content":[{"type":"text","text":"<system-remin
 // the tool pair.
 func buildReminderInPair(t *testing.T) *cassette.Cassette {
 	const sys = "You are a coding agent working in the user's repository."
-	u1 := atUserBlocks(atText("What does parse() return for an empty input?"))
-	a1 := atAssistant(atThinking("I should read the parser.", "EqQBCkYIBxgCKkBzhNq3vJ2lW0hSignedThinkingFixture=="), ephToolUse("toolu_01Pq7Rt", "read_file"))
+	u1 := userBlocks(textBlock("What does parse() return for an empty input?"))
+	a1 := assistant(thinkingBlock("I should read the parser.", "EqQBCkYIBxgCKkBzhNq3vJ2lW0hSignedThinkingFixture=="), ephToolUse("toolu_01Pq7Rt", "read_file"))
 	return &cassette.Cassette{Interactions: []*cassette.Interaction{
 		ephInteraction(ephBody(sys, u1, a1,
-			atUserBlocks(atText("<system-reminder>The working tree has 2 modified files.</system-reminder>"),
-				atToolResult("toolu_01Pq7Rt", "func parse(s string) (int, error) { if s == \"\" { return 0, ErrEmpty } … }"))),
-			ephResponse(atText("It returns 0 and ErrEmpty."))),
+			userBlocks(textBlock("<system-reminder>The working tree has 2 modified files.</system-reminder>"),
+				toolResult("toolu_01Pq7Rt", "func parse(s string) (int, error) { if s == \"\" { return 0, ErrEmpty } … }"))),
+			ephResponse(textBlock("It returns 0 and ErrEmpty."))),
 		ephInteraction(ephBody(sys, u1, a1,
-			atUserBlocks(atToolResult("toolu_01Pq7Rt", "func parse(s string) (int, error) { if s == \"\" { return 0, ErrEmpty } … }")),
-			atAssistant(atText("It returns 0 and ErrEmpty.")),
-			atUserBlocks(atText("Thanks."))),
-			ephResponse(atText("You're welcome."))),
+			userBlocks(toolResult("toolu_01Pq7Rt", "func parse(s string) (int, error) { if s == \"\" { return 0, ErrEmpty } … }")),
+			assistant(textBlock("It returns 0 and ErrEmpty.")),
+			userBlocks(textBlock("Thanks."))),
+			ephResponse(textBlock("You're welcome."))),
 	}}
 }
 

@@ -19,14 +19,14 @@ const (
 	srcBdrDeepSeek = "wave2/pydantic__pydantic-ai/tests__models__cassettes__test_bedrock__test_bedrock_model_thinking_part_deepseek.yaml"
 )
 
-const bdrCallID = "tooluse_W9DaUFg4Tj2cRPpndqxWSg"
+const callID = "tooluse_W9DaUFg4Tj2cRPpndqxWSg"
 
 // TestFixturesUpToDate regenerates the family's fixtures; -update rewrites them.
 func TestFixturesUpToDate(t *testing.T) {
-	checktest.FixturesUpToDate(t, bedrock.Checks(), bedrockFixtures)
+	checktest.FixturesUpToDate(t, bedrock.Checks(), fixtures)
 }
 
-var bedrockFixtures = []checktest.Fixture{
+var fixtures = []checktest.Fixture{
 	{Check: "BDR-MSG-001", Name: "real-tool-loop", Pass: true, Source: srcBdrThink},
 	{Check: "BDR-MSG-001", Name: "two-user-messages", Interaction: 1, Source: srcBdrThink,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
@@ -53,7 +53,7 @@ var bedrockFixtures = []checktest.Fixture{
 	{Check: "BDR-TOOL-003", Name: "real-tool-loop", Pass: true, Source: srcBdrThink},
 	{Check: "BDR-TOOL-003", Name: "error-result-without-content", Interaction: 1, Source: srcBdrThink,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			checktest.SetJSON(t, c, 1, "messages.2.content.0.toolResult", `{"toolUseId":"`+bdrCallID+`","content":[],"status":"error"}`)
+			checktest.SetJSON(t, c, 1, "messages.2.content.0.toolResult", `{"toolUseId":"`+callID+`","content":[],"status":"error"}`)
 		}},
 
 	{Check: "BDR-THINK-001", Name: "real-signed-reasoning", Pass: true, Source: srcBdrThink},

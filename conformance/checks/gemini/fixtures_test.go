@@ -39,14 +39,14 @@ const srcGemCrewParallel = "wave2/crewAIInc__crewAI/lib__crewai__tests__cassette
 
 // TestFixturesUpToDate regenerates the family's fixtures; -update rewrites them.
 func TestFixturesUpToDate(t *testing.T) {
-	checktest.FixturesUpToDate(t, gemchecks.Checks(), geminiFixtures)
+	checktest.FixturesUpToDate(t, gemchecks.Checks(), fixtures)
 }
 
-var geminiFixtures = []checktest.Fixture{
+var fixtures = []checktest.Fixture{
 	checktest.Fixture{Check: "GEM-SIG-001", Name: "real-signature-beside-call", Pass: true, Source: srcGemSigStream},
 	checktest.Fixture{Check: "GEM-SIG-001", Name: "signature-nested-in-function-call", Interaction: 1, Source: srcGemSigStream,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			gemMoveJSON(t, c, 1, "contents.1.parts.0.thoughtSignature", "contents.1.parts.0.functionCall.thoughtSignature")
+			moveJSON(t, c, 1, "contents.1.parts.0.thoughtSignature", "contents.1.parts.0.functionCall.thoughtSignature")
 		}},
 
 	checktest.Fixture{Check: "GEM-SIG-002", Name: "real-signature-echoed", Pass: true, Source: srcGemSigStream},
@@ -66,19 +66,19 @@ var geminiFixtures = []checktest.Fixture{
 	checktest.Fixture{Check: "GEM-SIG-003", Name: "real-dummy-on-imported-call", Pass: true, Source: srcGemOtherModel},
 	checktest.Fixture{Check: "GEM-SIG-003", Name: "one-signature-byte-flipped", Interaction: 1, Source: srcGemSigStream,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			gemFlipSignature(t, c, 1, "contents.1.parts.0.thoughtSignature")
+			flipSignature(t, c, 1, "contents.1.parts.0.thoughtSignature")
 		}},
 	checktest.Fixture{Check: "GEM-SIG-003", Name: "signature-moved-to-function-response", Interaction: 1, Source: srcGemSigStream,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			gemMoveJSON(t, c, 1, "contents.1.parts.0.thoughtSignature", "contents.2.parts.0.thoughtSignature")
+			moveJSON(t, c, 1, "contents.1.parts.0.thoughtSignature", "contents.2.parts.0.thoughtSignature")
 		}},
 
 	// No recording echoes a signature-only part: the second turn is
 	// hand-built on top of the real stream that ends in one.
 	checktest.Fixture{Check: "GEM-SIG-004", Name: "handbuilt-signature-only-part-kept", Pass: true,
-		Build: func(t *testing.T) *cassette.Cassette { return gemTitleEcho(t, false) }},
+		Build: func(t *testing.T) *cassette.Cassette { return titleEcho(t, false) }},
 	checktest.Fixture{Check: "GEM-SIG-004", Name: "handbuilt-signature-only-part-merged", Interaction: 1,
-		Build: func(t *testing.T) *cassette.Cassette { return gemTitleEcho(t, true) }},
+		Build: func(t *testing.T) *cassette.Cassette { return titleEcho(t, true) }},
 
 	checktest.Fixture{Check: "GEM-SIG-005", Name: "real-dummy-on-imported-call", Pass: true, Source: srcGemOtherModel},
 	checktest.Fixture{Check: "GEM-SIG-005", Name: "dummy-replaces-real-signature", Interaction: 1, Source: srcGemSigStream,
@@ -89,9 +89,9 @@ var geminiFixtures = []checktest.Fixture{
 	// No recording echoes a signed text answer: the fourth turn is
 	// hand-built on top of the real answer "Paris" and its signature.
 	checktest.Fixture{Check: "GEM-SIG-006", Name: "handbuilt-text-signature-echoed", Pass: true,
-		Build: func(t *testing.T) *cassette.Cassette { return gemRetryTextEcho(t, true) }},
+		Build: func(t *testing.T) *cassette.Cassette { return retryTextEcho(t, true) }},
 	checktest.Fixture{Check: "GEM-SIG-006", Name: "handbuilt-text-signature-dropped", Interaction: 3,
-		Build: func(t *testing.T) *cassette.Cassette { return gemRetryTextEcho(t, false) }},
+		Build: func(t *testing.T) *cassette.Cassette { return retryTextEcho(t, false) }},
 
 	checktest.Fixture{Check: "GEM-TOOL-001", Name: "real-call-then-response", Pass: true, Source: srcGemCagentTool},
 	checktest.Fixture{Check: "GEM-TOOL-001", Name: "real-sequential-steps", Pass: true, Source: srcGemRetry},
@@ -122,9 +122,9 @@ var geminiFixtures = []checktest.Fixture{
 		}},
 }
 
-// gemMoveJSON moves the value at path from to path to in interaction i's
+// moveJSON moves the value at path from to path to in interaction i's
 // request body: one change, the signature put somewhere else.
-func gemMoveJSON(t *testing.T, c *cassette.Cassette, i int, from, to string) {
+func moveJSON(t *testing.T, c *cassette.Cassette, i int, from, to string) {
 	t.Helper()
 	v := gjson.GetBytes(*checktest.Body(t, c, i, "request"), from)
 	if !v.Exists() {
@@ -134,9 +134,9 @@ func gemMoveJSON(t *testing.T, c *cassette.Cassette, i int, from, to string) {
 	checktest.SetJSON(t, c, i, to, v.Raw)
 }
 
-// gemFlipSignature changes one base64 character in the middle of the
+// flipSignature changes one base64 character in the middle of the
 // signature at path, so it still decodes, to different bytes.
-func gemFlipSignature(t *testing.T, c *cassette.Cassette, i int, path string) {
+func flipSignature(t *testing.T, c *cassette.Cassette, i int, path string) {
 	t.Helper()
 	sig := []byte(gjson.GetBytes(*checktest.Body(t, c, i, "request"), path).String())
 	if len(sig) < 8 {
@@ -151,8 +151,8 @@ func gemFlipSignature(t *testing.T, c *cassette.Cassette, i int, path string) {
 	checktest.SetJSON(t, c, i, path, string(rawjson.Quote(string(sig))))
 }
 
-// gemLoad loads a corpus recording.
-func gemLoad(t *testing.T, src string) *cassette.Cassette {
+// load loads a corpus recording.
+func load(t *testing.T, src string) *cassette.Cassette {
 	t.Helper()
 	c, err := cassette.Load(filepath.Join(corpus.Dir(t), filepath.FromSlash(src)))
 	if err != nil {
@@ -161,10 +161,10 @@ func gemLoad(t *testing.T, src string) *cassette.Cassette {
 	return c
 }
 
-// gemAppendTurn adds a hand-built interaction after the last one: the last
+// appendTurn adds a hand-built interaction after the last one: the last
 // request's contents plus the given contents, sent to the same URL, and a
 // short hand-built answer.
-func gemAppendTurn(t *testing.T, c *cassette.Cassette, contents ...string) {
+func appendTurn(t *testing.T, c *cassette.Cassette, contents ...string) {
 	t.Helper()
 	last := c.Interactions[len(c.Interactions)-1]
 	body := append([]byte(nil), last.Request.Body...)
@@ -186,9 +186,9 @@ func gemAppendTurn(t *testing.T, c *cassette.Cassette, contents ...string) {
 	})
 }
 
-// gemRecordedSignature returns the signature of block k of the first
+// recordedSignature returns the signature of block k of the first
 // candidate of interaction i's recorded response.
-func gemRecordedSignature(t *testing.T, c *cassette.Cassette, i, k int) string {
+func recordedSignature(t *testing.T, c *cassette.Cassette, i, k int) string {
 	t.Helper()
 	in := c.Interactions[i]
 	resp, err := gemini.Codec{}.DecodeResponse(in.Response.Status, in.Response.Header, in.Response.Body)
@@ -198,30 +198,30 @@ func gemRecordedSignature(t *testing.T, c *cassette.Cassette, i, k int) string {
 	return string(resp.Output[0].Blocks[k].Signature)
 }
 
-// gemTitleEcho continues cagent's title conversation: the model's answer
+// titleEcho continues cagent's title conversation: the model's answer
 // echoed with its trailing signature-only part kept as its own part, or
 // merged into the text part before it.
-func gemTitleEcho(t *testing.T, merged bool) *cassette.Cassette {
+func titleEcho(t *testing.T, merged bool) *cassette.Cassette {
 	t.Helper()
-	c := gemLoad(t, srcGemTitle)
-	sig := gemRecordedSignature(t, c, 0, 1)
+	c := load(t, srcGemTitle)
+	sig := recordedSignature(t, c, 0, 1)
 	model := `{"parts":[{"text":"AI Capabilities Inquiry"},{"text":"","thoughtSignature":` + sig + `}],"role":"model"}`
 	if merged {
 		model = `{"parts":[{"text":"AI Capabilities Inquiry","thoughtSignature":` + sig + `}],"role":"model"}`
 	}
-	gemAppendTurn(t, c, model, `{"parts":[{"text":"Make it shorter."}],"role":"user"}`)
+	appendTurn(t, c, model, `{"parts":[{"text":"Make it shorter."}],"role":"user"}`)
 	return c
 }
 
-// gemRetryTextEcho continues pydantic-ai's retry conversation: the signed
+// retryTextEcho continues pydantic-ai's retry conversation: the signed
 // answer "Paris" echoed with or without its signature.
-func gemRetryTextEcho(t *testing.T, signed bool) *cassette.Cassette {
+func retryTextEcho(t *testing.T, signed bool) *cassette.Cassette {
 	t.Helper()
-	c := gemLoad(t, srcGemRetry)
+	c := load(t, srcGemRetry)
 	part := `{"text":"Paris"}`
 	if signed {
-		part = `{"text":"Paris","thoughtSignature":` + gemRecordedSignature(t, c, 2, 0) + `}`
+		part = `{"text":"Paris","thoughtSignature":` + recordedSignature(t, c, 2, 0) + `}`
 	}
-	gemAppendTurn(t, c, `{"parts":[`+part+`],"role":"model"}`, `{"parts":[{"text":"And the capital of Italy?"}],"role":"user"}`)
+	appendTurn(t, c, `{"parts":[`+part+`],"role":"model"}`, `{"parts":[{"text":"And the capital of Italy?"}],"role":"user"}`)
 	return c
 }

@@ -22,10 +22,10 @@ const reminder = `{"role":"user","content":[{"type":"text","text":"<system-remin
 
 // TestFixturesUpToDate regenerates the family's fixtures; -update rewrites them.
 func TestFixturesUpToDate(t *testing.T) {
-	checktest.FixturesUpToDate(t, history.Checks(), historyFixtures)
+	checktest.FixturesUpToDate(t, history.Checks(), fixtures)
 }
 
-var historyFixtures = []checktest.Fixture{
+var fixtures = []checktest.Fixture{
 	checktest.Fixture{Check: "HIST-001", Name: "real-thinking-roundtrip", Pass: true, Source: srcAnthropicRoundtrip},
 	checktest.Fixture{Check: "HIST-001", Name: "real-interleaved-sub-agent", Pass: true, Source: srcChatMultiAgent},
 	checktest.Fixture{Check: "HIST-001", Name: "first-user-message-edited", Interaction: 2, Source: srcAnthropicRoundtrip,

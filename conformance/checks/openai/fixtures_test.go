@@ -24,10 +24,10 @@ const srcChatStream = "docker__cagent/e2e__testdata__cassettes__TestRuntime_Mult
 
 // TestFixturesUpToDate regenerates the family's fixtures; -update rewrites them.
 func TestFixturesUpToDate(t *testing.T) {
-	checktest.FixturesUpToDate(t, openai.Checks(), slices.Concat(openaiFixtures, compatFixtures, deepseekFixtures))
+	checktest.FixturesUpToDate(t, openai.Checks(), slices.Concat(fixtures, compatFixtures, deepseekFixtures))
 }
 
-var openaiFixtures = []checktest.Fixture{
+var fixtures = []checktest.Fixture{
 	// Chat Completions.
 	checktest.Fixture{Check: "OAI-TOOL-001", Name: "real-tool-round-trip", Pass: true, Source: srcChatToolOutput},
 	checktest.Fixture{Check: "OAI-TOOL-001", Name: "real-client-authored-history", Pass: true, Source: srcChatClientHistory},

@@ -24,10 +24,10 @@ const srcXAIResponses = "wave2/0xPlaygrounds__rig/tests__cassettes__xai__reasoni
 
 // TestFixturesUpToDate regenerates the family's fixtures; -update rewrites them.
 func TestFixturesUpToDate(t *testing.T) {
-	checktest.FixturesUpToDate(t, responses.Checks(), responsesFixtures)
+	checktest.FixturesUpToDate(t, responses.Checks(), fixtures)
 }
 
-var responsesFixtures = []checktest.Fixture{
+var fixtures = []checktest.Fixture{
 	checktest.Fixture{Check: "OAI-RSN-001", Name: "real-reasoning-then-call", Pass: true, Source: srcResponsesTools},
 	checktest.Fixture{Check: "OAI-RSN-001", Name: "real-reasoning-stream", Pass: true, Source: srcResponsesStream},
 	// xAI's Responses API took a reasoning item followed by its function call

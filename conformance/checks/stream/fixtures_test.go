@@ -22,10 +22,10 @@ const srcBdrStream = "wave2/pydantic__pydantic-ai/tests__models__cassettes__test
 
 // TestFixturesUpToDate regenerates the family's fixtures; -update rewrites them.
 func TestFixturesUpToDate(t *testing.T) {
-	checktest.FixturesUpToDate(t, stream.Checks(), streamFixtures)
+	checktest.FixturesUpToDate(t, stream.Checks(), fixtures)
 }
 
-var streamFixtures = []checktest.Fixture{
+var fixtures = []checktest.Fixture{
 	checktest.Fixture{Check: "ANT-STREAM-001", Name: "real-thinking-stream", Pass: true, Source: srcAnthropicThinkingStream},
 	checktest.Fixture{Check: "ANT-STREAM-001", Name: "cut-before-message-stop", Interaction: 0, Source: srcAnthropicThinkingStream,
 		Mutate: func(t *testing.T, c *cassette.Cassette) { checktest.TruncateAt(t, c, 0, "event: message_stop") }},

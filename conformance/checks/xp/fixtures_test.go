@@ -25,16 +25,16 @@ const srcAnthropicRoundTrip = "pydantic__pydantic-ai/tests__cassettes__test_cach
 
 // TestFixturesUpToDate regenerates the family's fixtures; -update rewrites them.
 func TestFixturesUpToDate(t *testing.T) {
-	checktest.FixturesUpToDate(t, xp.Checks(), xpFixtures)
+	checktest.FixturesUpToDate(t, xp.Checks(), fixtures)
 }
 
-var xpFixtures = []checktest.Fixture{
+var fixtures = []checktest.Fixture{
 	checktest.Fixture{Check: "XP-RAW-001", Name: "real-anthropic-signatures-byte-exact", Pass: true, Source: srcAnthropicRoundTrip},
 	checktest.Fixture{Check: "XP-RAW-001", Name: "real-encrypted-content-byte-exact", Pass: true, Source: srcResponsesTools},
 	// pydantic-ai really echoes Gemini signatures in URL-safe base64.
 	checktest.Fixture{Check: "XP-RAW-001", Name: "real-gemini-signature-url-safe", Interaction: 1, Source: srcGemSigStream},
 	checktest.Fixture{Check: "XP-RAW-001", Name: "encrypted-content-unicode-escaped", Interaction: 1, Source: srcResponsesTools,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { xpEscapeDash(t, c, 1, "input.1.encrypted_content") }},
+		Mutate: func(t *testing.T, c *cassette.Cassette) { escapeDash(t, c, 1, "input.1.encrypted_content") }},
 
 	// The credentials below are made up, with the shapes of real ones.
 	checktest.Fixture{Check: "XP-SECRET-001", Name: "real-placeholder-api-key", Pass: true, Source: srcAntHTTPRR},
@@ -62,9 +62,9 @@ var xpFixtures = []checktest.Fixture{
 		Mutate: func(t *testing.T, c *cassette.Cassette) { checktest.SetJSON(t, c, 1, "messages", `{"role":"user"}`) }},
 }
 
-// xpEscapeDash writes the first "-" of the JSON string at path as \u002d:
+// escapeDash writes the first "-" of the JSON string at path as \u002d:
 // the same value, other bytes, as some JSON encoders write it.
-func xpEscapeDash(t *testing.T, c *cassette.Cassette, i int, path string) {
+func escapeDash(t *testing.T, c *cassette.Cassette, i int, path string) {
 	t.Helper()
 	raw := gjson.GetBytes(*checktest.Body(t, c, i, "request"), path).Raw
 	if !strings.Contains(raw, "-") {
