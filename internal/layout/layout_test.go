@@ -108,7 +108,7 @@ func TestNoBackArrows(t *testing.T) {
 		{"traffic", "providers"}, {"traffic", "conformance/check"}, {"traffic", "reference/engine"},
 		{"providers/anthropic", "conformance/check"}, {"internal/cassette", "traffic"},
 		{"reference/engine", "providers"}, {"conformance/check", "conformance/checks"},
-		{"conformance/checks/xp", "conformance/lint"}, {"cassette", "proxy"},
+		{"conformance/checks/crosswire", "conformance/lint"}, {"cassette", "proxy"},
 	}
 	for _, n := range never {
 		if row, _, _ := rule(n[0]); allows(row, n[1]) {

@@ -1,10 +1,10 @@
-package xp_test
+package crosswire_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/llmtck/llmtck/conformance/checks/xp"
+	"github.com/llmtck/llmtck/conformance/checks/crosswire"
 
 	"github.com/tidwall/gjson"
 
@@ -25,7 +25,7 @@ const srcAnthropicRoundTrip = "pydantic__pydantic-ai/tests__cassettes__test_cach
 
 // TestFixturesUpToDate regenerates the family's fixtures; -update rewrites them.
 func TestFixturesUpToDate(t *testing.T) {
-	checktest.FixturesUpToDate(t, xp.Checks(), fixtures)
+	checktest.FixturesUpToDate(t, crosswire.Checks(), fixtures)
 }
 
 var fixtures = []checktest.Fixture{

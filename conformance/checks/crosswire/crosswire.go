@@ -1,4 +1,7 @@
-package xp
+// Package crosswire holds the checks that look at every wire at once: bodies
+// decode as their wire, opaque payloads are kept as received and no live
+// credential is recorded (XP-*).
+package crosswire
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package xp_test
+package crosswire_test
 
 import (
 	"fmt"
