@@ -11,12 +11,12 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks/anthropic"
 	"github.com/llmtck/llmtck/conformance/checks/bedrock"
+	"github.com/llmtck/llmtck/conformance/checks/crosswire"
 	"github.com/llmtck/llmtck/conformance/checks/gemini"
 	"github.com/llmtck/llmtck/conformance/checks/history"
 	"github.com/llmtck/llmtck/conformance/checks/openai"
 	"github.com/llmtck/llmtck/conformance/checks/responses"
 	"github.com/llmtck/llmtck/conformance/checks/stream"
-	"github.com/llmtck/llmtck/conformance/checks/xp"
 )
 
 // families are the check families, each a package of its own.
@@ -28,7 +28,7 @@ var families = [][]*check.Check{
 	bedrock.Checks(),
 	history.Checks(),
 	stream.Checks(),
-	xp.Checks(),
+	crosswire.Checks(),
 }
 
 // catalogue is every check, sorted by ID, and byID indexes it.

@@ -11,11 +11,11 @@ func reasoning(b *traffic.Block) bool {
 	return b.Type == traffic.BlockThinking || b.Type == traffic.BlockRedacted
 }
 
-// judgeThink001 ties each echoed reasoning block to the response block that
+// judgeReasoningUnchanged ties each echoed reasoning block to the response block that
 // produced it (by signature, else by text, else by its place in the message
 // whose toolUse the response made) and compares them. A fault is reported
 // once, at the request that first carries it.
-func judgeThink001(tr *check.Traffic, r *check.Reporter) {
+func judgeReasoningUnchanged(tr *check.Traffic, r *check.Reporter) {
 	x := origin.Of(tr)
 	reported := map[string]bool{}
 	report := func(i int, b *traffic.Block, key, diffText, format string, args ...any) {
@@ -150,7 +150,7 @@ func originOf(x *origin.Index, b *traffic.Block, echoOf *origin.Origin, nth, bef
 	return nil, 0
 }
 
-func judgeThink002(tr *check.Traffic, r *check.Reporter) {
+func judgeClaudeReasoningSigned(tr *check.Traffic, r *check.Reporter) {
 	requests(tr, func(i int, _ *traffic.Exchange, req *traffic.Request) {
 		if !claude(req.Model) {
 			return
@@ -168,7 +168,7 @@ func judgeThink002(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-func judgeThink003(tr *check.Traffic, r *check.Reporter) {
+func judgeReasoningOnlyFromAssistant(tr *check.Traffic, r *check.Reporter) {
 	requests(tr, func(i int, _ *traffic.Exchange, req *traffic.Request) {
 		for _, m := range req.Messages {
 			if m.Role == traffic.RoleAssistant {
@@ -183,9 +183,9 @@ func judgeThink003(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-// judgeThink004: in a request that carries tool results, the assistant
+// judgeToolLoopKeepsReasoning: in a request that carries tool results, the assistant
 // message before them keeps the reasoning its response opened with.
-func judgeThink004(tr *check.Traffic, r *check.Reporter) {
+func judgeToolLoopKeepsReasoning(tr *check.Traffic, r *check.Reporter) {
 	x := origin.Of(tr)
 	requests(tr, func(i int, _ *traffic.Exchange, req *traffic.Request) {
 		if !claude(req.Model) || req.Thinking == nil || req.Thinking.Type == "disabled" {

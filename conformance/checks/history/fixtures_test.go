@@ -1,73 +1,65 @@
-package checks_test
+package history_test
 
 import (
 	"net/http"
 	"testing"
 
+	"github.com/llmtck/llmtck/conformance/checks/history"
+
 	"github.com/llmtck/llmtck/cassette"
+	"github.com/llmtck/llmtck/conformance/checks/checktest"
 )
 
 const (
 	srcAnthropicRoundtrip = "pydantic__pydantic-ai/tests__cassettes__test_cache_prefix_stability__test_anthropic_thinking_roundtrip_wire_stable[vercel].yaml"
-	srcAnthropicToolThink = "pydantic__pydantic-ai/tests__models__cassettes__test_anthropic__test_anthropic_tool_with_thinking.yaml"
 	srcChatMultiAgent     = "docker__cagent/e2e__testdata__cassettes__TestRuntime_MultiAgent_SessionReload.yaml"
 	srcGeminiRetry        = "pydantic__pydantic-ai/tests__models__cassettes__test_google__test_google_model_retry.yaml"
-	srcResponsesToolCalls = "pydantic__pydantic-ai/tests__models__cassettes__test_openai_responses__test_openai_responses_thinking_with_tool_calls.yaml"
 )
 
 // reminder is the ephemeral message the fixtures add: sent once, at the
 // tail, the way harnesses append a status line for one request.
 const reminder = `{"role":"user","content":[{"type":"text","text":"<system-reminder>The working tree has 2 modified files.</system-reminder>"}]}`
 
-var historyFixtures = []fixtureSpec{
-	fixtureSpec{Check: "HIST-001", Name: "real-thinking-roundtrip", Pass: true, Source: srcAnthropicRoundtrip},
-	fixtureSpec{Check: "HIST-001", Name: "real-interleaved-sub-agent", Pass: true, Source: srcChatMultiAgent},
-	fixtureSpec{Check: "HIST-001", Name: "first-user-message-edited", Interaction: 2, Source: srcAnthropicRoundtrip,
+// TestFixturesUpToDate regenerates the family's fixtures; -update rewrites them.
+func TestFixturesUpToDate(t *testing.T) {
+	checktest.FixturesUpToDate(t, history.Checks(), fixtures)
+}
+
+var fixtures = []checktest.Fixture{
+	checktest.Fixture{Check: "HIST-001", Name: "real-thinking-roundtrip", Pass: true, Source: srcAnthropicRoundtrip},
+	checktest.Fixture{Check: "HIST-001", Name: "real-interleaved-sub-agent", Pass: true, Source: srcChatMultiAgent},
+	checktest.Fixture{Check: "HIST-001", Name: "first-user-message-edited", Interaction: 2, Source: srcAnthropicRoundtrip,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			setJSON(t, c, 2, "messages.0.content.0.text", `"Briefly: what is 17 * 24? Think first."`)
+			checktest.SetJSON(t, c, 2, "messages.0.content.0.text", `"Briefly: what is 17 * 24? Think first."`)
 		}},
 
-	fixtureSpec{Check: "HIST-002", Name: "real-interleaved-sub-agent", Pass: true, Source: srcChatMultiAgent},
-	fixtureSpec{Check: "HIST-002", Name: "tool-message-dropped", Interaction: 3, Source: srcChatMultiAgent,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 3, "messages.4") }},
+	checktest.Fixture{Check: "HIST-002", Name: "real-interleaved-sub-agent", Pass: true, Source: srcChatMultiAgent},
+	checktest.Fixture{Check: "HIST-002", Name: "tool-message-dropped", Interaction: 3, Source: srcChatMultiAgent,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { checktest.DeleteJSON(t, c, 3, "messages.4") }},
 
-	fixtureSpec{Check: "HIST-003", Name: "real-gemini-signatures-kept", Pass: true, Source: srcGeminiRetry},
-	fixtureSpec{Check: "HIST-003", Name: "earlier-thinking-dropped", Interaction: 2, Source: srcAnthropicRoundtrip,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 2, "messages.1.content.0") }},
-	fixtureSpec{Check: "HIST-003", Name: "function-call-signature-stripped", Interaction: 2, Source: srcGeminiRetry,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 2, "contents.1.parts.0.thoughtSignature") }},
+	checktest.Fixture{Check: "HIST-003", Name: "real-gemini-signatures-kept", Pass: true, Source: srcGeminiRetry},
+	checktest.Fixture{Check: "HIST-003", Name: "earlier-thinking-dropped", Interaction: 2, Source: srcAnthropicRoundtrip,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { checktest.DeleteJSON(t, c, 2, "messages.1.content.0") }},
+	checktest.Fixture{Check: "HIST-003", Name: "function-call-signature-stripped", Interaction: 2, Source: srcGeminiRetry,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			checktest.DeleteJSON(t, c, 2, "contents.1.parts.0.thoughtSignature")
+		}},
 
-	fixtureSpec{Check: "HIST-004", Name: "real-thinking-roundtrip", Pass: true, Source: srcAnthropicRoundtrip},
+	checktest.Fixture{Check: "HIST-004", Name: "real-thinking-roundtrip", Pass: true, Source: srcAnthropicRoundtrip},
 	// The corpus holds no compaction: hand-built.
-	fixtureSpec{Check: "HIST-004", Name: "handbuilt-summary-compaction", Interaction: 1, Build: buildCompaction},
-
-	fixtureSpec{Check: "ANT-EPH-001", Name: "real-thinking-roundtrip", Pass: true, Source: srcAnthropicRoundtrip},
-	fixtureSpec{Check: "ANT-EPH-001", Name: "reminder-before-echoed-thinking", Interaction: 1, Source: srcAnthropicRoundtrip,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 0, "messages.-1", reminder) }},
-
-	fixtureSpec{Check: "ANT-EPH-002", Name: "real-tool-with-thinking", Pass: true, Source: srcAnthropicToolThink},
-	fixtureSpec{Check: "ANT-EPH-002", Name: "reminder-at-tail", Pass: true, Source: srcAnthropicRoundtrip,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 0, "messages.-1", reminder) }},
-	// No Anthropic recording continues after a tool result: hand-built.
-	fixtureSpec{Check: "ANT-EPH-002", Name: "handbuilt-reminder-before-tool-result", Interaction: 0, Build: buildReminderInPair},
+	checktest.Fixture{Check: "HIST-004", Name: "handbuilt-summary-compaction", Interaction: 1, Build: buildCompaction},
 
 	// HIST-005 judges what a cassette declares ephemeral (llmtck_ephemeral).
-	fixtureSpec{Check: "HIST-005", Name: "real-feedback-at-tail", Pass: true, Source: srcChatMultiAgent,
+	checktest.Fixture{Check: "HIST-005", Name: "real-feedback-at-tail", Pass: true, Source: srcChatMultiAgent,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			setJSON(t, c, 3, "messages.-1", `{"role":"user","content":"`+retryFeedback+`"}`)
+			checktest.SetJSON(t, c, 3, "messages.-1", `{"role":"user","content":"`+retryFeedback+`"}`)
 			c.Ephemeral = []string{retryFeedback}
 		}},
 	// No recording retries an answer with feedback in a user message: hand-built.
-	fixtureSpec{Check: "HIST-005", Name: "handbuilt-feedback-dropped-after-retry", Pass: true,
+	checktest.Fixture{Check: "HIST-005", Name: "handbuilt-feedback-dropped-after-retry", Pass: true,
 		Build: func(t *testing.T) *cassette.Cassette { return buildSchemaRetry(false) }},
-	fixtureSpec{Check: "HIST-005", Name: "handbuilt-feedback-kept-after-retry", Interaction: 2,
+	checktest.Fixture{Check: "HIST-005", Name: "handbuilt-feedback-kept-after-retry", Interaction: 2,
 		Build: func(t *testing.T) *cassette.Cassette { return buildSchemaRetry(true) }},
-
-	fixtureSpec{Check: "OAI-EPH-001", Name: "real-reasoning-tool-calls", Pass: true, Source: srcResponsesToolCalls},
-	fixtureSpec{Check: "OAI-EPH-001", Name: "ephemeral-item-with-default-store", Interaction: 0, Source: srcResponsesToolCalls,
-		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			setJSON(t, c, 0, "input.-1", `{"role":"user","content":"<system-reminder>Keep it short.</system-reminder>"}`)
-		}},
 }
 
 // buildCompaction: a coding session whose second request replaces the
@@ -120,26 +112,6 @@ func buildSchemaRetry(keep bool) *cassette.Cassette {
 	)
 	c.Ephemeral = []string{retryFeedback}
 	return c
-}
-
-// buildReminderInPair: a reminder sent once at the start of the user
-// message that carries the tool result, then left out — so it sat inside
-// the tool pair.
-func buildReminderInPair(t *testing.T) *cassette.Cassette {
-	const sys = "You are a coding agent working in the user's repository."
-	u1 := user("What does parse() return for an empty input?")
-	a1 := asst(think("I should read the parser.", "EqQBCkYIBxgCKkBzhNq3vJ2lW0hSignedThinkingFixture=="), toolUse("toolu_01Pq7Rt", "read_file"))
-	return anthropicCassette(
-		antExchange(antBody(sys, u1, a1,
-			userBlocks(text("<system-reminder>The working tree has 2 modified files.</system-reminder>"),
-				toolResult("toolu_01Pq7Rt", "func parse(s string) (int, error) { if s == \"\" { return 0, ErrEmpty } … }"))),
-			antResponse(text("It returns 0 and ErrEmpty."))),
-		antExchange(antBody(sys, u1, a1,
-			userBlocks(toolResult("toolu_01Pq7Rt", "func parse(s string) (int, error) { if s == \"\" { return 0, ErrEmpty } … }")),
-			asst(text("It returns 0 and ErrEmpty.")),
-			user("Thanks.")),
-			antResponse(text("You're welcome."))),
-	)
 }
 
 func antExchange(req, resp string) *cassette.Interaction {

@@ -1,9 +1,10 @@
-package checks_test
+package openai_test
 
 import (
 	"testing"
 
 	"github.com/llmtck/llmtck/cassette"
+	"github.com/llmtck/llmtck/conformance/checks/checktest"
 )
 
 const (
@@ -15,16 +16,16 @@ const (
 	srcOREncrypted = "wave2/0xPlaygrounds__rig/tests__cassettes__openrouter__streaming_tools__stream_encrypted_reasoning_survives_into_the_next_turn.yaml"
 )
 
-var compatFixtures = []fixtureSpec{
+var compatFixtures = []checktest.Fixture{
 	{Check: "OAI-COMPAT-002", Name: "real-signed-reasoning-details", Pass: true, Source: srcORSigned},
 	{Check: "OAI-COMPAT-002", Name: "real-encrypted-reasoning-details", Pass: true, Source: srcOREncrypted},
 	{Check: "OAI-COMPAT-002", Name: "signature-altered", Interaction: 1, Source: srcORSigned,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			replaceOnce(t, c, 1, "request", `"signature":"signature_REDACTED_1"`, `"signature":"signature_REDACTED_9"`)
+			checktest.ReplaceOnce(t, c, 1, "request", `"signature":"signature_REDACTED_1"`, `"signature":"signature_REDACTED_9"`)
 		}},
 	{Check: "OAI-COMPAT-002", Name: "encrypted-data-altered", Interaction: 1, Source: srcOREncrypted,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			replaceOnce(t, c, 1, "request", `"data":"encrypted_reasoning_REDACTED_1"`, `"data":"encrypted_reasoning_REDACTED_7"`)
+			checktest.ReplaceOnce(t, c, 1, "request", `"data":"encrypted_reasoning_REDACTED_1"`, `"data":"encrypted_reasoning_REDACTED_7"`)
 		}},
 }
 
@@ -36,7 +37,7 @@ const (
 	srcDSToolLoop = "wave2/0xPlaygrounds__rig/tests__cassettes__deepseek__reasoning_tool_roundtrip__nonstreaming.yaml"
 )
 
-var deepseekFixtures = []fixtureSpec{
+var deepseekFixtures = []checktest.Fixture{
 	{Check: "OAI-COMPAT-003", Name: "real-thinking-tool-loop", Pass: true, Source: srcDSToolLoop},
 	{Check: "OAI-COMPAT-003", Name: "real-forced-tool-choice-refused", Interaction: 0, Source: srcDSForcedChoice},
 }

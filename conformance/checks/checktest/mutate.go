@@ -1,36 +1,34 @@
-package checks_test
+package checktest
 
 import (
 	"bytes"
-	"runtime"
 	"testing"
 
 	"github.com/tidwall/sjson"
 
 	"github.com/llmtck/llmtck/cassette"
-	"github.com/llmtck/llmtck/conformance/check"
 )
 
 // The single mutations fixtures are made with. Each fails the test when its
 // target is not where the spec says, so a fixture never silently stops
 // being the mutation it claims to be.
 
-// replaceOnce replaces the only occurrence of old in interaction i's body
+// ReplaceOnce replaces the only occurrence of old in interaction i's body
 // on side "request" or "response".
-func replaceOnce(t *testing.T, c *cassette.Cassette, i int, side, old, new string) {
+func ReplaceOnce(t *testing.T, c *cassette.Cassette, i int, side, old, new string) {
 	t.Helper()
-	body := bodyOf(t, c, i, side)
+	body := Body(t, c, i, side)
 	if n := bytes.Count(*body, []byte(old)); n != 1 {
 		t.Fatalf("interaction %d %s: %q occurs %d times, want exactly once", i, side, old, n)
 	}
 	*body = bytes.Replace(*body, []byte(old), []byte(new), 1)
 }
 
-// setJSON sets the value at a gjson/sjson path (e.g. "messages.1.content.0.signature")
+// SetJSON sets the value at a gjson/sjson path (e.g. "messages.1.content.0.signature")
 // of interaction i's request body to raw JSON, keeping every other byte.
-func setJSON(t *testing.T, c *cassette.Cassette, i int, jsonPath, raw string) {
+func SetJSON(t *testing.T, c *cassette.Cassette, i int, jsonPath, raw string) {
 	t.Helper()
-	body := bodyOf(t, c, i, "request")
+	body := Body(t, c, i, "request")
 	out, err := sjson.SetRawBytes(*body, jsonPath, []byte(raw))
 	if err != nil {
 		t.Fatalf("interaction %d: set %s: %v", i, jsonPath, err)
@@ -38,10 +36,10 @@ func setJSON(t *testing.T, c *cassette.Cassette, i int, jsonPath, raw string) {
 	*body = out
 }
 
-// deleteJSON removes the value at a path of interaction i's request body.
-func deleteJSON(t *testing.T, c *cassette.Cassette, i int, jsonPath string) {
+// DeleteJSON removes the value at a path of interaction i's request body.
+func DeleteJSON(t *testing.T, c *cassette.Cassette, i int, jsonPath string) {
 	t.Helper()
-	body := bodyOf(t, c, i, "request")
+	body := Body(t, c, i, "request")
 	out, err := sjson.DeleteBytes(*body, jsonPath)
 	if err != nil || bytes.Equal(out, *body) {
 		t.Fatalf("interaction %d: delete %s: nothing removed (%v)", i, jsonPath, err)
@@ -49,18 +47,19 @@ func deleteJSON(t *testing.T, c *cassette.Cassette, i int, jsonPath string) {
 	*body = out
 }
 
-// truncateAt cuts interaction i's response body just before the only
+// TruncateAt cuts interaction i's response body just before the only
 // occurrence of marker, as a dropped connection would.
-func truncateAt(t *testing.T, c *cassette.Cassette, i int, marker string) {
+func TruncateAt(t *testing.T, c *cassette.Cassette, i int, marker string) {
 	t.Helper()
-	body := bodyOf(t, c, i, "response")
+	body := Body(t, c, i, "response")
 	if n := bytes.Count(*body, []byte(marker)); n != 1 {
 		t.Fatalf("interaction %d: %q occurs %d times, want exactly once", i, marker, n)
 	}
 	*body = (*body)[:bytes.Index(*body, []byte(marker))]
 }
 
-func bodyOf(t *testing.T, c *cassette.Cassette, i int, side string) *[]byte {
+// Body is interaction i's body on side "request" or "response", to edit.
+func Body(t *testing.T, c *cassette.Cassette, i int, side string) *[]byte {
 	t.Helper()
 	if i >= len(c.Interactions) {
 		t.Fatalf("no interaction %d", i)
@@ -73,15 +72,4 @@ func bodyOf(t *testing.T, c *cassette.Cassette, i int, side string) *[]byte {
 	}
 	t.Fatalf("side %q", side)
 	return nil
-}
-
-// allocatedJudging is how many bytes judging tr's exchanges with checks
-// allocates: the cost the scale tests compare, steadier than wall-clock
-// time on a loaded machine.
-func allocatedJudging(tr *check.Traffic, checks []*check.Check) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	check.Judge(&check.Traffic{Exchanges: tr.Exchanges}, checks)
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
 }

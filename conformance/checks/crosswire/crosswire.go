@@ -1,4 +1,7 @@
-package xp
+// Package crosswire holds the checks that look at every wire at once: bodies
+// decode as their wire, opaque payloads are kept as received and no live
+// credential is recorded (XP-*).
+package crosswire
 
 import (
 	"bytes"
@@ -36,12 +39,12 @@ var checks = []*check.Check{
 			"Providers decode before comparing, so the request passes; but the payload went through a decode/encode round trip, and any later change to that path (a different alphabet, trimmed padding, a text re-encoding) breaks the signature. " +
 			"Keep the payload as the raw JSON string you received (json.RawMessage, not []byte or a decoded string) and write it back unchanged. A payload stored as a number, object or array is not a string any provider accepts.",
 		Since: "0.1.0",
-		Judge: judgeXPRaw001,
+		Judge: judgeOpaqueKept,
 	},
 	secretCheck,
 }
 
-func judgeXPRaw001(tr *check.Traffic, r *check.Reporter) {
+func judgeOpaqueKept(tr *check.Traffic, r *check.Reporter) {
 	if tr.Latest && len(tr.Exchanges) > 0 && !hasPayload(tr, len(tr.Exchanges)-1) {
 		// A live judgement wants the last exchange's findings only, and
 		// one that adds no payload has none: the walk over the requests
@@ -59,10 +62,10 @@ func judgeXPRaw001(tr *check.Traffic, r *check.Reporter) {
 		if ex.Request != nil {
 			msgs := ex.Request.Messages
 			for m := addedFrom(tr, i); m < len(msgs); m++ {
-				xpPayloads(&msgs[m], ex.Wire, func(b *traffic.Block, field string, raw json.RawMessage) {
+				payloads(&msgs[m], ex.Wire, func(b *traffic.Block, field string, raw json.RawMessage) {
 					loc := "request." + b.Path + "." + field
 					if raw == nil {
-						xpNotString(r, reported, ex.Index, loc, b.Extra[field])
+						notString(r, reported, ex.Index, loc, b.Extra[field])
 						return
 					}
 					if judged[string(raw)] {
@@ -77,7 +80,7 @@ func judgeXPRaw001(tr *check.Traffic, r *check.Reporter) {
 					case found:
 						was := origins.Payload(o)
 						how := "base64 decoding"
-						if a, _ := rawjson.String(was); a == xpUnquoted(raw) {
+						if a, _ := rawjson.String(was); a == unquoted(raw) {
 							how = "JSON unescaping"
 						}
 						at := "response." + origins.Block(o).Path + "." + o.Field
@@ -93,10 +96,10 @@ func judgeXPRaw001(tr *check.Traffic, r *check.Reporter) {
 			continue
 		}
 		for m := range ex.Response.Output {
-			xpPayloads(&ex.Response.Output[m], ex.Wire, func(b *traffic.Block, field string, raw json.RawMessage) {
+			payloads(&ex.Response.Output[m], ex.Wire, func(b *traffic.Block, field string, raw json.RawMessage) {
 				loc := "response." + b.Path + "." + field
 				if raw == nil {
-					xpNotString(r, reported, ex.Index, loc, b.Extra[field])
+					notString(r, reported, ex.Index, loc, b.Extra[field])
 					return
 				}
 			})
@@ -120,7 +123,7 @@ func addedFrom(tr *check.Traffic, i int) int {
 	return 0
 }
 
-// hasPayload reports whether exchange i holds a payload judgeXPRaw001
+// hasPayload reports whether exchange i holds a payload judgeOpaqueKept
 // judges: in the messages its request adds (addedFrom), or in its response.
 func hasPayload(tr *check.Traffic, i int) bool {
 	ex := &tr.Exchanges[i]
@@ -129,21 +132,21 @@ func hasPayload(tr *check.Traffic, i int) bool {
 	if ex.Request != nil {
 		msgs := ex.Request.Messages
 		for m := addedFrom(tr, i); m < len(msgs) && !found; m++ {
-			xpPayloads(&msgs[m], ex.Wire, note)
+			payloads(&msgs[m], ex.Wire, note)
 		}
 	}
 	if ex.Response != nil {
 		for m := range ex.Response.Output {
-			xpPayloads(&ex.Response.Output[m], ex.Wire, note)
+			payloads(&ex.Response.Output[m], ex.Wire, note)
 		}
 	}
 	return found
 }
 
-// xpPayloads calls fn for every opaque payload of a message's blocks, with
+// payloads calls fn for every opaque payload of a message's blocks, with
 // the wire's name for the field. A Gemini signature that is not a JSON
 // string is kept by the codec in Extra only; fn gets it with raw == nil.
-func xpPayloads(m *traffic.Message, wire traffic.Wire, fn func(b *traffic.Block, field string, raw json.RawMessage)) {
+func payloads(m *traffic.Message, wire traffic.Wire, fn func(b *traffic.Block, field string, raw json.RawMessage)) {
 	sigField := "signature"
 	if wire == traffic.WireGemini {
 		sigField = "thoughtSignature"
@@ -170,7 +173,7 @@ func xpPayloads(m *traffic.Message, wire traffic.Wire, fn func(b *traffic.Block,
 	}
 }
 
-func xpNotString(r *check.Reporter, reported map[string]bool, ex int, loc string, v json.RawMessage) {
+func notString(r *check.Reporter, reported map[string]bool, ex int, loc string, v json.RawMessage) {
 	key := "\x01" + loc + string(v)
 	if reported[key] {
 		return
@@ -179,7 +182,7 @@ func xpNotString(r *check.Reporter, reported map[string]bool, ex int, loc string
 	r.Add(ex, loc, "the payload is stored as a JSON %s (%s), not as the string it was sent as", rawjson.Kind(v), show.Clip(string(rawjson.Compact(v)), 40))
 }
 
-func xpUnquoted(raw json.RawMessage) string {
+func unquoted(raw json.RawMessage) string {
 	s, _ := rawjson.String(raw)
 	return s
 }

@@ -1,4 +1,4 @@
-package checks_test
+package history_test
 
 import (
 	"fmt"
@@ -19,13 +19,13 @@ func TestHist005(t *testing.T) {
 	const fb = "Reply with a JSON object matching the schema."
 	prompt, prose, answer, next := "List the two largest files as JSON.", "src/parser.go and src/lexer.go.", `{"files":["src/parser.go","src/lexer.go"]}`, "Thanks."
 
-	chat := func(msgs ...string) histCall {
-		return histCall{wire: traffic.WireOpenAI, req: `{"model":"gpt-4.1","messages":[` + strings.Join(msgs, ",") + `]}`}
+	chat := func(msgs ...string) call {
+		return call{wire: traffic.WireOpenAI, req: `{"model":"gpt-4.1","messages":[` + strings.Join(msgs, ",") + `]}`}
 	}
 	cu := func(s string) string { return fmt.Sprintf(`{"role":"user","content":%q}`, s) }
 	ca := func(s string) string { return fmt.Sprintf(`{"role":"assistant","content":%q}`, s) }
-	rsp := func(items ...string) histCall {
-		return histCall{wire: traffic.WireResponses, req: `{"model":"gpt-5","store":false,"input":[` + strings.Join(items, ",") + `]}`}
+	rsp := func(items ...string) call {
+		return call{wire: traffic.WireResponses, req: `{"model":"gpt-5","store":false,"input":[` + strings.Join(items, ",") + `]}`}
 	}
 	ru := func(s string) string {
 		return fmt.Sprintf(`{"role":"user","content":[{"type":"input_text","text":%q}]}`, s)
@@ -33,48 +33,48 @@ func TestHist005(t *testing.T) {
 	ra := func(s string) string {
 		return fmt.Sprintf(`{"type":"message","role":"assistant","content":[{"type":"output_text","text":%q}]}`, s)
 	}
-	gem := func(contents ...string) histCall {
-		return histCall{wire: traffic.WireGemini, req: `{"contents":[` + strings.Join(contents, ",") + `]}`}
+	gem := func(contents ...string) call {
+		return call{wire: traffic.WireGemini, req: `{"contents":[` + strings.Join(contents, ",") + `]}`}
 	}
 	gu := func(s string) string { return fmt.Sprintf(`{"role":"user","parts":[{"text":%q}]}`, s) }
 	gm := func(s string) string { return fmt.Sprintf(`{"role":"model","parts":[{"text":%q}]}`, s) }
 
 	cases := []struct {
 		name  string
-		calls []histCall
+		calls []call
 		want  []string
 	}{
-		{"anthropic: sent once, then dropped", []histCall{
+		{"anthropic: sent once, then dropped", []call{
 			antCall("s", user(prompt)), antCall("s", user(prompt), asst(text(prose)), user(fb)), antCall("s", user(prompt), asst(text(answer)), user(next)),
 		}, nil},
-		{"anthropic: kept in the history", []histCall{
+		{"anthropic: kept in the history", []call{
 			antCall("s", user(prompt)), antCall("s", user(prompt), asst(text(prose)), user(fb)),
 			antCall("s", user(prompt), asst(text(prose)), user(fb), asst(text(answer)), user(next)),
 			antCall("s", user(prompt), asst(text(prose)), user(fb), asst(text(answer)), user(next), asst(text("Welcome.")), user("Bye.")),
 		}, []string{"2 request.messages[2].content[0] (1 later)"}},
-		{"anthropic: inside a longer block, after the tool results", []histCall{
+		{"anthropic: inside a longer block, after the tool results", []call{
 			antCall("s", user(prompt), asst(toolUse("toolu_01", "ls")), userBlocks(toolResult("toolu_01", "a b"), text("<retry>"+fb+"</retry>"))),
 			antCall("s", user(prompt), asst(toolUse("toolu_01", "ls")), userBlocks(toolResult("toolu_01", "a b"), text("<retry>"+fb+"</retry>")), asst(text(answer)), user(next)),
 		}, []string{"1 request.messages[2].content[1]"}},
-		{"anthropic: quoted by the model or a tool is not the harness's", []histCall{
+		{"anthropic: quoted by the model or a tool is not the harness's", []call{
 			antCall("s", user(prompt), asst(toolUse("toolu_01", "ls")), userBlocks(toolResult("toolu_01", fb)), asst(text("You asked: "+fb)), user(next)),
 		}, nil},
-		{"openai: kept", []histCall{
+		{"openai: kept", []call{
 			chat(cu(prompt), ca(prose), cu(fb)), chat(cu(prompt), ca(prose), cu(fb), ca(answer), cu(next)),
 		}, []string{"1 request.messages[2].content"}},
-		{"openai: dropped", []histCall{
+		{"openai: dropped", []call{
 			chat(cu(prompt), ca(prose), cu(fb)), chat(cu(prompt), ca(answer), cu(next)),
 		}, nil},
-		{"responses: kept", []histCall{
+		{"responses: kept", []call{
 			rsp(ru(prompt), ra(prose), ru(fb)), rsp(ru(prompt), ra(prose), ru(fb), ra(answer), ru(next)),
 		}, []string{"1 request.input[2].content[0]"}},
-		{"gemini: kept", []histCall{
+		{"gemini: kept", []call{
 			gem(gu(prompt), gm(prose), gu(fb)), gem(gu(prompt), gm(prose), gu(fb), gm(answer), gu(next)),
 		}, []string{"1 request.contents[2].parts[0]"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tr := histTraffic(t, c.calls...)
+			tr := trafficOf(t, c.calls...)
 			tr.Ephemeral = []string{"", fb} // an empty declaration matches nothing
 			var got []string
 			for _, f := range check.Judge(tr, []*check.Check{checks.Lookup("HIST-005")}) {
@@ -98,12 +98,12 @@ func TestHist005(t *testing.T) {
 // With nothing declared HIST-005 has nothing to judge: it does not apply,
 // so a report does not list it as checked.
 func TestHist005AppliesOnlyToDeclarations(t *testing.T) {
-	tr := histTraffic(t, antCall("s", user("a"), asst(text("b")), user("c")))
+	tr := trafficOf(t, antCall("s", user("a"), asst(text("b")), user("c")))
 	c := checks.Lookup("HIST-005")
 	if got := check.Applicable(tr, []*check.Check{c}); len(got) != 0 {
 		t.Errorf("applies without declarations: %v", got)
 	}
-	tr = histTraffic(t, antCall("s", user("a"), asst(text("b")), user("c")))
+	tr = trafficOf(t, antCall("s", user("a"), asst(text("b")), user("c")))
 	tr.Ephemeral = []string{"a"}
 	if got := check.Applicable(tr, []*check.Check{c}); len(got) != 1 {
 		t.Errorf("does not apply with a declaration")

@@ -1,4 +1,4 @@
-package checks_test
+package crosswire_test
 
 import (
 	"fmt"

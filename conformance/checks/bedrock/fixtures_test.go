@@ -1,9 +1,12 @@
-package checks_test
+package bedrock_test
 
 import (
 	"testing"
 
+	"github.com/llmtck/llmtck/conformance/checks/bedrock"
+
 	"github.com/llmtck/llmtck/cassette"
+	"github.com/llmtck/llmtck/conformance/checks/checktest"
 )
 
 const (
@@ -16,66 +19,68 @@ const (
 	srcBdrDeepSeek = "wave2/pydantic__pydantic-ai/tests__models__cassettes__test_bedrock__test_bedrock_model_thinking_part_deepseek.yaml"
 )
 
-// Claude 3.7 Sonnet's ConverseStream with reasoning, an AWS event stream.
-const srcBdrStream = "wave2/pydantic__pydantic-ai/tests__models__cassettes__test_bedrock__test_bedrock_model_thinking_part_stream.yaml"
+const callID = "tooluse_W9DaUFg4Tj2cRPpndqxWSg"
 
-const bdrCallID = "tooluse_W9DaUFg4Tj2cRPpndqxWSg"
+// TestFixturesUpToDate regenerates the family's fixtures; -update rewrites them.
+func TestFixturesUpToDate(t *testing.T) {
+	checktest.FixturesUpToDate(t, bedrock.Checks(), fixtures)
+}
 
-var bedrockFixtures = []fixtureSpec{
+var fixtures = []checktest.Fixture{
 	{Check: "BDR-MSG-001", Name: "real-tool-loop", Pass: true, Source: srcBdrThink},
 	{Check: "BDR-MSG-001", Name: "two-user-messages", Interaction: 1, Source: srcBdrThink,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			setJSON(t, c, 1, "messages.3", `{"role":"user","content":[{"text":"and then?"}]}`)
+			checktest.SetJSON(t, c, 1, "messages.3", `{"role":"user","content":[{"text":"and then?"}]}`)
 		}},
 
 	{Check: "BDR-MSG-002", Name: "real-tool-loop", Pass: true, Source: srcBdrThink},
 	{Check: "BDR-MSG-002", Name: "real-deepseek-history", Pass: true, Source: srcBdrDeepSeek},
 	{Check: "BDR-MSG-002", Name: "whitespace-text", Interaction: 1, Source: srcBdrThink,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "messages.1.content.1.text", `" "`) }},
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			checktest.SetJSON(t, c, 1, "messages.1.content.1.text", `" "`)
+		}},
 
 	{Check: "BDR-TOOL-001", Name: "real-tool-loop", Pass: true, Source: srcBdrThink},
 	{Check: "BDR-TOOL-001", Name: "result-for-another-call", Interaction: 1, Source: srcBdrThink,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			setJSON(t, c, 1, "messages.2.content.0.toolResult.toolUseId", `"tooluse_other"`)
+			checktest.SetJSON(t, c, 1, "messages.2.content.0.toolResult.toolUseId", `"tooluse_other"`)
 		}},
 
 	{Check: "BDR-TOOL-002", Name: "real-tool-loop", Pass: true, Source: srcBdrThink},
 	{Check: "BDR-TOOL-002", Name: "tool-history-without-tool-config", Interaction: 1, Source: srcBdrThink,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "toolConfig") }},
+		Mutate: func(t *testing.T, c *cassette.Cassette) { checktest.DeleteJSON(t, c, 1, "toolConfig") }},
 
 	{Check: "BDR-TOOL-003", Name: "real-tool-loop", Pass: true, Source: srcBdrThink},
 	{Check: "BDR-TOOL-003", Name: "error-result-without-content", Interaction: 1, Source: srcBdrThink,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			setJSON(t, c, 1, "messages.2.content.0.toolResult", `{"toolUseId":"`+bdrCallID+`","content":[],"status":"error"}`)
+			checktest.SetJSON(t, c, 1, "messages.2.content.0.toolResult", `{"toolUseId":"`+callID+`","content":[],"status":"error"}`)
 		}},
 
 	{Check: "BDR-THINK-001", Name: "real-signed-reasoning", Pass: true, Source: srcBdrThink},
 	{Check: "BDR-THINK-001", Name: "real-redacted-reasoning", Pass: true, Source: srcBdrRedacted},
 	{Check: "BDR-THINK-001", Name: "reasoning-text-edited", Interaction: 1, Source: srcBdrThink,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			replaceOnce(t, c, 1, "request", "The user is asking for the largest city", "The user asks for the largest city")
+			checktest.ReplaceOnce(t, c, 1, "request", "The user is asking for the largest city", "The user asks for the largest city")
 		}},
 	{Check: "BDR-THINK-001", Name: "redacted-content-edited", Interaction: 1, Source: srcBdrRedacted,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { replaceOnce(t, c, 1, "request", `"RXU4RUNr`, `"RXU4RUNs`) }},
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			checktest.ReplaceOnce(t, c, 1, "request", `"RXU4RUNr`, `"RXU4RUNs`)
+		}},
 
 	{Check: "BDR-THINK-002", Name: "real-signed-reasoning", Pass: true, Source: srcBdrThink},
 	{Check: "BDR-THINK-002", Name: "real-deepseek-unsigned", Pass: true, Source: srcBdrDeepSeek},
 	{Check: "BDR-THINK-002", Name: "signature-dropped", Interaction: 1, Source: srcBdrThink,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			deleteJSON(t, c, 1, "messages.1.content.0.reasoningContent.reasoningText.signature")
+			checktest.DeleteJSON(t, c, 1, "messages.1.content.0.reasoningContent.reasoningText.signature")
 		}},
 
 	{Check: "BDR-THINK-003", Name: "real-signed-reasoning", Pass: true, Source: srcBdrThink},
 	{Check: "BDR-THINK-003", Name: "reasoning-in-user-message", Interaction: 1, Source: srcBdrThink,
 		Mutate: func(t *testing.T, c *cassette.Cassette) {
-			setJSON(t, c, 1, "messages.2.content.1", `{"reasoningContent":{"reasoningText":{"text":"noted"}}}`)
+			checktest.SetJSON(t, c, 1, "messages.2.content.1", `{"reasoningContent":{"reasoningText":{"text":"noted"}}}`)
 		}},
-
-	{Check: "BDR-STREAM-001", Name: "real-reasoning-stream", Pass: true, Source: srcBdrStream},
-	{Check: "BDR-STREAM-001", Name: "cut-before-message-stop", Interaction: 0, Source: srcBdrStream,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { truncateAt(t, c, 0, "messageStop") }},
 
 	{Check: "BDR-THINK-004", Name: "real-tool-loop", Pass: true, Source: srcBdrThink},
 	{Check: "BDR-THINK-004", Name: "reasoning-dropped-from-tool-loop", Interaction: 1, Source: srcBdrThink,
-		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 1, "messages.1.content.0") }},
+		Mutate: func(t *testing.T, c *cassette.Cassette) { checktest.DeleteJSON(t, c, 1, "messages.1.content.0") }},
 }

@@ -1,4 +1,4 @@
-package checks_test
+package history_test
 
 import (
 	"fmt"
@@ -98,10 +98,10 @@ func TestThreadsBuilt(t *testing.T) {
 	u2 := user("Update it and run the tests")
 	a3 := asst(text("Done; all tests pass."))
 	u3 := user("Thanks. Now add a changelog entry.")
-	tr := histTraffic(t,
+	tr := trafficOf(t,
 		antCall(main, u1), // 0 main
 		antCall(title, user("Conversation: Fix the failing test")),                                                        // 1 title
-		histCall{wire: traffic.WireAnthropic, req: antBody(main, u1, a1, r1), status: 529},                                // 2 main, overloaded
+		call{wire: traffic.WireAnthropic, req: antBody(main, u1, a1, r1), status: 529},                                    // 2 main, overloaded
 		antCall(sub, user("Find where parse() is defined")),                                                               // 3 sub-agent
 		antCall(main, u1, a1, r1),                                                                                         // 4 main, retry of 2
 		antCall(sub, user("Find where parse() is defined"), asst(text("parser.go:12")), user("And its tests?")),           // 5 sub-agent
@@ -110,10 +110,10 @@ func TestThreadsBuilt(t *testing.T) {
 		antCall(main, user("Summary: the stale parser test was fixed."), a3, u3, asst(text("Added.")), user("Commit it")), // 8 compaction
 		antCall(title, user("Conversation: Fix the failing test; changelog")),                                             // 9 title again
 	)
-	tr.Exchanges = append(tr.Exchanges, histTraffic(t,
-		histCall{wire: traffic.WireResponses, req: `{"model":"gpt-5","input":[{"role":"user","content":"Hi"}]}`,
+	tr.Exchanges = append(tr.Exchanges, trafficOf(t,
+		call{wire: traffic.WireResponses, req: `{"model":"gpt-5","input":[{"role":"user","content":"Hi"}]}`,
 			resp: `{"id":"resp_A1","object":"response","status":"completed","output":[]}`},
-		histCall{wire: traffic.WireResponses, req: `{"model":"gpt-5","previous_response_id":"resp_A1","input":[{"role":"user","content":"And then?"}]}`},
+		call{wire: traffic.WireResponses, req: `{"model":"gpt-5","previous_response_id":"resp_A1","input":[{"role":"user","content":"And then?"}]}`},
 	).Exchanges...)
 	tr.Exchanges[10].Index, tr.Exchanges[11].Index = 10, 11
 
@@ -126,7 +126,7 @@ func TestThreadsBuilt(t *testing.T) {
 		t.Errorf("threads (-want +got):\n%s", d)
 	}
 	var fs []string
-	for _, f := range check.Judge(tr, histChecks(t)) {
+	for _, f := range check.Judge(tr, underTest(t)) {
 		fs = append(fs, fmt.Sprintf("%s@%d", f.Check, f.Interaction))
 	}
 	if d := cmp.Diff([]string{"HIST-004@8"}, fs); d != "" {
@@ -138,7 +138,7 @@ func TestThreadsBuilt(t *testing.T) {
 // or a system prompt, are not threaded together.
 func TestThreadsRejectUnrelated(t *testing.T) {
 	const sys = "You are terse."
-	tr := histTraffic(t,
+	tr := trafficOf(t,
 		antCall(sys, user("What is 2+2?"), asst(think("Add.", "sig-1"), text("4")), user("And 3+3?")),
 		antCall(sys, user("What is 2+2?")), // a fresh run, not a rewind of 0
 		antCall(sys, user("Name a colour.")),
@@ -154,8 +154,8 @@ func TestThreadsRejectUnrelated(t *testing.T) {
 	}
 }
 
-// histChecks returns the checks this family owns.
-func histChecks(t *testing.T) []*check.Check {
+// underTest returns the checks this family owns.
+func underTest(t *testing.T) []*check.Check {
 	t.Helper()
 	cs, err := checks.Select([]string{"HIST-*", "*-EPH-*"}, nil)
 	if err != nil {
@@ -164,24 +164,24 @@ func histChecks(t *testing.T) []*check.Check {
 	return cs
 }
 
-// histCall is one hand-made exchange: a request body and, optionally, a
+// call is one hand-made exchange: a request body and, optionally, a
 // response body and status (200 when zero).
-type histCall struct {
+type call struct {
 	wire   traffic.Wire
 	req    string
 	resp   string
 	status int
 }
 
-var histURL = map[traffic.Wire]string{
+var endpoint = map[traffic.Wire]string{
 	traffic.WireAnthropic: "https://api.anthropic.com/v1/messages",
 	traffic.WireOpenAI:    "https://api.openai.com/v1/chat/completions",
 	traffic.WireResponses: "https://api.openai.com/v1/responses",
 	traffic.WireGemini:    "https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro-preview:generateContent",
 }
 
-// histTraffic decodes hand-made exchanges as the real codecs do.
-func histTraffic(t *testing.T, calls ...histCall) *check.Traffic {
+// trafficOf decodes hand-made exchanges as the real codecs do.
+func trafficOf(t *testing.T, calls ...call) *check.Traffic {
 	t.Helper()
 	tr := &check.Traffic{Path: t.Name()}
 	for i, c := range calls {
@@ -189,7 +189,7 @@ func histTraffic(t *testing.T, calls ...histCall) *check.Traffic {
 		if status == 0 {
 			status = 200
 		}
-		ex := providers.Decode(i, providers.Call{Method: "POST", URL: histURL[c.wire], Wire: c.wire,
+		ex := providers.Decode(i, providers.Call{Method: "POST", URL: endpoint[c.wire], Wire: c.wire,
 			RequestBody: []byte(c.req), Status: status, ResponseBody: []byte(c.resp)})
 		if ex.RequestErr != "" {
 			t.Fatalf("call %d: %s", i, ex.RequestErr)
@@ -201,8 +201,8 @@ func histTraffic(t *testing.T, calls ...histCall) *check.Traffic {
 
 // Anthropic bodies in a few words.
 
-func antCall(system string, msgs ...string) histCall {
-	return histCall{wire: traffic.WireAnthropic, req: antBody(system, msgs...)}
+func antCall(system string, msgs ...string) call {
+	return call{wire: traffic.WireAnthropic, req: antBody(system, msgs...)}
 }
 
 func antBody(system string, msgs ...string) string {
@@ -275,7 +275,7 @@ func FuzzThreads(f *testing.F) {
 		tr := &check.Traffic{}
 		for i, body := range [][]byte{a, b, c} {
 			tr.Exchanges = append(tr.Exchanges, providers.Decode(i, providers.Call{
-				Method: "POST", URL: histURL[wire], Wire: wire, RequestBody: body, Status: 200}))
+				Method: "POST", URL: endpoint[wire], Wire: wire, RequestBody: body, Status: 200}))
 		}
 		in := map[int]int{}
 		for _, th := range thread.Threads(tr) {
@@ -288,7 +288,7 @@ func FuzzThreads(f *testing.F) {
 				t.Errorf("exchange %d is in %d threads, want %d", i, in[i], want)
 			}
 		}
-		found := check.Judge(tr, histChecks(t))
+		found := check.Judge(tr, underTest(t))
 		for _, fd := range found {
 			if fd.Interaction < 0 || fd.Interaction >= len(tr.Exchanges) || !strings.HasPrefix(fd.Location, "request") {
 				t.Errorf("finding out of the traffic: %s", fd)
@@ -301,9 +301,9 @@ func FuzzThreads(f *testing.F) {
 		shared := &check.Traffic{}
 		for i, body := range [][]byte{a, b, c} {
 			shared.Exchanges = append(shared.Exchanges, providers.Decode(i, providers.Call{
-				Method: "POST", URL: histURL[wire], Wire: wire, RequestBody: body, Status: 200, Memo: memo}))
+				Method: "POST", URL: endpoint[wire], Wire: wire, RequestBody: body, Status: 200, Memo: memo}))
 		}
-		if d := cmp.Diff(fmt.Sprint(found), fmt.Sprint(check.Judge(shared, histChecks(t)))); d != "" {
+		if d := cmp.Diff(fmt.Sprint(found), fmt.Sprint(check.Judge(shared, underTest(t)))); d != "" {
 			t.Errorf("findings of the requests decoded through a memo (-alone +memo):\n%s", d)
 		}
 	})

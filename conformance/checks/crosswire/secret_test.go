@@ -1,4 +1,4 @@
-package xp
+package crosswire
 
 import "testing"
 

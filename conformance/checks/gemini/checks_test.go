@@ -1,4 +1,4 @@
-package checks_test
+package gemini_test
 
 import (
 	"encoding/base64"
@@ -13,6 +13,7 @@ import (
 	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
+	"github.com/llmtck/llmtck/conformance/checks/checktest"
 	"github.com/llmtck/llmtck/conformance/report"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/providers"
@@ -22,17 +23,17 @@ import (
 // Hand-built Gemini traffic for the rules the corpus has no shape for:
 // parts are written out as JSON, responses are generateContent documents.
 
-func gemSigOf(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+func sigOf(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 
-func gemUser(text string) string {
+func user(text string) string {
 	return fmt.Sprintf(`{"role":"user","parts":[{"text":%q}]}`, text)
 }
 
-func gemModel(parts ...string) string {
+func modelTurn(parts ...string) string {
 	return `{"role":"model","parts":[` + strings.Join(parts, ",") + `]}`
 }
 
-func gemResults(names ...string) string {
+func resultsTurn(names ...string) string {
 	var parts []string
 	for _, n := range names {
 		parts = append(parts, fmt.Sprintf(`{"functionResponse":{"name":%q,"response":{"output":"ok"}}}`, n))
@@ -40,36 +41,36 @@ func gemResults(names ...string) string {
 	return `{"role":"user","parts":[` + strings.Join(parts, ",") + `]}`
 }
 
-// gemCall is a functionCall part; sig "" leaves the signature out.
-func gemCall(name, sig string) string {
+// callPart is a functionCall part; sig "" leaves the signature out.
+func callPart(name, sig string) string {
 	if sig == "" {
 		return fmt.Sprintf(`{"functionCall":{"name":%q,"args":{}}}`, name)
 	}
 	return fmt.Sprintf(`{"functionCall":{"name":%q,"args":{}},"thoughtSignature":%q}`, name, sig)
 }
 
-func gemText(text, sig string) string {
+func textPart(text, sig string) string {
 	if sig == "" {
 		return fmt.Sprintf(`{"text":%q}`, text)
 	}
 	return fmt.Sprintf(`{"text":%q,"thoughtSignature":%q}`, text, sig)
 }
 
-func gemResponse(parts ...string) string {
-	return `{"candidates":[{"content":` + gemModel(parts...) + `,"finishReason":"STOP","index":0}]}`
+func responseBody(parts ...string) string {
+	return `{"candidates":[{"content":` + modelTurn(parts...) + `,"finishReason":"STOP","index":0}]}`
 }
 
-// gemTraffic builds traffic from request and response bodies, in pairs, for
+// analysis builds traffic from request and response bodies, in pairs, for
 // the model.
-func gemTrafficOf(t testing.TB, model string, bodies ...string) *check.Traffic {
+func trafficOf(t testing.TB, model string, bodies ...string) *check.Traffic {
 	t.Helper()
-	return gemTrafficThrough(t, nil, model, bodies...)
+	return trafficThrough(t, nil, model, bodies...)
 }
 
-// gemTrafficThrough is gemTrafficOf with the requests decoded through memo,
+// trafficThrough is trafficOf with the requests decoded through memo,
 // as check and the recorder decode them: a request that repeats the one
 // before shares its messages in memory. A nil memo decodes each alone.
-func gemTrafficThrough(t testing.TB, memo *traffic.Memo, model string, bodies ...string) *check.Traffic {
+func trafficThrough(t testing.TB, memo *traffic.Memo, model string, bodies ...string) *check.Traffic {
 	t.Helper()
 	tr := &check.Traffic{}
 	for i := 0; i+1 < len(bodies); i += 2 {
@@ -88,13 +89,13 @@ func gemTrafficThrough(t testing.TB, memo *traffic.Memo, model string, bodies ..
 	return tr
 }
 
-func gemRequest(contents ...string) string {
+func requestBody(contents ...string) string {
 	return `{"contents":[` + strings.Join(contents, ",") + `]}`
 }
 
-// gemFindings runs the Gemini family and renders each finding as
+// findings runs the Gemini family and renders each finding as
 // "[i] severity CHECK location".
-func gemFindings(tr *check.Traffic) []string {
+func findings(tr *check.Traffic) []string {
 	checks, _ := checks.Select([]string{"GEM-*"}, nil)
 	var out []string
 	for _, f := range check.Judge(tr, checks) {
@@ -104,8 +105,8 @@ func gemFindings(tr *check.Traffic) []string {
 }
 
 func TestGemSignatureRules(t *testing.T) {
-	a, b, c, text := gemSigOf("sig-a"), gemSigOf("sig-b"), gemSigOf("sig-c"), gemSigOf("sig-text")
-	q1, q2 := gemUser("What is in the repo?"), gemUser("And the tests?")
+	a, b, c, text := sigOf("sig-a"), sigOf("sig-b"), sigOf("sig-c"), sigOf("sig-text")
+	q1, q2 := user("What is in the repo?"), user("And the tests?")
 	cases := []struct {
 		name   string
 		model  string
@@ -117,34 +118,34 @@ func TestGemSignatureRules(t *testing.T) {
 			// model turn, signatures on the parts they came on.
 			name: "stream echoed one chunk per content", model: "gemini-3-pro-preview",
 			bodies: []string{
-				gemRequest(q1),
+				requestBody(q1),
 				`data: {"candidates":[{"content":{"role":"model","parts":[{"text":"Let me look.","thought":true}]}}]}` + "\r\n\r\n" +
-					`data: {"candidates":[{"content":{"role":"model","parts":[` + gemCall("ls", a) + `]}}]}` + "\r\n\r\n" +
+					`data: {"candidates":[{"content":{"role":"model","parts":[` + callPart("ls", a) + `]}}]}` + "\r\n\r\n" +
 					`data: {"candidates":[{"content":{"role":"model","parts":[{"text":"","thoughtSignature":"` + b + `"}]},"finishReason":"STOP"}]}` + "\r\n\r\n",
-				gemRequest(q1, gemModel(`{"text":"Let me look.","thought":true}`), gemModel(gemCall("ls", a)), gemModel(gemText("", b)), gemResults("ls")),
-				gemResponse(gemText("Two files.", "")),
+				requestBody(q1, modelTurn(`{"text":"Let me look.","thought":true}`), modelTurn(callPart("ls", a)), modelTurn(textPart("", b)), resultsTurn("ls")),
+				responseBody(textPart("Two files.", "")),
 			},
 		},
 		{
 			name: "parallel calls: only the first is signed", model: "gemini-3-pro-preview",
 			bodies: []string{
-				gemRequest(q1), gemResponse(gemCall("ls", a), gemCall("cat", "")),
-				gemRequest(q1, gemModel(gemCall("ls", a), gemCall("cat", "")), gemResults("ls", "cat")), gemResponse(gemText("Done.", "")),
+				requestBody(q1), responseBody(callPart("ls", a), callPart("cat", "")),
+				requestBody(q1, modelTurn(callPart("ls", a), callPart("cat", "")), resultsTurn("ls", "cat")), responseBody(textPart("Done.", "")),
 			},
 		},
 		{
 			name: "signature copied onto the second parallel call", model: "gemini-3-pro-preview",
 			bodies: []string{
-				gemRequest(q1), gemResponse(gemCall("ls", a), gemCall("cat", "")),
-				gemRequest(q1, gemModel(gemCall("ls", a), gemCall("cat", a)), gemResults("ls", "cat")), gemResponse(gemText("Done.", "")),
+				requestBody(q1), responseBody(callPart("ls", a), callPart("cat", "")),
+				requestBody(q1, modelTurn(callPart("ls", a), callPart("cat", a)), resultsTurn("ls", "cat")), responseBody(textPart("Done.", "")),
 			},
 			want: []string{"[1] error GEM-SIG-003 request.contents[1].parts[1].thoughtSignature"},
 		},
 		{
 			name: "signature moved to the second parallel call", model: "gemini-3-pro-preview",
 			bodies: []string{
-				gemRequest(q1), gemResponse(gemCall("ls", a), gemCall("cat", "")),
-				gemRequest(q1, gemModel(gemCall("ls", ""), gemCall("cat", a)), gemResults("ls", "cat")), gemResponse(gemText("Done.", "")),
+				requestBody(q1), responseBody(callPart("ls", a), callPart("cat", "")),
+				requestBody(q1, modelTurn(callPart("ls", ""), callPart("cat", a)), resultsTurn("ls", "cat")), responseBody(textPart("Done.", "")),
 			},
 			want: []string{
 				"[1] error GEM-SIG-002 request.contents[1].parts[0]",
@@ -155,9 +156,9 @@ func TestGemSignatureRules(t *testing.T) {
 			// Every step of the current turn is validated, not only the last.
 			name: "earlier step of the current turn dropped", model: "gemini-3-flash-preview",
 			bodies: []string{
-				gemRequest(q1), gemResponse(gemCall("ls", a)),
-				gemRequest(q1, gemModel(gemCall("ls", a)), gemResults("ls")), gemResponse(gemCall("cat", b)),
-				gemRequest(q1, gemModel(gemCall("ls", "")), gemResults("ls"), gemModel(gemCall("cat", b)), gemResults("cat")), gemResponse(gemText("Done.", "")),
+				requestBody(q1), responseBody(callPart("ls", a)),
+				requestBody(q1, modelTurn(callPart("ls", a)), resultsTurn("ls")), responseBody(callPart("cat", b)),
+				requestBody(q1, modelTurn(callPart("ls", "")), resultsTurn("ls"), modelTurn(callPart("cat", b)), resultsTurn("cat")), responseBody(textPart("Done.", "")),
 			},
 			want: []string{"[2] error GEM-SIG-002 request.contents[1].parts[0]"},
 		},
@@ -166,10 +167,10 @@ func TestGemSignatureRules(t *testing.T) {
 			// and is reported once, not again in every later request.
 			name: "older turn dropped", model: "gemini-3-pro-preview",
 			bodies: []string{
-				gemRequest(q1), gemResponse(gemCall("ls", a)),
-				gemRequest(q1, gemModel(gemCall("ls", a)), gemResults("ls")), gemResponse(gemText("Two files.", "")),
-				gemRequest(q1, gemModel(gemCall("ls", "")), gemResults("ls"), gemModel(gemText("Two files.", "")), q2), gemResponse(gemCall("ls", c)),
-				gemRequest(q1, gemModel(gemCall("ls", "")), gemResults("ls"), gemModel(gemText("Two files.", "")), q2, gemModel(gemCall("ls", c)), gemResults("ls")), gemResponse(gemText("None.", "")),
+				requestBody(q1), responseBody(callPart("ls", a)),
+				requestBody(q1, modelTurn(callPart("ls", a)), resultsTurn("ls")), responseBody(textPart("Two files.", "")),
+				requestBody(q1, modelTurn(callPart("ls", "")), resultsTurn("ls"), modelTurn(textPart("Two files.", "")), q2), responseBody(callPart("ls", c)),
+				requestBody(q1, modelTurn(callPart("ls", "")), resultsTurn("ls"), modelTurn(textPart("Two files.", "")), q2, modelTurn(callPart("ls", c)), resultsTurn("ls")), responseBody(textPart("None.", "")),
 			},
 			want: []string{"[2] warning GEM-SIG-002 request.contents[1].parts[0]"},
 		},
@@ -177,36 +178,36 @@ func TestGemSignatureRules(t *testing.T) {
 			// A user text after function responses opens a new turn (§4.6).
 			name: "ephemeral user text moves the turn boundary", model: "gemini-3-pro-preview",
 			bodies: []string{
-				gemRequest(q1), gemResponse(gemCall("ls", a)),
-				gemRequest(q1, gemModel(gemCall("ls", "")), gemResults("ls"), gemUser("(note: be brief)")), gemResponse(gemText("Two.", "")),
+				requestBody(q1), responseBody(callPart("ls", a)),
+				requestBody(q1, modelTurn(callPart("ls", "")), resultsTurn("ls"), user("(note: be brief)")), responseBody(textPart("Two.", "")),
 			},
 			want: []string{"[1] warning GEM-SIG-002 request.contents[1].parts[0]"},
 		},
 		{
 			name: "older model does not validate", model: "gemini-2.5-flash",
 			bodies: []string{
-				gemRequest(q1), gemResponse(gemCall("ls", a)),
-				gemRequest(q1, gemModel(gemCall("ls", "")), gemResults("ls")), gemResponse(gemText("Two files.", "")),
+				requestBody(q1), responseBody(callPart("ls", a)),
+				requestBody(q1, modelTurn(callPart("ls", "")), resultsTurn("ls")), responseBody(textPart("Two files.", "")),
 			},
 			want: []string{"[1] warning GEM-SIG-002 request.contents[1].parts[0]"},
 		},
 		{
 			name: "client-authored call on an older model", model: "gemini-2.5-pro",
 			bodies: []string{
-				gemRequest(q1, gemModel(gemCall("ls", "")), gemResults("ls")), gemResponse(gemText("Two files.", "")),
+				requestBody(q1, modelTurn(callPart("ls", "")), resultsTurn("ls")), responseBody(textPart("Two files.", "")),
 			},
 		},
 		{
 			name: "dummy in raw form on an imported call", model: "gemini-3-pro-preview",
 			bodies: []string{
-				gemRequest(q1, gemModel(gemCall("ls", "context_engineering_is_the_way_to_go")), gemResults("ls")), gemResponse(gemText("Two files.", "")),
+				requestBody(q1, modelTurn(callPart("ls", "context_engineering_is_the_way_to_go")), resultsTurn("ls")), responseBody(textPart("Two files.", "")),
 			},
 		},
 		{
 			name: "signature that is not base64", model: "gemini-3-pro-preview",
 			bodies: []string{
-				gemRequest(q1), gemResponse(gemCall("ls", a)),
-				gemRequest(q1, gemModel(gemCall("ls", "sig a!")), gemResults("ls")), gemResponse(gemText("Done.", "")),
+				requestBody(q1), responseBody(callPart("ls", a)),
+				requestBody(q1, modelTurn(callPart("ls", "sig a!")), resultsTurn("ls")), responseBody(textPart("Done.", "")),
 			},
 			want: []string{"[1] error GEM-SIG-003 request.contents[1].parts[0].thoughtSignature"},
 		},
@@ -215,16 +216,16 @@ func TestGemSignatureRules(t *testing.T) {
 			// produced unsigned.
 			name: "foreign signature on an unsigned call", model: "gemini-3-pro-preview",
 			bodies: []string{
-				gemRequest(q1), gemResponse(gemCall("ls", a), gemCall("cat", "")),
-				gemRequest(q1, gemModel(gemCall("ls", a), gemCall("cat", c)), gemResults("ls", "cat")), gemResponse(gemText("Done.", "")),
+				requestBody(q1), responseBody(callPart("ls", a), callPart("cat", "")),
+				requestBody(q1, modelTurn(callPart("ls", a), callPart("cat", c)), resultsTurn("ls", "cat")), responseBody(textPart("Done.", "")),
 			},
 			want: []string{"[1] error GEM-SIG-003 request.contents[1].parts[1].thoughtSignature"},
 		},
 		{
 			name: "text parts merged around a signed text part", model: "gemini-3-pro-preview",
 			bodies: []string{
-				gemRequest(q1), gemResponse(gemText("Two ", ""), gemText("files.", text)),
-				gemRequest(q1, gemModel(gemText("Two files.", text)), q2), gemResponse(gemText("None.", "")),
+				requestBody(q1), responseBody(textPart("Two ", ""), textPart("files.", text)),
+				requestBody(q1, modelTurn(textPart("Two files.", text)), q2), responseBody(textPart("None.", "")),
 			},
 			want: []string{"[1] warning GEM-SIG-003 request.contents[1].parts[0].thoughtSignature"},
 		},
@@ -234,9 +235,9 @@ func TestGemSignatureRules(t *testing.T) {
 			// request of another conversation came in between.
 			name: "older step dropped, another conversation in between", model: "gemini-3-pro-preview",
 			bodies: []string{
-				gemRequest(q1), gemResponse(gemCall("ls", a)),
-				gemRequest(q2), gemResponse(gemText("None.", "")),
-				gemRequest(q1, gemModel(gemCall("ls", "")), gemResults("ls"), gemModel(gemText("Two files.", "")), q2), gemResponse(gemText("Done.", "")),
+				requestBody(q1), responseBody(callPart("ls", a)),
+				requestBody(q2), responseBody(textPart("None.", "")),
+				requestBody(q1, modelTurn(callPart("ls", "")), resultsTurn("ls"), modelTurn(textPart("Two files.", "")), q2), responseBody(textPart("Done.", "")),
 			},
 			want: []string{"[2] warning GEM-SIG-002 request.contents[1].parts[0]"},
 		},
@@ -245,28 +246,28 @@ func TestGemSignatureRules(t *testing.T) {
 			// missing signatures are not judged as dropped echoes.
 			name: "rewritten answer is not an echo", model: "gemini-3-pro-preview",
 			bodies: []string{
-				gemRequest(q1), gemResponse(gemText("Two files.", text)),
-				gemRequest(q1, gemModel(gemText("There are two files in the repo.", "")), q2), gemResponse(gemText("None.", "")),
+				requestBody(q1), responseBody(textPart("Two files.", text)),
+				requestBody(q1, modelTurn(textPart("There are two files in the repo.", "")), q2), responseBody(textPart("None.", "")),
 			},
 		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			tr := gemTrafficOf(t, tc.model, tc.bodies...)
-			got := gemFindings(tr)
+			tr := trafficOf(t, tc.model, tc.bodies...)
+			got := findings(tr)
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("findings (-want +got):\n%s", d)
 			}
-			gemJudgedLiveAsWhole(t, tr, got)
+			judgedLiveAsWhole(t, tr, got)
 		})
 	}
 }
 
-// gemJudgedLiveAsWhole judges every request of tr live, as the recorder
+// judgedLiveAsWhole judges every request of tr live, as the recorder
 // judges each on arrival (only its findings wanted, check.Traffic.Latest),
 // and compares what it gets with whole, the findings of the whole traffic
-// (as gemFindings renders them).
-func gemJudgedLiveAsWhole(t *testing.T, tr *check.Traffic, whole []string) {
+// (as findings renders them).
+func judgedLiveAsWhole(t *testing.T, tr *check.Traffic, whole []string) {
 	t.Helper()
 	for i := range tr.Exchanges {
 		prefix := fmt.Sprintf("[%d] ", i)
@@ -277,7 +278,7 @@ func gemJudgedLiveAsWhole(t *testing.T, tr *check.Traffic, whole []string) {
 			}
 		}
 		var live []string
-		for _, s := range gemFindings(&check.Traffic{Exchanges: tr.Exchanges[:i+1], Latest: true}) {
+		for _, s := range findings(&check.Traffic{Exchanges: tr.Exchanges[:i+1], Latest: true}) {
 			if strings.HasPrefix(s, prefix) {
 				live = append(live, s)
 			}
@@ -289,68 +290,68 @@ func gemJudgedLiveAsWhole(t *testing.T, tr *check.Traffic, whole []string) {
 }
 
 func TestGemTurnRules(t *testing.T) {
-	q := gemUser("List and read.")
+	q := user("List and read.")
 	cases := []struct {
 		name     string
 		contents []string
 		want     []string
 	}{
-		{"two calls, two responses", []string{q, gemModel(gemCall("ls", ""), gemCall("cat", "")), gemResults("cat", "ls")}, nil},
-		{"call turn at the tail is not judged", []string{q, gemModel(gemCall("ls", ""))}, nil},
-		{"one response for two calls", []string{q, gemModel(gemCall("ls", ""), gemCall("cat", "")), gemResults("ls")},
+		{"two calls, two responses", []string{q, modelTurn(callPart("ls", ""), callPart("cat", "")), resultsTurn("cat", "ls")}, nil},
+		{"call turn at the tail is not judged", []string{q, modelTurn(callPart("ls", ""))}, nil},
+		{"one response for two calls", []string{q, modelTurn(callPart("ls", ""), callPart("cat", "")), resultsTurn("ls")},
 			[]string{"[0] error GEM-TOOL-002 request.contents[2]"}},
 		// Gemini reads consecutive user contents as one turn: crewAI sends one
 		// content per response of a parallel call and the API answers 200.
-		{"responses split over two contents", []string{q, gemModel(gemCall("ls", ""), gemCall("cat", "")), gemResults("ls"), gemResults("cat")}, nil},
-		{"responses split, one missing", []string{q, gemModel(gemCall("ls", ""), gemCall("cat", ""), gemCall("pwd", "")), gemResults("ls"), gemResults("cat")},
+		{"responses split over two contents", []string{q, modelTurn(callPart("ls", ""), callPart("cat", "")), resultsTurn("ls"), resultsTurn("cat")}, nil},
+		{"responses split, one missing", []string{q, modelTurn(callPart("ls", ""), callPart("cat", ""), callPart("pwd", "")), resultsTurn("ls"), resultsTurn("cat")},
 			[]string{"[0] error GEM-TOOL-002 request.contents[2]"}},
-		{"user text instead of a response", []string{q, gemModel(gemCall("ls", "")), gemUser("stop")},
+		{"user text instead of a response", []string{q, modelTurn(callPart("ls", "")), user("stop")},
 			[]string{"[0] error GEM-TOOL-002 request.contents[2]"}},
-		{"response named after another call", []string{q, gemModel(gemCall("ls", "")), gemResults("cat")},
+		{"response named after another call", []string{q, modelTurn(callPart("ls", "")), resultsTurn("cat")},
 			[]string{"[0] info GEM-TOOL-002 request.contents[2].parts[0].functionResponse.name"}},
-		{"history opens with a response", []string{gemResults("ls"), q},
+		{"history opens with a response", []string{resultsTurn("ls"), q},
 			[]string{"[0] error GEM-TOOL-001 request.contents[0]"}},
-		{"response after a model text", []string{q, gemModel(gemText("Sure.", "")), gemResults("ls")},
+		{"response after a model text", []string{q, modelTurn(textPart("Sure.", "")), resultsTurn("ls")},
 			[]string{"[0] error GEM-TOOL-001 request.contents[2]"}},
-		{"call in the second content of a model turn", []string{q, gemModel(gemText("Looking.", "")), gemModel(gemCall("ls", "")), gemResults("ls")}, nil},
+		{"call in the second content of a model turn", []string{q, modelTurn(textPart("Looking.", "")), modelTurn(callPart("ls", "")), resultsTurn("ls")}, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			tr := gemTrafficOf(t, "gemini-2.5-flash", gemRequest(tc.contents...), gemResponse(gemText("ok", "")))
-			if d := cmp.Diff(tc.want, gemFindings(tr)); d != "" {
+			tr := trafficOf(t, "gemini-2.5-flash", requestBody(tc.contents...), responseBody(textPart("ok", "")))
+			if d := cmp.Diff(tc.want, findings(tr)); d != "" {
 				t.Errorf("findings (-want +got):\n%s", d)
 			}
 		})
 	}
 }
 
-// gemGrowingConversation builds `threads` Gemini 3 conversations growing to
+// growingConversation builds `threads` Gemini 3 conversations growing to
 // `turns` steps each: every response is a signed functionCall (and a
 // trailing signature-only part every other step), and every next request
 // echoes the whole history in URL-safe base64 with the functionResponse
 // appended — the shape that makes a naive cross-turn checker quadratic.
-func gemGrowingConversation(tb testing.TB, threads, turns int) *check.Traffic {
+func growingConversation(tb testing.TB, threads, turns int) *check.Traffic {
 	tr := &check.Traffic{}
 	for th := 0; th < threads; th++ {
-		contents := []string{gemUser(fmt.Sprintf("conversation %d: walk the tree", th))}
+		contents := []string{user(fmt.Sprintf("conversation %d: walk the tree", th))}
 		for turn := 0; turn < turns; turn++ {
 			raw := []byte(fmt.Sprintf("thread %d step %d %s", th, turn, strings.Repeat("\xfb\xff", 150)))
 			std, url := base64.StdEncoding.EncodeToString(raw), base64.URLEncoding.EncodeToString(raw)
 			name := fmt.Sprintf("step_%d", turn)
-			parts := []string{gemCall(name, std)}
-			echo := []string{gemCall(name, url)}
+			parts := []string{callPart(name, std)}
+			echo := []string{callPart(name, url)}
 			if turn%2 == 1 {
 				tail := base64.StdEncoding.EncodeToString(append(raw, '!'))
-				parts = append(parts, gemText("", tail))
-				echo = append(echo, gemText("", tail))
+				parts = append(parts, textPart("", tail))
+				echo = append(echo, textPart("", tail))
 			}
-			req := gemRequest(contents...)
+			req := requestBody(contents...)
 			ex := providers.Decode(len(tr.Exchanges), providers.Call{
 				Method: "POST", URL: "https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro-preview:generateContent",
-				RequestBody: []byte(req), Status: 200, ResponseBody: []byte(gemResponse(parts...)),
+				RequestBody: []byte(req), Status: 200, ResponseBody: []byte(responseBody(parts...)),
 			})
 			tr.Exchanges = append(tr.Exchanges, ex)
-			contents = append(contents, gemModel(echo...), gemResults(name))
+			contents = append(contents, modelTurn(echo...), resultsTurn(name))
 		}
 	}
 	return tr
@@ -359,7 +360,7 @@ func gemGrowingConversation(tb testing.TB, threads, turns int) *check.Traffic {
 // TestGemGrowingConversationIsClean keeps the benchmark honest: the
 // generated traffic breaks no Gemini rule.
 func TestGemGrowingConversationIsClean(t *testing.T) {
-	if got := gemFindings(gemGrowingConversation(t, 2, 8)); len(got) > 0 {
+	if got := findings(growingConversation(t, 2, 8)); len(got) > 0 {
 		t.Errorf("findings on clean traffic:\n%s", strings.Join(got, "\n"))
 	}
 }
@@ -368,7 +369,7 @@ func TestGemGrowingConversationIsClean(t *testing.T) {
 // Gemini interactions (5 conversations growing to 200 steps); the bar is
 // under 1 s per op on one core (go test -bench JudgeGemini -cpu 1).
 func BenchmarkJudgeGeminiGrowingConversation(b *testing.B) {
-	tr := gemGrowingConversation(b, 5, 200)
+	tr := growingConversation(b, 5, 200)
 	checks := checks.All()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -413,8 +414,8 @@ func TestGemRealTraffic(t *testing.T) {
 // machine (a -race run beside other packages) makes meaningless.
 func TestGemLinear(t *testing.T) {
 	checks, _ := checks.Select([]string{"GEM-*", "XP-RAW-*"}, nil)
-	measure := func(tr *check.Traffic) uint64 { return allocatedJudging(tr, checks) }
-	small, large := gemGrowingConversation(t, 1, 40), gemGrowingConversation(t, 1, 200)
+	measure := func(tr *check.Traffic) uint64 { return checktest.AllocatedJudging(tr, checks) }
+	small, large := growingConversation(t, 1, 40), growingConversation(t, 1, 200)
 	if s, l := measure(small), measure(large); l > 25*3*s {
 		t.Errorf("40 steps allocated %d bytes, 200 allocated %d: worse than linear in the traffic (25×)", s, l)
 	} else {
@@ -440,10 +441,10 @@ func FuzzGeminiChecks(f *testing.F) {
 			}
 		}
 	}
-	a := gemSigOf("sig-a")
-	f.Add([]byte(gemRequest(gemUser("q"))), []byte(gemResponse(gemCall("f", a), gemText("", a), gemText("t", a))),
-		[]byte(gemRequest(gemResults("f"), gemModel(gemText("t", a)), gemModel(gemCall("f", a), `{"functionCall":{"name":"g","thoughtSignature":"x"}}`), gemResults())),
-		[]byte(gemResponse()))
+	a := sigOf("sig-a")
+	f.Add([]byte(requestBody(user("q"))), []byte(responseBody(callPart("f", a), textPart("", a), textPart("t", a))),
+		[]byte(requestBody(resultsTurn("f"), modelTurn(textPart("t", a)), modelTurn(callPart("f", a), `{"functionCall":{"name":"g","thoughtSignature":"x"}}`), resultsTurn())),
+		[]byte(responseBody()))
 	checks, _ := checks.Select([]string{"GEM-*", "XP-RAW-*"}, nil)
 	f.Fuzz(func(t *testing.T, req0, resp0, req1, resp1 []byte) {
 		var exs []traffic.Exchange
@@ -458,6 +459,6 @@ func FuzzGeminiChecks(f *testing.F) {
 				t.Fatalf("malformed finding: %+v", fd)
 			}
 		}
-		lastJudgedLiveAsWhole(t, exs, checks, whole)
+		checktest.LastJudgedLiveAsWhole(t, exs, checks, whole)
 	})
 }
