@@ -1,13 +1,13 @@
 package view
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"strings"
 
-	"github.com/llmtck/llmtck/internal/rawjson"
-	"github.com/llmtck/llmtck/providers/gemini"
 	"github.com/llmtck/llmtck/traffic"
 )
 
@@ -112,7 +112,7 @@ func contentText(b *traffic.Block) string {
 	}
 	for _, raw := range [][]byte{b.Input, b.ResultRaw, b.Source} {
 		if len(raw) > 0 {
-			parts = append(parts, string(rawjson.AppendCompact(nil, raw)))
+			parts = append(parts, compact(raw))
 		}
 	}
 	for i := range b.Content {
@@ -124,26 +124,38 @@ func contentText(b *traffic.Block) string {
 		}
 	}
 	if b.Type == traffic.BlockOther && len(b.Raw) > 0 {
-		parts = append(parts, string(rawjson.AppendCompact(nil, b.Raw)))
+		parts = append(parts, compact(b.Raw))
 	}
 	return strings.Join(parts, "\n")
 }
 
 // payload is an opaque value's size, as recorded, and a short hash of what
-// it stands for: the decoded string, and for a Gemini signature the bytes,
-// so a signature re-encoded in the other base64 alphabet reads the same.
+// it stands for: the decoded string, and for a Gemini signature that
+// string in one base64 alphabet without padding, so a signature re-encoded
+// URL-safe reads the same.
 func payload(wire traffic.Wire, raw []byte) string {
-	val, ok := rawjson.StringBytes(raw)
-	if !ok {
-		val = raw
-	}
-	if wire == traffic.WireGemini {
-		if b, err := gemini.SignatureBytes(raw); err == nil {
-			val = b
+	val := raw
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if wire == traffic.WireGemini {
+			s = base64Std.Replace(strings.TrimRight(s, "="))
 		}
+		val = []byte(s)
 	}
 	sum := sha256.Sum256(val)
 	return size(raw) + " sha256:" + hex.EncodeToString(sum[:4])
+}
+
+var base64Std = strings.NewReplacer("-", "+", "_", "/")
+
+// compact is a JSON value without insignificant whitespace, keys in their
+// order; a value that is not JSON is kept as it is.
+func compact(raw []byte) string {
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return string(raw)
+	}
+	return buf.String()
 }
 
 func keyOf(lines []string) string {

@@ -32,6 +32,17 @@ func callSection(t *testing.T, page, anchor string) string {
 	return html.UnescapeString(page[start : start+1+end])
 }
 
+// fileSection returns one file's section of the page.
+func fileSection(t *testing.T, page, anchor string) string {
+	t.Helper()
+	start := strings.Index(page, `<section class="file" id="`+anchor+`">`)
+	if start < 0 {
+		t.Fatalf("the page has no file %s", anchor)
+	}
+	end := strings.Index(page[start:], "</section>")
+	return page[start : start+end]
+}
+
 // A resent message that differs from what the model produced is shown,
 // marked changed, with a diff from the answer it replaces; what repeats
 // unchanged is folded.
@@ -65,6 +76,28 @@ func TestEditedHistoryShown(t *testing.T) {
 	}
 	if strings.Contains(page, "as above") {
 		t.Error("the page still skips earlier messages by count")
+	}
+}
+
+// In a headless browser, the edited answer is a changed message with its
+// diff open, inside the call that sent it.
+func TestEditedHistoryInBrowser(t *testing.T) {
+	page, _ := render(t, []string{editedHistory})
+	dom := html.UnescapeString(openBrowser(t, page).dom(t))
+	c1 := callSection(t, dom, "f0-c1")
+	for _, want := range []string{
+		`<div class="msg role-assistant changed">`,
+		`<span class="tag changed">changed</span>`,
+		`<details class="diff" open="">`,
+		"+ The meaning of life is 42",
+		"- If you want, tell me what matters to you",
+	} {
+		if !strings.Contains(c1, want) {
+			t.Errorf("the browser's call 1 lacks %q", want)
+		}
+	}
+	if strings.Contains(dom, "as above") {
+		t.Error("the browser shows earlier messages skipped by count")
 	}
 }
 
@@ -154,14 +187,22 @@ func TestGeminiPairingAndSignatures(t *testing.T) {
 	unescaped := html.UnescapeString(page)
 	for _, want := range []string{
 		// the response's call part, then the request's echo with pydantic-ai's id added
-		"tool call get_country · no id: paired by name, #1 · thoughtSignature 1.4 KiB sha256:60315634",
-		"tool call get_country · id pyd_ai_29bf73b69e02448588e15893d47a3e7e · thoughtSignature 1.4 KiB sha256:60315634",
+		"tool call get_country · no id: paired by name, #1 · thoughtSignature 1.4 KiB sha256:cb8fcd01",
+		"tool call get_country · id pyd_ai_29bf73b69e02448588e15893d47a3e7e · thoughtSignature 1.4 KiB sha256:cb8fcd01",
 		// parallel id-less calls and their results, linked in order
 		`<a href="#f1-tool-f1-c0-response_candidates_0__content-1">tool result for parallel_local_search_two · no id: paired by name, #1</a>`,
 	} {
 		if !strings.Contains(unescaped, want) {
 			t.Errorf("the page lacks %q", want)
 		}
+	}
+	// one byte of the echo flipped: two hashes; echoed URL-safe: one
+	flipped, urlSafe := fileSection(t, unescaped, "f3"), fileSection(t, unescaped, "f4")
+	if !strings.Contains(flipped, "thoughtSignature 1.4 KiB sha256:cb8fcd01") || !strings.Contains(flipped, "thoughtSignature 1.4 KiB sha256:f6437d06") {
+		t.Error("the flipped signature does not read as another")
+	}
+	if n := strings.Count(urlSafe, "thoughtSignature 1.4 KiB sha256:"); n != 4 || strings.Count(urlSafe, "sha256:cb8fcd01") != n {
+		t.Errorf("the signature echoed URL-safe reads as another: %d labels, %d with its hash", n, strings.Count(urlSafe, "sha256:cb8fcd01"))
 	}
 	if strings.Count(unescaped, "thoughtSignature") < 6 {
 		t.Errorf("thoughtSignature shown %d times", strings.Count(unescaped, "thoughtSignature"))
