@@ -54,14 +54,16 @@ func TestEditedHistoryShown(t *testing.T) {
 		"differs from what <a href=\"#f0-c0\">call 0's response</a> held",
 		"- A single, final answer doesn’t exist—it depends on perspective.",
 		"+ The meaning of life is 42",
-		"… 2 earlier messages sent again unchanged",
+		"… 1 earlier message sent again unchanged",
+		// the reasoning item, resent as it was, shown for the finding on it
+		`<span class="tag">sent again unchanged</span>`,
 		"Anything to add?",
 	} {
 		if !strings.Contains(c1, want) {
 			t.Errorf("call 1 lacks %q:\n%s", want, c1)
 		}
 	}
-	if changed := strings.Index(c1, "changed</span>"); changed < 0 || !strings.Contains(c1[changed:], "The meaning of life is 42</div>") {
+	if changed := strings.Index(c1, `tag changed">changed</span>`); changed < 0 || !strings.Contains(c1[changed:], "The meaning of life is 42</div>") {
 		t.Errorf("the edited answer is not shown as a changed message")
 	}
 	c2 := callSection(t, page, "f0-c2")
@@ -134,12 +136,12 @@ func TestHistoryComparedByContent(t *testing.T) {
 		call          string
 		want, notWant []string
 	}{
-		{"f0-c1", []string{"… 2 earlier messages sent again unchanged", ">q2</div>"}, []string{"changed</span>", "not sent again"}},
-		{"f0-c2", []string{"… 1 earlier message sent again unchanged", "changed</span>", "- a1\n+ a1 edited", "… 2 earlier messages sent again unchanged", ">q3</div>"},
+		{"f0-c1", []string{"… 2 earlier messages sent again unchanged", ">q2</div>"}, []string{`tag changed">changed</span>`, "not sent again"}},
+		{"f0-c2", []string{"… 1 earlier message sent again unchanged", `tag changed">changed</span>`, "- a1\n+ a1 edited", "… 2 earlier messages sent again unchanged", ">q3</div>"},
 			[]string{">q2</div>", "not sent again"}},
-		{"f0-c3", []string{"✕ not sent again: a message of assistant [text] from <a href=\"#f0-c2\">call 2's request</a>", "… 4 earlier messages sent again unchanged", ">q4</div>"},
-			[]string{"changed</span>", ">q3</div>"}},
-		{"f0-c4", []string{">another question</div>"}, []string{"changed</span>", "not sent again", "earlier message"}},
+		{"f0-c3", []string{"✕ not sent again: a message of assistant [text] from <a href=\"#f0-c2\">call 2's request</a>", "… 3 earlier messages sent again unchanged", ">q4</div>"},
+			[]string{`tag changed">changed</span>`, ">q3</div>"}},
+		{"f0-c4", []string{">another question</div>"}, []string{`tag changed">changed</span>`, "not sent again", "earlier message"}},
 	}
 	for _, tt := range tests {
 		sec := callSection(t, page, tt.call)
@@ -189,8 +191,11 @@ func TestGeminiPairingAndSignatures(t *testing.T) {
 		// the response's call part, then the request's echo with pydantic-ai's id added
 		"tool call get_country · no id: paired by name, #1 · thoughtSignature 1.4 KiB sha256:cb8fcd01",
 		"tool call get_country · id pyd_ai_29bf73b69e02448588e15893d47a3e7e · thoughtSignature 1.4 KiB sha256:cb8fcd01",
-		// parallel id-less calls and their results, linked in order
-		`<a href="#f1-tool-f1-c0-response_candidates_0__content-1">tool result for parallel_local_search_two · no id: paired by name, #1</a>`,
+		// parallel id-less calls and their results, linked in order to the
+		// echo of the calls just before them
+		`<a href="#f1-tool-f1-c1-request_contents_1_-1">tool result for parallel_local_search_two · no id: paired by name, #1</a>`,
+		// the call message echoed unchanged, shown for the finding on its signature
+		`tool call parallel_local_search_two · no id: paired by name, #1</span>`,
 	} {
 		if !strings.Contains(unescaped, want) {
 			t.Errorf("the page lacks %q", want)

@@ -159,6 +159,7 @@ type droppedView struct {
 
 type messageView struct {
 	Role, Path string
+	Resent     bool   // sent again unchanged, shown for the findings on it
 	Changed    bool   // sent again, different from before
 	Before     string // where it was before, when changed
 	BeforeLink string
@@ -316,7 +317,12 @@ func (fb *fileBuilder) sent(ex *traffic.Exchange, req *traffic.Request, where, l
 	for _, st := range compare(fb.history, history) {
 		switch st.kind {
 		case stepSame:
-			if l := len(out); l > 0 && out[l-1].Same > 0 {
+			if m := req.Messages[st.msg]; place.has("request." + m.Path) {
+				// A finding points into it: shown where it points.
+				mv := fb.message(ex.Wire, link, "request.", m, fb.ephemeral, place)
+				mv.Resent = true
+				out = append(out, sentView{Msg: &mv})
+			} else if l := len(out); l > 0 && out[l-1].Same > 0 {
 				out[l-1].Same++
 			} else {
 				out = append(out, sentView{Same: 1})
@@ -545,6 +551,20 @@ func (p *placer) take(path string, below bool) []findingView {
 		}
 	}
 	return out
+}
+
+// has reports whether a finding not yet placed points at path or below.
+func (p *placer) has(path string) bool {
+	if path == "request." {
+		return false
+	}
+	for i, k := range p.fds {
+		loc := p.fb.fds[k].Location
+		if !p.taken[i] && (loc == path || strings.HasPrefix(loc, path+".") || strings.HasPrefix(loc, path+"[")) {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *placer) rest() []findingView {
