@@ -137,7 +137,7 @@ func TestHistoryComparedByContent(t *testing.T) {
 		want, notWant []string
 	}{
 		{"f0-c1", []string{"… 2 earlier messages sent again unchanged", ">q2</div>"}, []string{`tag changed">changed</span>`, "not sent again"}},
-		{"f0-c2", []string{"… 1 earlier message sent again unchanged", `tag changed">changed</span>`, "- a1\n+ a1 edited", "… 2 earlier messages sent again unchanged", ">q3</div>"},
+		{"f0-c2", []string{"… 1 earlier message sent again unchanged", `tag changed">changed</span>`, `<span class="del">- a1</span>`, `<span class="add">+ a1 edited</span>`, "… 2 earlier messages sent again unchanged", ">q3</div>"},
 			[]string{">q2</div>", "not sent again"}},
 		{"f0-c3", []string{"✕ not sent again: a message of assistant [text] from <a href=\"#f0-c2\">call 2's request</a>", "… 3 earlier messages sent again unchanged", ">q4</div>"},
 			[]string{`tag changed">changed</span>`, ">q3</div>"}},

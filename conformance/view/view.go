@@ -578,7 +578,8 @@ func (p *placer) rest() []findingView {
 }
 
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
-	"lower": strings.ToLower,
+	"lower":     strings.ToLower,
+	"diffLines": diffLines,
 	"plural": func(n int, noun string) string {
 		if n == 1 {
 			return "1 " + noun
@@ -586,6 +587,24 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 		return fmt.Sprintf("%d %ss", n, noun)
 	},
 }).Parse(pageHTML))
+
+type diffLine struct{ Class, Text string }
+
+// diffLines splits a lineDiff for the page, each line classed by its mark.
+func diffLines(diff string) []diffLine {
+	var out []diffLine
+	for _, l := range strings.Split(strings.TrimSuffix(diff, "\n"), "\n") {
+		class := "same"
+		switch {
+		case strings.HasPrefix(l, "- "):
+			class = "del"
+		case strings.HasPrefix(l, "+ "):
+			class = "add"
+		}
+		out = append(out, diffLine{class, l})
+	}
+	return out
+}
 
 //go:embed page.html
 var pageHTML string
