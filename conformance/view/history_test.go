@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 )
 
 // The recording behind issue 45: pydantic-ai's edited history, where the
