@@ -23,12 +23,14 @@ type Compiled struct {
 
 // Compile builds the next request's content from the history, the
 // committed experiences, the queued ephemeral messages and thoughts routed
-// for an adapter that replays the tags in accepts. Routed thoughts lead the
-// latest assistant message (opaque ones first, as providers require thinking
-// first); with no assistant message they are elided. Ephemeral messages go
-// last, after every tool result. It fails while tool calls wait for results.
-// The transcript is not changed.
-func (t *Transcript) Compile(thoughts []Thought, accepts []string) (Compiled, error) {
+// for an adapter on wire that replays the tags in accepts. Thoughts are
+// routed here, per request, and never enter the history: they lead the
+// latest assistant message the transcript started with (see PlaceThoughts),
+// so what is stored after a run holds no routed copy, and a later run given
+// the same thoughts sends each once. Ephemeral messages go last, after
+// every tool result. It fails while tool calls wait for results. The
+// transcript is not changed.
+func (t *Transcript) Compile(thoughts []Thought, wire traffic.Wire, accepts []string) (Compiled, error) {
 	if len(t.pending) > 0 {
 		return Compiled{}, fmt.Errorf("compile: %w: %s", ErrPendingToolCalls, t.pendingIDs())
 	}
@@ -47,47 +49,97 @@ func (t *Transcript) Compile(thoughts []Thought, accepts []string) (Compiled, er
 		c.System = append(c.System, traffic.Block{Type: traffic.BlockText, Text: b.String()})
 	}
 	c.Messages = slices.Concat(t.msgs[n:], t.ephemeral)
-
-	c.Messages, c.Thoughts = PlaceThoughts(c.Messages, thoughts, accepts)
+	at := -1
+	if t.anchor > n && t.anchor <= len(t.msgs) && t.msgs[t.anchor-1].Role == traffic.RoleAssistant {
+		at = t.anchor - 1 - n
+	}
+	c.System, c.Messages, c.Thoughts = PlaceThoughts(c.System, c.Messages, at, thoughts, wire, accepts)
 	return c, nil
 }
 
-// PlaceThoughts routes thoughts for an adapter that replays the tags in
-// accepts and puts the routed ones at the start of the latest assistant
-// message of msgs, opaque ones first (providers want thinking first). With
-// no assistant message every thought is elided. msgs is not changed; the
-// result shares all messages but the one it extends.
-func PlaceThoughts(msgs []traffic.Message, thoughts []Thought, accepts []string) ([]traffic.Message, Dispatch) {
-	d := RouteThoughts(thoughts, accepts)
-	var lead []traffic.Block
-	var opaque []Thought
-	for _, th := range d.Opaque {
-		b, _ := ThoughtBlock(th) // RouteThoughts put only thoughts with a channel here
-		lead = append(lead, b)
-		opaque = append(opaque, th)
+// PlaceThoughts routes thoughts for an adapter on wire that replays the
+// tags in accepts and places the routed ones in a request's content: they
+// lead msgs[at], an assistant message, opaque ones first (providers want
+// thinking first). With at < 0 there is no assistant message to lead:
+// plain thoughts, replayable everywhere, join the system prompt, and opaque
+// ones, which a wire takes only inside an assistant turn, are elided. A
+// thought whose payload (or, for a plain one, whose text) msgs already hold
+// is Present and not sent twice. system and msgs are not changed; the
+// results share all but what they extend.
+func PlaceThoughts(system []traffic.Block, msgs []traffic.Message, at int, thoughts []Thought, wire traffic.Wire, accepts []string) ([]traffic.Block, []traffic.Message, Dispatch) {
+	have := sentThoughts(msgs)
+	var fresh []Thought
+	var present []Thought
+	for _, th := range thoughts {
+		if have.holds(th) {
+			present = append(present, th)
+		} else {
+			fresh = append(fresh, th)
+		}
 	}
-	d.Opaque = opaque
+	d := RouteThoughts(fresh, wire, accepts)
+	d.Present = present
+	if at < 0 || at >= len(msgs) || msgs[at].Role != traffic.RoleAssistant {
+		d.Elided = append(d.Elided, d.Opaque...)
+		d.Opaque = nil
+		if len(d.Plain) > 0 {
+			system = slices.Clone(system)
+			for _, th := range d.Plain {
+				system = append(system, PlainThoughtBlock(th))
+			}
+		}
+		return system, msgs, d
+	}
+	var lead []traffic.Block
+	for _, th := range d.Opaque {
+		b, _ := ThoughtBlock(th) // RouteThoughts put only thoughts of this wire's channel here
+		lead = append(lead, b)
+	}
 	for _, th := range d.Plain {
 		lead = append(lead, PlainThoughtBlock(th))
 	}
 	if len(lead) == 0 {
-		return msgs, d
-	}
-	last := -1
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role == traffic.RoleAssistant && !msgs[i].Ephemeral {
-			last = i
-			break
-		}
-	}
-	if last < 0 {
-		d.Elided = append(d.Elided, slices.Concat(d.Opaque, d.Plain)...)
-		d.Opaque, d.Plain = nil, nil
-		return msgs, d
+		return system, msgs, d
 	}
 	out := slices.Clone(msgs)
-	out[last].Blocks = slices.Concat(lead, out[last].Blocks)
-	return out, d
+	out[at].Blocks = slices.Concat(lead, out[at].Blocks)
+	return system, out, d
+}
+
+// sent is what reasoning a request's messages already carry.
+type sent struct {
+	payloads  map[string]bool // signature, redacted data, encrypted content
+	reasoning map[string]bool // the text of reasoning blocks
+	texts     map[string]bool // text blocks, among them inlined thoughts
+}
+
+func sentThoughts(msgs []traffic.Message) sent {
+	s := sent{payloads: map[string]bool{}, reasoning: map[string]bool{}, texts: map[string]bool{}}
+	for _, m := range msgs {
+		for _, b := range m.Blocks {
+			for _, p := range [][]byte{b.Signature, b.Data, b.EncryptedContent} {
+				if len(p) > 0 {
+					s.payloads[string(p)] = true
+				}
+			}
+			switch {
+			case b.Type == traffic.BlockText:
+				s.texts[b.Text] = true
+			case isThinking(b.Type) && b.Text != "":
+				s.reasoning[b.Text] = true
+			}
+		}
+	}
+	return s
+}
+
+// holds reports whether th is already in the messages: an opaque thought by
+// its payload bytes, a plain one by its text or its envelope.
+func (s sent) holds(th Thought) bool {
+	if th.Opaque() {
+		return s.payloads[string(th.Payload)]
+	}
+	return th.Content != "" && (s.reasoning[th.Content] || s.texts[PlainThoughtBlock(th).Text])
 }
 
 // experienceText keeps an experience on its one line of the section: line

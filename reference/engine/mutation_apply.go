@@ -119,6 +119,12 @@ func (m MultimodalToolResult) apply(t *Transcript) error {
 	if len(host.Blocks) == 0 {
 		t.msgs = slices.Delete(t.msgs, at, at+1)
 		t.notes = slices.Delete(t.notes, at, at+1)
+		switch {
+		case t.anchor == at+1:
+			t.anchor = 0
+		case t.anchor > at+1:
+			t.anchor--
+		}
 		for j := range t.pending {
 			if t.pending[j].msg > at {
 				t.pending[j].msg--
@@ -193,6 +199,7 @@ func (m ContextSummary) apply(t *Transcript) error {
 	}
 	t.msgs = append(t.msgs[:n:n], s)
 	t.notes = append(t.notes[:n:n], Note{})
+	t.anchor = 0
 	t.pending, t.deferred, t.callIDs = nil, nil, map[string]struct{}{}
 	for _, r := range m.Remember {
 		id := t.newExperienceID()

@@ -201,18 +201,19 @@ func TestRouteThoughts(t *testing.T) {
 	}
 	tests := []struct {
 		name                  string
+		wire                  traffic.Wire
 		accepts               []string
 		opaque, plain, elided string
 	}{
-		{"anthropic", ReplayTags(traffic.WireAnthropic), "ant,ant-red", "plain,explicit-plain", "oai,gem,ft,ds"},
-		{"responses", ReplayTags(traffic.WireResponses), "oai", "plain,explicit-plain", "ant,ant-red,gem,ft,ds"},
-		{"gemini", ReplayTags(traffic.WireGemini), "gem", "plain,explicit-plain", "ant,ant-red,oai,ft,ds"},
-		{"openai chat", ReplayTags(traffic.WireOpenAI), "", "plain,explicit-plain", "ant,ant-red,oai,gem,ft,ds"},
-		{"fine-tuned variant", []string{"ft-variant-v1"}, "", "plain,explicit-plain,ft", "ant,ant-red,oai,gem,ds"},
+		{"anthropic", traffic.WireAnthropic, ReplayTags(traffic.WireAnthropic), "ant,ant-red", "plain,explicit-plain", "oai,gem,ft,ds"},
+		{"responses", traffic.WireResponses, ReplayTags(traffic.WireResponses), "oai", "plain,explicit-plain", "ant,ant-red,gem,ft,ds"},
+		{"gemini", traffic.WireGemini, ReplayTags(traffic.WireGemini), "gem", "plain,explicit-plain", "ant,ant-red,oai,ft,ds"},
+		{"openai chat", traffic.WireOpenAI, ReplayTags(traffic.WireOpenAI), "", "plain,explicit-plain", "ant,ant-red,oai,gem,ft,ds"},
+		{"fine-tuned variant", traffic.WireOpenAI, []string{"ft-variant-v1"}, "", "plain,explicit-plain,ft", "ant,ant-red,oai,gem,ds"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := RouteThoughts(all, tt.accepts)
+			d := RouteThoughts(all, tt.wire, tt.accepts)
 			if ids(d.Opaque) != tt.opaque || ids(d.Plain) != tt.plain || ids(d.Elided) != tt.elided {
 				t.Errorf("opaque %s plain %s elided %s", ids(d.Opaque), ids(d.Plain), ids(d.Elided))
 			}
@@ -222,8 +223,8 @@ func TestRouteThoughts(t *testing.T) {
 		})
 	}
 	// An elided thought is picked up by a later adapter that declares it.
-	first := RouteThoughts(all, ReplayTags(traffic.WireOpenAI))
-	later := RouteThoughts(first.Elided, ReplayTags(traffic.WireGemini))
+	first := RouteThoughts(all, traffic.WireOpenAI, ReplayTags(traffic.WireOpenAI))
+	later := RouteThoughts(first.Elided, traffic.WireGemini, ReplayTags(traffic.WireGemini))
 	if ids(later.Opaque) != "gem" {
 		t.Errorf("later dispatch got %s", ids(later.Opaque))
 	}
@@ -316,7 +317,7 @@ func TestThoughtRoutingSeed003(t *testing.T) {
 		mk("anthropic", ReplayAnthropicThinking, `"sig"`),
 		mk("other", "someone-else-v1", `"x"`),
 	}
-	d := RouteThoughts(ths, []string{"deepseek-reasoning-handle-v1"}) // a Chat Completions adapter for DeepSeek
+	d := RouteThoughts(ths, traffic.WireOpenAI, []string{"deepseek-reasoning-handle-v1"}) // a Chat Completions adapter for DeepSeek
 	ids := func(ts []Thought) (out []string) {
 		for _, th := range ts {
 			out = append(out, th.ID)

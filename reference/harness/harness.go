@@ -93,8 +93,9 @@ type Params struct {
 	Messages    []traffic.Message
 	Tools       []engine.ToolDefinition
 	Permissions engine.Permissions
-	// Thoughts are routed for this adapter and placed before the first
-	// request; the elided ones are reported in Run.Dispatch.
+	// Thoughts are routed for this adapter's wire and tags as each request
+	// is compiled, and never enter the history (so never the Store); the
+	// elided ones are reported in Run.Dispatch.
 	Thoughts []engine.Thought
 	// Context is more context for the model (seed 004's invoke context): it
 	// is sent as a system message after the given ones.
@@ -176,8 +177,7 @@ func (h *Harness) Start(ctx context.Context, p Params) (*Run, error) {
 		extra := traffic.Message{Role: traffic.RoleSystem, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: p.Context}}}
 		start = slices.Concat(start[:n], []traffic.Message{extra}, start[n:])
 	}
-	msgs, dispatch := engine.PlaceThoughts(start, p.Thoughts, h.cfg.ReplayTags)
-	tr, err := engine.NewTranscript(msgs...)
+	tr, err := engine.NewTranscript(start...)
 	if err != nil {
 		return nil, fmt.Errorf("harness: starting transcript: %w", err)
 	}
@@ -187,7 +187,7 @@ func (h *Harness) Start(ctx context.Context, p Params) (*Run, error) {
 	if p.Store != nil && p.ConversationID == "" {
 		return nil, fmt.Errorf("harness: a Store needs a ConversationID")
 	}
-	r := &Run{h: h, p: p, tr: tr, box: box, gate: gate, runID: newRunID(), max: p.MaxIterations, dispatch: dispatch}
+	r := &Run{h: h, p: p, tr: tr, box: box, gate: gate, runID: newRunID(), max: p.MaxIterations}
 	if r.max <= 0 {
 		r.max = 10
 	}
@@ -216,7 +216,7 @@ func (r *Run) Transcript() *engine.Transcript { return r.tr }
 // ID is the run id its events carry.
 func (r *Run) ID() string { return r.runID }
 
-// Dispatch says where the invocation's thoughts went.
+// Dispatch says where the invocation's thoughts went in the latest request.
 func (r *Run) Dispatch() engine.Dispatch { return r.dispatch }
 
 // Thoughts is the run's durable reasoning context (seed 003): every thought

@@ -27,10 +27,11 @@ type reply struct {
 // read to its end (or until the context ends) and decoded whole.
 func (r *Run) call(iteration int) (reply, error) {
 	cfg := r.h.cfg
-	c, err := r.tr.Compile(nil, cfg.ReplayTags)
+	c, err := r.tr.Compile(r.p.Thoughts, cfg.Wire, cfg.ReplayTags)
 	if err != nil {
 		return reply{}, err
 	}
+	r.dispatch = c.Thoughts
 	req := &traffic.Request{Wire: cfg.Wire, Model: cfg.Model, MaxTokens: cfg.MaxTokens, Stream: cfg.Stream, Thinking: cfg.Thinking}
 	req.System, req.Messages = shape(cfg.Wire, c.System, c.Messages)
 	if cfg.Wire == traffic.WireResponses {
@@ -40,7 +41,7 @@ func (r *Run) call(iteration int) (reply, error) {
 	if tools := r.box.Tools(); len(tools) > 0 {
 		req.Tools = tools
 	}
-	if side := engine.SideChannel(r.dispatch.Side); side != nil {
+	if side := engine.SideChannel(c.Thoughts.Side); side != nil {
 		// Thoughts whose tag the adapter declares but its wire has no
 		// channel for ride along under the documented key (seed 003).
 		rawjson.SetExtra(&req.Extra, engine.SideChannelKey, side)
