@@ -27,10 +27,21 @@ func TestNewThought(t *testing.T) {
 	}{
 		{name: "rfc3339 strings", raw: RawThought{ID: "a", Content: "c", CreatedAt: "2025-06-01T12:00:00+02:00", UpdatedAt: "2025-06-01T10:00:00.5Z"},
 			want: Thought{ID: "a", Content: "c", CreatedAt: t0, UpdatedAt: t0.Add(500 * time.Millisecond), Identity: DefaultIdentity}},
-		{name: "unix seconds int and float", raw: RawThought{ID: "a", CreatedAt: int64(t0.Unix()), UpdatedAt: float64(t0.Unix()) + 0.25},
+		{name: "milliseconds int and float", raw: RawThought{ID: "a", CreatedAt: t0.UnixMilli(), UpdatedAt: float64(t0.UnixMilli()) + 0.25},
+			want: Thought{ID: "a", CreatedAt: t0, UpdatedAt: t0.Add(250 * time.Microsecond), Identity: DefaultIdentity}},
+		{name: "seconds said so", raw: RawThought{ID: "a", CreatedAt: UnixSeconds(t0.Unix()), UpdatedAt: UnixSeconds(float64(t0.Unix()) + 0.25)},
 			want: Thought{ID: "a", CreatedAt: t0, UpdatedAt: t0.Add(250 * time.Millisecond), Identity: DefaultIdentity}},
-		{name: "json number", raw: RawThought{ID: "a", CreatedAt: json.Number("1748772000"), UpdatedAt: json.Number("1748772000")},
+		{name: "json number", raw: RawThought{ID: "a", CreatedAt: json.Number("1748772000000"), UpdatedAt: UnixMillis(1748772000000)},
 			want: Thought{ID: "a", CreatedAt: t0, UpdatedAt: t0, Identity: DefaultIdentity}},
+		// The seed states no order between the two times, and a JS Date
+		// reaches before 1970.
+		{name: "updated before created", raw: RawThought{ID: "a", CreatedAt: t0, UpdatedAt: t0.Add(-time.Second)},
+			want: Thought{ID: "a", CreatedAt: t0, UpdatedAt: t0.Add(-time.Second), Identity: DefaultIdentity}},
+		{name: "before 1970", raw: RawThought{ID: "a", CreatedAt: -1, UpdatedAt: "1969-07-20T20:17:40Z"},
+			want: Thought{ID: "a", CreatedAt: time.UnixMilli(-1), UpdatedAt: time.Date(1969, 7, 20, 20, 17, 40, 0, time.UTC), Identity: DefaultIdentity}},
+		// 5e10 ms is 1971; no size makes a number seconds.
+		{name: "small milliseconds stay milliseconds", raw: RawThought{ID: "a", CreatedAt: int64(5e10), UpdatedAt: json.Number("50000000000")},
+			want: Thought{ID: "a", CreatedAt: time.UnixMilli(5e10), UpdatedAt: time.UnixMilli(5e10), Identity: DefaultIdentity}},
 		{name: "time.Time in another zone", raw: RawThought{ID: "a", CreatedAt: t0.In(berlin), UpdatedAt: &t0},
 			want: Thought{ID: "a", CreatedAt: t0, UpdatedAt: t0, Identity: DefaultIdentity}},
 		{name: "identity string", raw: RawThought{ID: "a", CreatedAt: t0, UpdatedAt: t0, Identity: "planner"},
@@ -49,9 +60,8 @@ func TestNewThought(t *testing.T) {
 		{name: "zero time", raw: RawThought{ID: "a", CreatedAt: time.Time{}, UpdatedAt: t0}, field: "createdAt"},
 		{name: "not rfc3339", raw: RawThought{ID: "a", CreatedAt: "June 1st", UpdatedAt: t0}, field: "createdAt"},
 		{name: "past 9999 in milliseconds", raw: RawThought{ID: "a", CreatedAt: t0, UpdatedAt: int64(253402300800000)}, field: "updatedAt"},
-		{name: "negative", raw: RawThought{ID: "a", CreatedAt: -1, UpdatedAt: t0}, field: "createdAt"},
+		{name: "before year 1", raw: RawThought{ID: "a", CreatedAt: UnixSeconds(-62135596801), UpdatedAt: t0}, field: "createdAt"},
 		{name: "wrong type", raw: RawThought{ID: "a", CreatedAt: true, UpdatedAt: t0}, field: "createdAt"},
-		{name: "updated before created", raw: RawThought{ID: "a", CreatedAt: t0, UpdatedAt: t0.Add(-time.Second)}, field: "updatedAt"},
 		{name: "empty identity", raw: RawThought{ID: "a", CreatedAt: t0, UpdatedAt: t0, Identity: Identity{}}, field: "identity"},
 		{name: "identity of wrong type", raw: RawThought{ID: "a", CreatedAt: t0, UpdatedAt: t0, Identity: 7}, field: "identity"},
 	}
@@ -260,8 +270,8 @@ func TestThoughtTimesAsLuxon(t *testing.T) {
 	want := time.Date(2026, 1, 2, 13, 4, 5, 0, time.UTC)
 	for _, v := range []any{
 		"2026-01-02T13:04:05Z", "2026-01-02T15:04:05+02:00", "2026-01-02T15:04:05+0200", "2026-01-02T15:04:05+02",
-		"2026-01-02T13:04:05", "20260102T130405Z", "2026-01-02 13:04:05", int64(1767359045), int64(1767359045000),
-		float64(1767359045000), json.Number("1767359045"),
+		"2026-01-02T13:04:05", "20260102T130405Z", "2026-01-02 13:04:05", UnixSeconds(1767359045), int64(1767359045000),
+		float64(1767359045000), json.Number("1767359045000"),
 	} {
 		got, err := thoughtTime(v)
 		if err != nil || !got.Equal(want) {
