@@ -48,13 +48,46 @@ func (t *Transcript) Compile(thoughts []Thought, wire traffic.Wire, accepts []st
 		b.WriteString("</experiences>")
 		c.System = append(c.System, traffic.Block{Type: traffic.BlockText, Text: b.String()})
 	}
-	c.Messages = slices.Concat(t.msgs[n:], t.ephemeral)
+	c.Messages = t.msgs[n:]
 	at := -1
 	if t.anchor > n && t.anchor <= len(t.msgs) && t.msgs[t.anchor-1].Role == traffic.RoleAssistant {
 		at = t.anchor - 1 - n
 	}
 	c.System, c.Messages, c.Thoughts = PlaceThoughts(c.System, c.Messages, at, thoughts, wire, accepts)
+	c.System, c.Messages = placeEphemeral(c.System, c.Messages, t.ephemeral)
 	return c, nil
+}
+
+// placeEphemeral puts the ephemeral messages where every wire takes them
+// (docs/reference-model.md, seed 000: an ephemeral message is sent with
+// the next request). A system one joins the system prompt: the Anthropic,
+// Bedrock and Gemini wires have no system role inside the conversation and
+// refuse one there. A user or assistant one follows the history, joined to
+// the message before it when that has the same role, so roles still
+// alternate, as Bedrock requires; the joined copy keeps Ephemeral so a
+// recorder can tell it from history. Nothing passed in is changed.
+func placeEphemeral(system []traffic.Block, msgs, eph []traffic.Message) ([]traffic.Block, []traffic.Message) {
+	if len(eph) == 0 {
+		return system, msgs
+	}
+	system = slices.Clip(system)
+	out := slices.Clip(msgs)
+	for _, m := range eph {
+		if m.Role == traffic.RoleSystem {
+			system = append(system, m.Blocks...)
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].Role == m.Role {
+			joined := out[n-1]
+			joined.Blocks = slices.Concat(joined.Blocks, m.Blocks)
+			joined.ContentString, joined.ContentNull = false, false
+			joined.Ephemeral = true
+			out = append(out[:n-1:n-1], joined)
+			continue
+		}
+		out = append(out, m)
+	}
+	return system, out
 }
 
 // PlaceThoughts routes thoughts for an adapter on wire that replays the

@@ -15,11 +15,17 @@ func (m AssistantMessage) apply(t *Transcript) error {
 	if msg.Role == "" {
 		msg.Role = traffic.RoleAssistant
 	}
+	if msg.Role == traffic.RoleAssistant && msg.Ephemeral {
+		// Sent with the next request only, like an ephemeral user message.
+		if err := checkEphemeral(k, "message", msg); err != nil {
+			return err
+		}
+		t.ephemeral = append(t.ephemeral, msg)
+		return nil
+	}
 	switch {
 	case msg.Role != traffic.RoleAssistant:
 		return reject(k, ErrInvalidMessage, "role %q, want assistant", msg.Role)
-	case msg.Ephemeral:
-		return reject(k, ErrInvalidMessage, "an assistant message cannot be ephemeral")
 	case len(t.pending) > 0:
 		return reject(k, ErrPendingToolCalls, "%s", t.pendingIDs())
 	case len(msg.Blocks) == 0:

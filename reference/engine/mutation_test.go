@@ -405,3 +405,52 @@ func TestMutationIntegrity(t *testing.T) {
 		t.Errorf("a hook edited the live transcript through Messages: %+v", b)
 	}
 }
+
+// Ephemeral messages go where every wire takes them
+// (docs/reference-model.md, seed 000): system text to the system prompt, a
+// user or assistant message after the history, joined to a last message of
+// its role so roles alternate. An ephemeral assistant message (a retry's
+// refused answer) is queued like a user one, and never kept.
+func TestEphemeralPlacement(t *testing.T) {
+	tr := newTranscript(t, sys("s"), user("q"))
+	ephUser := user("feedback")
+	ephUser.Ephemeral = true
+	ephAsst := asst(text("refused answer"))
+	ephAsst.Ephemeral = true
+	ephSys := sys("note")
+	ephSys.Ephemeral = true
+	applyValid(t, tr, UserMessage{ephUser})
+	c, err := tr.Compile(nil, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := roles(c.Messages); got != "user" || len(c.Messages[0].Blocks) != 2 || c.Messages[0].Blocks[1].Text != "feedback" || !c.Messages[0].Ephemeral {
+		t.Errorf("a user ephemeral after a user message: %s %+v", got, c.Messages)
+	}
+	if len(tr.Messages()[1].Blocks) != 1 {
+		t.Error("joining changed the history")
+	}
+	tr.ConsumeEphemeral()
+	applyValid(t, tr, AssistantMessage{ephAsst}, UserMessage{ephUser}, ContextReplace{[]traffic.Message{sys("s"), user("q"), ephSys}})
+	if got := roles(tr.Messages()); got != "system user" {
+		t.Errorf("history %q", got)
+	}
+	c, _ = tr.Compile(nil, "", nil)
+	if len(c.System) != 2 || c.System[1].Text != "note" || roles(c.Messages) != "user" {
+		t.Errorf("a system ephemeral: system %+v, messages %s", c.System, roles(c.Messages))
+	}
+	tr.ConsumeEphemeral()
+	applyValid(t, tr, AssistantMessage{ephAsst}, UserMessage{ephUser})
+	c, _ = tr.Compile(nil, "", nil)
+	if got := roles(c.Messages); got != "user assistant user" || c.Messages[1].Blocks[0].Text != "refused answer" {
+		t.Errorf("refused answer and feedback: %s", got)
+	}
+	if got := roles(tr.Messages()); got != "system user" {
+		t.Errorf("an ephemeral assistant message entered the history: %s", got)
+	}
+	bad := asst(thinkingB(`"sig"`))
+	bad.Ephemeral = true
+	if err := tr.Apply(AssistantMessage{bad}); !errors.Is(err, ErrInvalidMessage) {
+		t.Errorf("ephemeral signed thinking: %v", err)
+	}
+}

@@ -283,11 +283,14 @@ func checkContent(k MutationKind, what string, m traffic.Message) error {
 	return nil
 }
 
-// checkEphemeral allows ephemeral user and system messages without tool
-// blocks: a tool call or result must stay paired in history.
+// checkEphemeral allows ephemeral system, user and assistant messages
+// (docs/reference-model.md, seed 000: any message; an assistant one is a
+// retry's refused answer) without tool or reasoning blocks: a tool call or
+// result must stay paired in history, and signed reasoning must be echoed
+// where it was produced.
 func checkEphemeral(k MutationKind, what string, m traffic.Message) error {
-	if m.Role != traffic.RoleUser && m.Role != traffic.RoleSystem {
-		return reject(k, ErrInvalidMessage, "%s: only user and system messages can be ephemeral, found %s", what, m.Role)
+	if m.Role != traffic.RoleUser && m.Role != traffic.RoleSystem && m.Role != traffic.RoleAssistant {
+		return reject(k, ErrInvalidMessage, "%s: only system, user and assistant messages can be ephemeral, found %s", what, m.Role)
 	}
 	return checkContent(k, what, m)
 }
