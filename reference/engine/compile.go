@@ -54,8 +54,47 @@ func (t *Transcript) Compile(thoughts []Thought, wire traffic.Wire, accepts []st
 		at = t.anchor - 1 - n
 	}
 	c.System, c.Messages, c.Thoughts = PlaceThoughts(c.System, c.Messages, at, thoughts, wire, accepts)
+	c.Messages = withoutEmptyAssistant(c.Messages)
 	c.System, c.Messages = placeEphemeral(c.System, c.Messages, t.ephemeral)
 	return c, nil
+}
+
+// withoutEmptyAssistant leaves out assistant messages with no content (a
+// truncation before any text, an answer with neither content nor calls):
+// every wire refuses an empty turn. The messages on either side join when
+// they have one role and neither holds tool results, so roles still
+// alternate. msgs is not changed.
+func withoutEmptyAssistant(msgs []traffic.Message) []traffic.Message {
+	if !slices.ContainsFunc(msgs, emptyAssistant) {
+		return msgs
+	}
+	out := make([]traffic.Message, 0, len(msgs))
+	joinNext := false
+	for _, m := range msgs {
+		if emptyAssistant(m) {
+			joinNext = true
+			continue
+		}
+		if n := len(out); joinNext && n > 0 && out[n-1].Role == m.Role && m.Role == traffic.RoleUser && !holdsResults(out[n-1]) && !holdsResults(m) {
+			joined := out[n-1]
+			joined.Blocks = slices.Concat(joined.Blocks, m.Blocks)
+			joined.ContentString, joined.ContentNull = false, false
+			joined.Ephemeral = joined.Ephemeral || m.Ephemeral
+			out[n-1] = joined
+		} else {
+			out = append(out, m)
+		}
+		joinNext = false
+	}
+	return out
+}
+
+func emptyAssistant(m traffic.Message) bool {
+	return m.Role == traffic.RoleAssistant && len(m.Blocks) == 0
+}
+
+func holdsResults(m traffic.Message) bool {
+	return slices.ContainsFunc(m.Blocks, func(b traffic.Block) bool { return b.Type == traffic.BlockToolResult })
 }
 
 // placeEphemeral puts the ephemeral messages where every wire takes them

@@ -28,9 +28,10 @@ func (m AssistantMessage) apply(t *Transcript) error {
 		return reject(k, ErrInvalidMessage, "role %q, want assistant", msg.Role)
 	case len(t.pending) > 0:
 		return reject(k, ErrPendingToolCalls, "%s", t.pendingIDs())
-	case len(msg.Blocks) == 0:
-		return reject(k, ErrInvalidMessage, "the message has no content")
 	}
+	// A message with no content and no tool calls is allowed: the seed's
+	// content is optional and tool_calls may be empty. It stays in the
+	// history; Compile leaves it out of requests, which refuse empty turns.
 	v := validator{seen: map[string]loc{}}
 	v.message(loc{"message", -1, -1}, &msg)
 	if len(v.problems) > 0 {
@@ -271,11 +272,14 @@ func (m AssistantTruncated) apply(t *Transcript) error {
 	if len(t.pending) > 0 {
 		return reject(KindAssistantTruncated, ErrPendingToolCalls, "%s", t.pendingIDs())
 	}
-	if m.PartialContent == "" {
-		return nil
+	// The record is appended even when no text arrived, so the abort and
+	// its reason stay in the history (docs/reference-model.md, seed 001);
+	// Compile leaves a record without content out of requests.
+	msg := traffic.Message{Role: traffic.RoleAssistant}
+	if m.PartialContent != "" {
+		msg.Blocks = []traffic.Block{{Type: traffic.BlockText, Text: m.PartialContent}}
 	}
-	t.push(traffic.Message{Role: traffic.RoleAssistant, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: m.PartialContent}}},
-		Note{Truncated: true, AbortReason: m.AbortReason})
+	t.push(msg, Note{Truncated: true, AbortReason: m.AbortReason})
 	return nil
 }
 

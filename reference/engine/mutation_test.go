@@ -30,8 +30,8 @@ func TestMutations(t *testing.T) {
 			roles: "system user assistant user"},
 		{name: "truncated", start: base, ms: []Mutation{AssistantTruncated{PartialContent: "I was say", AbortReason: "user"}},
 			roles: "system user assistant"},
-		{name: "truncated with nothing received adds nothing", start: base, ms: []Mutation{AssistantTruncated{AbortReason: "user"}},
-			roles: "system user"},
+		{name: "truncated with nothing received still records the abort", start: base, ms: []Mutation{AssistantTruncated{AbortReason: "user"}},
+			roles: "system user assistant"},
 		{name: "cancelled", start: withCalls, ms: []Mutation{ToolResult{ToolCallID: "a"}, ToolCancelled{ToolCallID: "b", AbortReason: "ctrl-c"}},
 			roles: "system user assistant[thinking,tool_call,tool_call] tool tool"},
 		{name: "replace", start: withCalls, ms: []Mutation{ContextReplace{[]traffic.Message{user("fork")}}},
@@ -65,8 +65,8 @@ func TestMutations(t *testing.T) {
 			err: ErrInvalidMessage, roles: "system user"},
 		{name: "unsigned thinking", start: base, ms: []Mutation{AssistantMessage{asst(traffic.Block{Type: traffic.BlockThinking, Text: "t"}, text("x"))}},
 			err: ErrInvalidMessage, roles: "system user"},
-		{name: "empty assistant", start: base, ms: []Mutation{AssistantMessage{traffic.Message{Role: traffic.RoleAssistant}}},
-			err: ErrInvalidMessage, roles: "system user"},
+		{name: "assistant with no content and no calls", start: base, ms: []Mutation{AssistantMessage{traffic.Message{Role: traffic.RoleAssistant}}},
+			roles: "system user assistant"},
 		{name: "wrong role", start: base, ms: []Mutation{UserMessage{asst(text("x"))}},
 			err: ErrInvalidMessage, roles: "system user"},
 		{name: "user message with a tool result", start: base, ms: []Mutation{UserMessage{userResults(resultB("a"))}},
@@ -452,5 +452,31 @@ func TestEphemeralPlacement(t *testing.T) {
 	bad.Ephemeral = true
 	if err := tr.Apply(AssistantMessage{bad}); !errors.Is(err, ErrInvalidMessage) {
 		t.Errorf("ephemeral signed thinking: %v", err)
+	}
+}
+
+// Seed 001: AssistantTruncated appends its record with the abort reason
+// even when no text arrived, and an AssistantMessage may have neither
+// content nor tool calls. Both stay in the history; requests leave the
+// empty turn out, joining the user messages around it.
+func TestEmptyAssistantTurns(t *testing.T) {
+	tr := newTranscript(t, sys("s"), user("q"))
+	applyValid(t, tr, AssistantTruncated{AbortReason: "user pressed stop"})
+	if n := tr.Note(2); tr.Len() != 3 || !n.Truncated || n.AbortReason != "user pressed stop" {
+		t.Fatalf("truncation record: len %d note %+v", tr.Len(), n)
+	}
+	applyValid(t, tr, UserMessage{user("go on")}, AssistantMessage{traffic.Message{Role: traffic.RoleAssistant}}, UserMessage{user("well?")})
+	if got := roles(tr.Messages()); got != "system user assistant user assistant user" {
+		t.Fatalf("history %q", got)
+	}
+	c, err := tr.Compile(nil, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := roles(c.Messages); got != "user" || len(c.Messages[0].Blocks) != 3 {
+		t.Errorf("compiled %q %+v", got, c.Messages)
+	}
+	if err := Validate(c.Messages); err != nil {
+		t.Error(err)
 	}
 }
