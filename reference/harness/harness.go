@@ -88,6 +88,18 @@ func New(cfg Config) (*Harness, error) {
 
 // Params are one invocation's inputs (seed 004's GeneratorInvokeParams).
 type Params struct {
+	// Model is this invocation's model (seed 004's invoke model); "" means
+	// Config.Model. It is not checked against SupportedModels: the provider
+	// says which models it serves.
+	Model string
+	// ParentID is the id this run's events carry as parentId (seed 004's
+	// env.parentId): the call or run that started it, when it is part of a
+	// larger one. A sub-agent gets its spawning call's id.
+	ParentID string
+	// Spawn, when set, is what a tool's ToolContext.Spawn calls (seed 004's
+	// env.spawn(task, parentId)), with the spawning call's id as parentID;
+	// nil means a sub-agent of this harness on the same provider.
+	Spawn func(ctx context.Context, task, parentID string) (string, error)
 	// Messages is the starting transcript: system prompt, history and the
 	// new user message. Ephemeral ones are sent with the first request only.
 	Messages    []traffic.Message
@@ -112,9 +124,8 @@ type Params struct {
 	Store          store.MessageStore
 	ConversationID string
 
-	parentID string
-	depth    int
-	gate     *engine.PermissionGate // shared with sub-agents
+	depth int
+	gate  *engine.PermissionGate // shared with sub-agents
 }
 
 // Run is one invocation. Consume Events once; afterwards Transcript holds
@@ -167,6 +178,9 @@ func (h *Harness) Start(ctx context.Context, p Params) (*Run, error) {
 	}
 	if p.FileTime == nil {
 		p.FileTime = &engine.FileTime{}
+	}
+	if p.Model == "" {
+		p.Model = h.cfg.Model
 	}
 	start := p.Messages
 	if p.Context != "" {
@@ -251,7 +265,7 @@ func newRunID() string {
 }
 
 func (r *Run) header() engine.EventHeader {
-	return engine.EventHeader{RunID: r.runID, ParentID: r.p.parentID}
+	return engine.EventHeader{RunID: r.runID, ParentID: r.p.ParentID}
 }
 
 // emit sends ev on; once the consumer stops, nothing more is sent and the
