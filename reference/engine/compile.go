@@ -79,7 +79,6 @@ func withoutEmptyAssistant(msgs []traffic.Message) []traffic.Message {
 			joined := out[n-1]
 			joined.Blocks = slices.Concat(joined.Blocks, m.Blocks)
 			joined.ContentString, joined.ContentNull = false, false
-			joined.Ephemeral = joined.Ephemeral || m.Ephemeral
 			out[n-1] = joined
 		} else {
 			out = append(out, m)
@@ -103,8 +102,9 @@ func holdsResults(m traffic.Message) bool {
 // Bedrock and Gemini wires have no system role inside the conversation and
 // refuse one there. A user or assistant one follows the history, joined to
 // the message before it when that has the same role, so roles still
-// alternate, as Bedrock requires; the joined copy keeps Ephemeral so a
-// recorder can tell it from history. Nothing passed in is changed.
+// alternate, as Bedrock requires. The joined copy is not marked Ephemeral:
+// it holds history too, and a reader that collects ephemeral content must
+// not take the history's part for it. Nothing passed in is changed.
 func placeEphemeral(system []traffic.Block, msgs, eph []traffic.Message) ([]traffic.Block, []traffic.Message) {
 	if len(eph) == 0 {
 		return system, msgs
@@ -120,7 +120,6 @@ func placeEphemeral(system []traffic.Block, msgs, eph []traffic.Message) ([]traf
 			joined := out[n-1]
 			joined.Blocks = slices.Concat(joined.Blocks, m.Blocks)
 			joined.ContentString, joined.ContentNull = false, false
-			joined.Ephemeral = true
 			out = append(out[:n-1:n-1], joined)
 			continue
 		}

@@ -424,7 +424,7 @@ func TestEphemeralPlacement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := roles(c.Messages); got != "user" || len(c.Messages[0].Blocks) != 2 || c.Messages[0].Blocks[1].Text != "feedback" || !c.Messages[0].Ephemeral {
+	if got := roles(c.Messages); got != "user" || len(c.Messages[0].Blocks) != 2 || c.Messages[0].Blocks[1].Text != "feedback" || c.Messages[0].Ephemeral {
 		t.Errorf("a user ephemeral after a user message: %s %+v", got, c.Messages)
 	}
 	if len(tr.Messages()[1].Blocks) != 1 {
