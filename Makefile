@@ -5,7 +5,7 @@ PKGS := ./...
 .PHONY: build test bench lint demo demo-corpus fmt-check fuzz fuzz-seeds mutants
 
 build:
-	$(GO) build -o bin/llmtck ./cmd/llmtck
+	$(GO) build -buildvcs=auto -o bin/llmtck ./cmd/llmtck
 
 # gofmt check, go vet, then the race-enabled tests (fuzz targets run their seed corpus).
 test: fmt-check

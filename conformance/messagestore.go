@@ -7,10 +7,10 @@ import (
 	"github.com/llmtck/llmtck/reference/store/storetest"
 )
 
-// TestMessageStore runs the message-store contract (seed 002, with the
-// semantics documented on store.MessageStore) against stores made by
-// newStore, one fresh store per subtest. A harness repository runs it on
-// its own implementation:
+// TestMessageStore runs the message-store contract
+// (docs/reference-model.md, seed 002, with the semantics documented on
+// store.MessageStore) against stores made by newStore, one fresh store per
+// subtest. A harness repository runs it on its own implementation:
 //
 //	func TestMyStore(t *testing.T) {
 //		conformance.TestMessageStore(t, func(t *testing.T) store.MessageStore { return mystore.New() })

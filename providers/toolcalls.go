@@ -11,11 +11,11 @@ import (
 // the function_call before them), Responses' function_call items, Gemini's
 // functionCall (or function_call) parts and Bedrock's toolUse blocks. Each
 // is split before its rarest byte: the tail is found at the speed of
-// IndexByte, and the head checked where it would end. Looked for whole, the
-// words' 't' and 'f', every few bytes of English, made 2 KB of it cost 5-6
-// µs (BenchmarkNoToolCalls/prose). The words are grouped by that byte, so
-// the body is searched once for each: three of them share the '_' that
-// every JSON key with two words holds.
+// IndexByte, and the head checked where it would end. Looked for whole, by
+// their first byte, the search would stop at every 't' and 'f', which
+// English has every few bytes (BenchmarkNoToolCalls/prose). The words are
+// grouped by that byte, so the body is searched once for each: three of
+// them share the '_' that every JSON key with two words holds.
 var toolCallWords = []struct {
 	at    byte
 	words []toolCallWord

@@ -87,11 +87,11 @@ func benchRoutes(b *testing.B, up *httptest.Server) []benchRoute {
 	b.Cleanup(fwd.Close)
 
 	// As the CLI builds them: the live linter and the per-call log on.
-	shipped := mustRecorder(b, Options{Mode: ModeRecord, Cassette: filepath.Join(dir, "shipped.yaml"), Lint: true, Log: stderrFile(b)})
+	shipped := mustRecorder(b, Options{Mode: ModeRecord, Cassette: filepath.Join(dir, "shipped.yaml"), Judge: catalogue, Log: stderrFile(b)})
 	b.Cleanup(func() { shipped.Close() })
 	shippedSrv := httptest.NewServer(NewHandler(shipped, u))
 	b.Cleanup(shippedSrv.Close)
-	fshipped := mustRecorder(b, Options{Mode: ModeRecord, Dir: filepath.Join(dir, "shipped"), Lint: true, Log: stderrFile(b)})
+	fshipped := mustRecorder(b, Options{Mode: ModeRecord, Dir: filepath.Join(dir, "shipped"), Judge: catalogue, Log: stderrFile(b)})
 	b.Cleanup(func() { fshipped.Close() })
 	fwdShipped := httptest.NewServer(NewForward(fshipped, ForwardOptions{Hosts: []string{"127.0.0.1"}}))
 	b.Cleanup(fwdShipped.Close)
@@ -153,7 +153,7 @@ func mitmRoutes(b *testing.B, up *httptest.Server) []benchRoute {
 		return srv, rec
 	}
 	plain, plainRec := forward(Options{Dir: filepath.Join(dir, "plain")})
-	shipped, shippedRec := forward(Options{Dir: filepath.Join(dir, "shipped"), Lint: true, Log: stderrFile(b)})
+	shipped, shippedRec := forward(Options{Dir: filepath.Join(dir, "shipped"), Judge: catalogue, Log: stderrFile(b)})
 
 	client := func(proxy string) *http.Client {
 		pu, _ := url.Parse(proxy)
@@ -312,8 +312,8 @@ func BenchmarkStreamGaps(b *testing.B) {
 // benchmarks: answer is a real Anthropic answer (a thinking block with its
 // signature, then 1.1 KB of markdown), and each question a new one-turn
 // conversation asking in about as much prose. A recorder scans, encodes and
-// judges what a call holds; runs of one letter, which these benchmarks sent
-// before, hid what costs by the word (NoToolCalls, 5 µs a call).
+// judges what a call holds, so the bodies are real text: runs of one letter
+// would hide the work done word by word (NoToolCalls).
 func evalCall(b *testing.B) (answer []byte, question func() []byte) {
 	b.Helper()
 	answer = loadCorpus(b, antAnswer).Interactions[0].Response.Body
@@ -489,7 +489,7 @@ func BenchmarkRecordGrowingConversation(b *testing.B) {
 			defer rps.Close()
 			for range b.N {
 				before := heapInUse()
-				rec := mustRecorder(b, Options{Mode: ModeRecord, Cassette: filepath.Join(b.TempDir(), "grow.yaml"), Lint: c.lint, Log: stderrFile(b)})
+				rec := mustRecorder(b, Options{Mode: ModeRecord, Cassette: filepath.Join(b.TempDir(), "grow.yaml"), Judge: judgeIf(c.lint), Log: stderrFile(b)})
 				srv := httptest.NewServer(NewHandler(rec, u))
 				took, answered := make([]time.Duration, turns), make([]time.Duration, turns)
 				tookDirect, tookProxy := make([]time.Duration, turns), make([]time.Duration, turns)
@@ -750,7 +750,7 @@ func TestBenchChild(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec = mustRecorder(t, Options{Mode: ModeRecord, Cassette: filepath.Join(dir, "grow.yaml"), Lint: true, Log: io.Discard})
+		rec = mustRecorder(t, Options{Mode: ModeRecord, Cassette: filepath.Join(dir, "grow.yaml"), Judge: catalogue, Log: io.Discard})
 		fwd = httptest.NewServer(NewHandler(rec, u))
 	} else {
 		rec = mustRecorder(t, Options{Mode: ModeRecord, Dir: dir})

@@ -26,9 +26,9 @@ type book struct {
 	lock   *cassetteLock // record and auto: held until Close
 
 	// lint judges each request against the calls answered before it; nil
-	// when Options.Lint is off. mu guards it: judging reads, adding writes.
+	// when Options.Judge is nil. mu guards it: judging reads, adding writes.
 	mu   sync.RWMutex
-	lint *lint.Linter
+	lint Judge
 	// queue runs the linter off the calls' path when no call waits for
 	// its verdict; nil when calls are judged on arrival.
 	queue *lintQueue
@@ -70,8 +70,8 @@ func (r *Recorder) book(host string) (*book, error) {
 		b = &book{path: path, name: filepath.Base(path), ready: make(chan struct{})}
 		b.lines.hold = r.log.w != nil
 		b.memo = traffic.NewMemo()
-		if r.opts.Lint {
-			b.lint = lint.New(nil)
+		if r.opts.Judge != nil {
+			b.lint = r.opts.Judge()
 			if !r.refuses() {
 				b.queue = newLintQueue(r.log.warn, b.lines.writeReleased)
 			}

@@ -27,7 +27,7 @@ func TestDeferredAnswerJudgesTheRequestThatEchoesIt(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			up := newProvider(t, false, &cassette.Response{Status: 200, Header: json, Body: answer}, &cassette.Response{Status: 200, Header: json, Body: answer})
 			var log bytes.Buffer
-			rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: filepath.Join(t.TempDir(), "c.yaml"), Lint: true, Log: &log})
+			rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: filepath.Join(t.TempDir(), "c.yaml"), Judge: catalogue, Log: &log})
 			u, _ := url.Parse(up.URL)
 			front := httptest.NewServer(NewHandler(rec, u))
 			defer front.Close()

@@ -9,13 +9,12 @@ import (
 )
 
 // HeaderEphemeral is the request header a harness sets to tell the recorder
-// which content it was told to send once and never persist (seed 000's
-// ephemeral messages: a schema-retry feedback): the content, UTF-8, in
-// standard base64, one header value per item. The recorder strips it before
-// forwarding and recording, lints with it live, and writes the content to
-// the cassette's llmtck_ephemeral list, so `llmtck check` finds an
-// ephemeral message that leaked into history (HIST-005) as the simulator
-// does.
+// which content it was told to send once and never persist (the ephemeral
+// messages of docs/reference-model.md, seed 000: a schema-retry feedback): the
+// content, UTF-8, in standard base64, one header value per item. The recorder
+// strips it before forwarding and recording, lints with it live, and writes the
+// content to the cassette's llmtck_ephemeral list, so `llmtck check` finds an
+// ephemeral message that leaked into history (HIST-005) as the simulator does.
 const HeaderEphemeral = "X-Llmtck-Ephemeral"
 
 // takeEphemeral removes HeaderEphemeral from h and returns what it declared;
@@ -52,7 +51,7 @@ func (b *book) declare(items []string) {
 		}
 		b.ephemeral = append(b.ephemeral, e)
 		if b.lint != nil {
-			b.lint.Ephemeral = append(b.lint.Ephemeral, e)
+			b.lint.AddEphemeral(e)
 		}
 	}
 }

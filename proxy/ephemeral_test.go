@@ -28,7 +28,7 @@ func TestEphemeralHeaderRecorded(t *testing.T) {
 	}))
 	defer up.Close()
 	path := filepath.Join(t.TempDir(), "eph.yaml")
-	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path, Lint: true})
+	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path, Judge: catalogue})
 	u, _ := url.Parse(up.URL)
 	front := httptest.NewServer(NewHandler(rec, u))
 	defer front.Close()

@@ -84,7 +84,7 @@ func TestBedrockEventStream(t *testing.T) {
 	defer up.Close()
 	path := filepath.Join(t.TempDir(), "bedrock.yaml")
 	u, _ := url.Parse(up.URL)
-	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path, Lint: true})
+	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path, Judge: catalogue})
 	front := httptest.NewServer(NewHandler(rec, u))
 	req, _ := http.NewRequest("POST", front.URL+strings.TrimPrefix(in.Request.URL, "https://bedrock-runtime.us-east-1.amazonaws.com"), bytes.NewReader(in.Request.Body))
 	for i := 0; i+1 < len(sigV4); i += 2 {
@@ -130,7 +130,7 @@ func TestBedrockEventStream(t *testing.T) {
 	}
 	loadStock(t, path) // stock go-vcr reads it
 
-	rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: path, Timing: Timing{Scale: 1}, Lint: true})
+	rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: path, Timing: Timing{Scale: 1}, Judge: catalogue})
 	back := httptest.NewServer(NewHandler(rp, nil))
 	defer back.Close()
 	req, _ = http.NewRequest("POST", back.URL+strings.TrimPrefix(in.Request.URL, "https://bedrock-runtime.us-east-1.amazonaws.com"), bytes.NewReader(in.Request.Body))

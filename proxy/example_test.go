@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/llmtck/llmtck/conformance/checks"
+	"github.com/llmtck/llmtck/conformance/lint"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/proxy"
 )
@@ -27,7 +29,7 @@ func ExampleNewRecorder() {
 	dir, _ := os.MkdirTemp("", "llmtck-example")
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "run.yaml")
-	rec, err := proxy.NewRecorder(proxy.Options{Mode: proxy.ModeRecord, Cassette: path, Lint: true})
+	rec, err := proxy.NewRecorder(proxy.Options{Mode: proxy.ModeRecord, Cassette: path, Judge: func() proxy.Judge { return lint.New(checks.All()) }})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -72,7 +74,7 @@ func ExampleOptions_check() {
 		fmt.Println(err)
 		return
 	}
-	rec, err := proxy.NewRecorder(proxy.Options{Mode: proxy.ModeReplay, Cassette: recorded, Lint: true, Check: true})
+	rec, err := proxy.NewRecorder(proxy.Options{Mode: proxy.ModeReplay, Cassette: recorded, Judge: func() proxy.Judge { return lint.New(checks.All()) }, Check: true})
 	if err != nil {
 		fmt.Println(err)
 		return

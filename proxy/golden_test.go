@@ -18,7 +18,7 @@ func TestLogLinesAndMissGolden(t *testing.T) {
 	c := loadCorpus(t, antThinking)
 	file := filepath.Join(corpus.Dir(t), antThinking)
 	var logs syncBuffer
-	rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: file, Log: &logs, Lint: true})
+	rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: file, Log: &logs, Judge: catalogue})
 	back := httptest.NewServer(NewHandler(rp, nil))
 	defer back.Close()
 	for _, in := range c.Interactions {

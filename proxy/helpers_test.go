@@ -17,6 +17,8 @@ import (
 
 	govcr "github.com/dnaeon/go-vcr/v2/cassette"
 
+	"github.com/llmtck/llmtck/conformance/checks"
+	"github.com/llmtck/llmtck/conformance/lint"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/internal/sse"
@@ -227,4 +229,15 @@ func eventTimes(t testing.TB, body io.Reader) ([]time.Time, []byte) {
 			t.Fatalf("reading the stream: %v", err)
 		}
 	}
+}
+
+// catalogue builds a judge with every check, as llmtck does.
+func catalogue() Judge { return lint.New(checks.All()) }
+
+// judgeIf is catalogue when on, and no judge otherwise.
+func judgeIf(on bool) func() Judge {
+	if on {
+		return catalogue
+	}
+	return nil
 }

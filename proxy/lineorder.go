@@ -27,8 +27,8 @@ type lineOrder struct {
 
 	// hold lets released lines wait up to holdFor while other calls are
 	// still running, so that under load lines go out a batch to a write
-	// instead of a write each (a write is a system call of a few µs: as
-	// much as the rest of a replayed call's own work). A call that ends
+	// instead of a write each (a write is a system call, which costs about
+	// as much as the rest of a replayed call's own work). A call that ends
 	// with none running writes at once. Set when the lines go to a log.
 	hold    bool
 	pending bool // a timer will write what is held

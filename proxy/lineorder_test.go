@@ -27,8 +27,8 @@ func TestLogLinesNameThePlaceCloseLeaves(t *testing.T) {
 		name string
 		opts Options
 	}{
-		{"lint-queue", Options{Mode: ModeRecord, Lint: true}},
-		{"judged-on-arrival", Options{Mode: ModeAuto, Lint: true, Check: true}},
+		{"lint-queue", Options{Mode: ModeRecord, Judge: catalogue}},
+		{"judged-on-arrival", Options{Mode: ModeAuto, Judge: catalogue, Check: true}},
 		{"no-lint", Options{Mode: ModeRecord}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -146,7 +146,7 @@ func TestCloseWritesTheLinesACallInFlightHeldBack(t *testing.T) {
 	u, _ := url.Parse(up.URL)
 	path := filepath.Join(t.TempDir(), "c.yaml")
 	var log syncBuffer
-	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path, Lint: true, Log: &log})
+	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path, Judge: catalogue, Log: &log})
 	front := httptest.NewServer(NewHandler(rec, u))
 	defer front.Close()
 	defer close(stuck) // before the servers close: they wait for the stuck call
@@ -203,7 +203,7 @@ func TestAStuckLogHoldsUpNoOtherCall(t *testing.T) {
 			u, _ := url.Parse(up.URL)
 			log := &blockedLog{entered: make(chan struct{}, 1), letGo: make(chan struct{})}
 			var letGo sync.Once
-			rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: filepath.Join(t.TempDir(), "c.yaml"), Lint: tc.lint, Log: log})
+			rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: filepath.Join(t.TempDir(), "c.yaml"), Judge: judgeIf(tc.lint), Log: log})
 			front := httptest.NewServer(NewHandler(rec, u))
 			defer front.Close()
 			defer letGo.Do(func() { close(log.letGo) }) // first: the server waits for its calls

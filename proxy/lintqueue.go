@@ -17,7 +17,7 @@ import (
 // The jobs run in batches, gathered for a moment first: run one after
 // another, a batch finds the linter's code and the history in the
 // processor's caches, which a judgement between two calls' HTTP work finds
-// evicted (BenchmarkEvalCallCold: three times the tight loop's cost). A
+// evicted (BenchmarkEvalCallCold measures what that costs). A
 // call's log line is written a moment after its end, with the others of its
 // batch in one write (after).
 type lintQueue struct {

@@ -43,7 +43,7 @@ func TestQueuedLintLogsWhatJudgingOnArrivalLogs(t *testing.T) {
 	record := func(t *testing.T, c *cassette.Cassette, onArrival bool) string {
 		up := newProvider(t, false, responsesOf(c)...)
 		var logs syncBuffer
-		rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: filepath.Join(t.TempDir(), "c.yaml"), Lint: true, Log: &logs})
+		rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: filepath.Join(t.TempDir(), "c.yaml"), Judge: catalogue, Log: &logs})
 		if onArrival {
 			judgeOnArrival(rec)
 		}
@@ -118,7 +118,7 @@ func TestLintQueueUnderConcurrentCalls(t *testing.T) {
 	defer up.Close()
 	var logs syncBuffer
 	path := filepath.Join(t.TempDir(), "c.yaml")
-	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path, Lint: true, Log: &logs})
+	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path, Judge: catalogue, Log: &logs})
 	u, _ := url.Parse(up.URL)
 	front := httptest.NewServer(NewHandler(rec, u))
 	defer front.Close()
@@ -223,7 +223,7 @@ func TestLintQueueWritesABatchsLinesInOneWrite(t *testing.T) {
 	up := newProvider(t, false, &cassette.Response{Status: 200, Body: []byte(`{"id":"msg_1","type":"message","content":[{"type":"text","text":"Hi."}]}`)})
 	u, _ := url.Parse(up.URL)
 	log := &countedWrites{}
-	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: filepath.Join(t.TempDir(), "c.yaml"), Lint: true, Log: log})
+	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: filepath.Join(t.TempDir(), "c.yaml"), Judge: catalogue, Log: log})
 	front := httptest.NewServer(NewHandler(rec, u))
 	defer front.Close()
 	const calls = 5

@@ -73,14 +73,16 @@ type Options struct {
 	Upstream http.RoundTripper
 	// Redact is the credential policy; nil means redact.Default().
 	Redact *redact.Policy
-	// Lint judges every request against the calls before it on the same
-	// cassette with the whole check catalogue (conformance/lint); its
+	// Judge, when set, builds the judge of each cassette (lint.New with
+	// the checks to run; `llmtck` passes the whole catalogue), which
+	// judges every request against the calls before it on the same
+	// cassette; its
 	// findings go on the call's log line, which is then written a moment
 	// after the call's answer (the linter runs off the calls' path; Close
 	// waits for it). With Check as well, replay answers a request the
 	// provider would refuse with the provider's own status and error body
 	// instead of the recording, and judges it before answering it.
-	Lint   bool
+	Judge  func() Judge
 	Check  bool
 	Timing Timing
 	// CassetteFormat is the layout cassettes are left in: "" or "v2" for

@@ -211,7 +211,7 @@ func TestReplayCheckAnswersViolationsAsTheProvider(t *testing.T) {
 	c := loadCorpus(t, antThinking)
 	file := filepath.Join(corpus.Dir(t), antThinking)
 	var logs syncBuffer
-	rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: file, Check: true, Lint: true, Log: &logs})
+	rp := mustRecorder(t, Options{Mode: ModeReplay, Cassette: file, Check: true, Judge: catalogue, Log: &logs})
 	back := httptest.NewServer(NewHandler(rp, nil))
 	defer back.Close()
 	for _, in := range c.Interactions {

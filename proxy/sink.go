@@ -351,9 +351,9 @@ func (s *sink) kickSyncer() {
 
 // syncer fsyncs the file after appends until the sink closes. A lone append
 // is synced at once; under load the syncer lets syncEvery pass between
-// fsyncs, so one fsync covers every append of that time. Back-to-back
-// fsyncs (hundreds a second) cost the machine more in kernel journal work
-// than the proxy itself does, and halved its throughput.
+// fsyncs, so one fsync covers every append of that time: an fsync per
+// append would, under load, cost the machine more kernel journal work than
+// the proxy's own and bound its throughput.
 func (s *sink) syncer() {
 	var first error
 	var last time.Time

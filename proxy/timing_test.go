@@ -212,7 +212,7 @@ func TestLineStreamsArriveAsTheyAreSent(t *testing.T) {
 			}))
 			defer up.Close()
 			u, _ := url.Parse(up.URL)
-			rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: filepath.Join(t.TempDir(), "lines.yaml"), Lint: true, Log: io.Discard})
+			rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: filepath.Join(t.TempDir(), "lines.yaml"), Judge: catalogue, Log: io.Discard})
 			front := httptest.NewServer(NewHandler(rec, u))
 			defer front.Close()
 			resp, err := http.Post(front.URL+tc.path, "application/json", strings.NewReader(`{"stream":true}`))

@@ -27,7 +27,7 @@ func TestIncrementalLintOnScenarios(t *testing.T) {
 	compared, shortened := 0, 0
 	for _, across := range []bool{false, true} {
 		for _, v := range append([]reference.Variant{""}, reference.Variants...) {
-			fast, full := lint.New(nil), lint.New(nil)
+			fast, full := lint.New(checks.All()), lint.New(checks.All())
 			full.Full = true
 			for _, sc := range scenarios {
 				sim, _ := simulator.Play(sc, func(s *simulator.Session) error {
@@ -36,7 +36,7 @@ func TestIncrementalLintOnScenarios(t *testing.T) {
 				})
 				tr := sim.Traffic()
 				if !across {
-					fast, full = lint.New(nil), lint.New(nil)
+					fast, full = lint.New(checks.All()), lint.New(checks.All())
 					full.Full = true
 				}
 				fast.Ephemeral, full.Ephemeral = tr.Ephemeral, tr.Ephemeral

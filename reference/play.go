@@ -133,9 +133,10 @@ func run(ctx context.Context, h *harness.Harness, msgs []traffic.Message, tools 
 	for i := kept; i < len(hist); i++ {
 		added = append(added, hist[i])
 		if r.Transcript().Note(i).Truncated {
-			// The partial answer is kept (seed 001's AssistantTruncated);
-			// the model is told it was cut off, or it would read the half
-			// answer as one it finished (ANT-CANCEL-002).
+			// The partial answer is kept (AssistantTruncated of
+			// docs/reference-model.md, seed 001); the model is told it was cut
+			// off, or it would read the half answer as one it finished
+			// (ANT-CANCEL-002).
 			added = append(added, userMessage(InterruptedNote, false))
 		}
 	}

@@ -112,7 +112,7 @@ type Message struct {
 	// Name is the optional author name (OpenAI "name").
 	Name string `json:"name,omitempty"`
 	// Ephemeral marks a message sent in the next request only and never
-	// persisted to history (seed 000).
+	// persisted to history (docs/reference-model.md, seed 000).
 	Ephemeral bool                       `json:"ephemeral,omitempty"`
 	Extra     map[string]json.RawMessage `json:"extra,omitempty"`
 }

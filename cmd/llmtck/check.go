@@ -1,15 +1,8 @@
 package main
 
 import (
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-
 	"slices"
 	"strings"
-
-	"github.com/llmtck/llmtck/internal/cassette"
 
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/report"
@@ -37,6 +30,9 @@ Exit codes: 0 no error-level finding, 1 at least one error-level finding,
 2 usage error or an input that cannot be read at all.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if list {
+				if format != "text" && format != "json" {
+					return usageErr("check: --list --format %q: the catalogue prints as text or json", format)
+				}
 				return writeCatalogue(cmd.OutOrStdout(), format)
 			}
 			if len(args) == 0 {
@@ -61,15 +57,9 @@ Exit codes: 0 no error-level finding, 1 at least one error-level finding,
 			if err != nil {
 				return usageErr("check: %v", err)
 			}
+			defer removeStdin(fromStdin)
 			rep, err := report.CheckPaths(paths, selected, wire, exclude...)
-			if fromStdin != "" {
-				defer os.RemoveAll(filepath.Dir(fromStdin))
-				for i := range rep.Files {
-					if rep.Files[i].Path == fromStdin {
-						rep.Files[i].Path = "-"
-					}
-				}
-			}
+			nameStdin(rep, fromStdin)
 			if err != nil {
 				return usageErr("check: %v", err)
 			}
@@ -124,36 +114,4 @@ func completeValues(cmd *cobra.Command, flag string, values ...string) {
 	_ = cmd.RegisterFlagCompletionFunc(flag, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return values, cobra.ShellCompDirectiveNoFileComp
 	})
-}
-
-// stdinPaths replaces a "-" among the paths with a file holding what
-// stdin gives (at most cassette.MaxSize), for check to read like any other;
-// fromStdin is that file's path.
-func stdinPaths(args []string, stdin io.Reader) (paths []string, fromStdin string, err error) {
-	for _, a := range args {
-		if a != "-" {
-			paths = append(paths, a)
-			continue
-		}
-		if fromStdin != "" {
-			return nil, "", fmt.Errorf("- (stdin) given twice")
-		}
-		dir, err := os.MkdirTemp("", "llmtck-stdin")
-		if err != nil {
-			return nil, "", err
-		}
-		data, err := io.ReadAll(io.LimitReader(stdin, cassette.MaxSize+1))
-		if err != nil {
-			return nil, "", fmt.Errorf("reading stdin: %v", err)
-		}
-		if len(data) > cassette.MaxSize {
-			return nil, "", fmt.Errorf("stdin holds more than the %d MiB limit", cassette.MaxSize>>20)
-		}
-		fromStdin = filepath.Join(dir, "stdin")
-		if err := os.WriteFile(fromStdin, data, 0o600); err != nil {
-			return nil, "", err
-		}
-		paths = append(paths, fromStdin)
-	}
-	return paths, fromStdin, nil
 }

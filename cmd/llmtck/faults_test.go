@@ -182,7 +182,7 @@ func TestRecordOntoExistingCassette(t *testing.T) {
 	session()
 	before, _ := os.ReadFile(file)
 	code, _, stderr := runCLI(t, "record", "--upstream", up.URL, "--cassette", file)
-	if code != 2 || !strings.Contains(stderr, "already holds 1 interactions: pass --append") {
+	if code != 2 || !strings.Contains(stderr, "already holds 1 interaction: pass --append") {
 		t.Fatalf("record onto a cassette: exit %d\n%s", code, stderr)
 	}
 	if after, _ := os.ReadFile(file); !bytes.Equal(before, after) {

@@ -50,7 +50,7 @@ func TestImportNewFormats(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("import exited %d\n%s%s", code, stdout, stderr)
 	}
-	for _, want := range []string{"(nock, 2 interactions)", "(har, 1 interactions)", "(httpmock, 2 interactions)", "(vcrpy-lists, 2 interactions)"} {
+	for _, want := range []string{"(nock, 2 interactions)", "(har, 1 interaction)", "(httpmock, 2 interactions)", "(vcrpy-lists, 2 interactions)"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("import output lacks %q:\n%s", want, stdout)
 		}

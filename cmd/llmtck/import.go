@@ -110,7 +110,7 @@ stock go-vcr v4 loads and replays.`,
 					continue
 				}
 				written[dst] = src
-				fmt.Fprintf(cmd.OutOrStdout(), "%s -> %s (%s, %d interactions%s)\n", src, dst, c.Format, len(c.Interactions), maskedNote(masked))
+				fmt.Fprintf(cmd.OutOrStdout(), "%s -> %s (%s, %s%s)\n", src, dst, c.Format, count(len(c.Interactions), "interaction"), maskedNote(masked))
 			}
 			if failed > 0 {
 				return &exitError{code: 2, err: fmt.Errorf("import: %d of %d inputs not imported", failed, len(args))}
@@ -120,7 +120,7 @@ stock go-vcr v4 loads and replays.`,
 	}
 	cmd.Flags().StringVar(&from, "from", "auto", "input format: auto, govcr, vcrpy, rubyvcr, httprr, har, jsonl, httpmock, nock or polly")
 	cmd.Flags().StringVarP(&outDir, "output", "o", "", "folder to write the cassettes into; - writes the one cassette to stdout")
-	cmd.Flags().StringVar(&to, "to", "govcr-v2", "cassette layout to write: govcr-v2 (go-vcr v2, `version: 1`) or govcr-v4 (go-vcr v3/v4, `version: 2`)")
+	cmd.Flags().StringVar(&to, "to", "govcr-v2", "cassette layout to write: govcr-v2 (go-vcr v2, \"version: 1\") or govcr-v4 (go-vcr v3/v4, \"version: 2\")")
 	completeValues(cmd, "to", "govcr-v2", "govcr-v4")
 	completeValues(cmd, "from", "auto", "govcr", "vcrpy", "rubyvcr", "httprr", "har", "jsonl", "httpmock", "nock", "polly")
 	return cmd
@@ -131,7 +131,7 @@ func maskedNote(n int) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf(", %d credential values masked", n)
+	return ", " + count(n, "credential value") + " masked"
 }
 
 // loadAs reads src, detecting its format or holding it to the --from choice.

@@ -71,5 +71,6 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(newCheckCmd(), newImportCmd())
 	root.AddCommand(newScenariosCmd(), newViewCmd(), newRedactCmd())
 	addServerCommands(root)
+	addExamples(root)
 	return root
 }

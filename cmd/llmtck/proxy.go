@@ -70,7 +70,7 @@ Each call prints one line on stderr. Stops cleanly on SIGINT or SIGTERM.`,
 				return usageErr("proxy: %v", err)
 			}
 			opts := proxy.Options{Mode: m, Dir: dir, Timing: t, Check: check, Log: cmd.ErrOrStderr(), Match: match}
-			opts.Lint = m != proxy.ModeReplay || check
+			opts.Judge = judgeIf(m != proxy.ModeReplay || check)
 			policy := redact.Default().WithHeaders(redactHeaders...)
 			opts.Redact = &policy
 			rec, err := proxy.NewRecorder(opts)

@@ -66,13 +66,13 @@ with the findings of the check catalogue. Stops cleanly on SIGINT or SIGTERM.`,
 						return usageErr("record: --overwrite: %v", err)
 					}
 				case !appendTo:
-					return usageErr("record: %s already holds %d interactions: pass --append to add to them or --overwrite to start it over", file, n)
+					return usageErr("record: %s already holds %s: pass --append to add to it or --overwrite to start it over", file, count(n, "interaction"))
 				}
 			}
 			policy := redact.Default().WithHeaders(redactHeaders...)
 			rec, err := proxy.NewRecorder(proxy.Options{
 				Mode: proxy.ModeRecord, Cassette: file, Redact: &policy,
-				Lint: true, Log: cmd.ErrOrStderr(), CassetteFormat: format,
+				Judge: catalogue, Log: cmd.ErrOrStderr(), CassetteFormat: format,
 			})
 			if err != nil {
 				return usageErr("record: %v", err)
@@ -85,7 +85,7 @@ with the findings of the check catalogue. Stops cleanly on SIGINT or SIGTERM.`,
 	f.StringVar(&file, "cassette", "", "the cassette to record into")
 	f.StringVar(&listen, "listen", "127.0.0.1:0", "address to listen on (loopback by default)")
 	f.StringSliceVar(&redactHeaders, "redact-header", nil, "also mask these headers (repeatable)")
-	f.StringVar(&format, "cassette-format", "v2", "cassette layout: v2 (go-vcr v2, `version: 1`) or v4 (go-vcr v3/v4, `version: 2`, written when the recorder stops)")
+	f.StringVar(&format, "cassette-format", "v2", "cassette layout: v2 (go-vcr v2, \"version: 1\") or v4 (go-vcr v3/v4, \"version: 2\", written when the recorder stops)")
 	f.BoolVar(&appendTo, "append", false, "add to the interactions the cassette already holds")
 	f.BoolVar(&overwrite, "overwrite", false, "start the cassette over, dropping what it holds")
 	completeValues(cmd, "cassette-format", "v2", "v4")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/llmtck/llmtck/conformance/report"
 	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/redact"
 )
@@ -14,7 +15,7 @@ import (
 func newRedactCmd() *cobra.Command {
 	var dryRun bool
 	cmd := &cobra.Command{
-		Use:   "redact [--dry-run] CASSETTE...",
+		Use:   "redact [--dry-run] CASSETTE|FOLDER...",
 		Short: "Scrub credentials from existing cassettes in place",
 		Long: `redact masks credentials in go-vcr cassettes (v2 and v4 layouts) as the recorder
 does before it writes: the values of credential headers (authorization, x-api-key, api-key,
@@ -27,8 +28,12 @@ it has been on disk. Other tools' recordings are scrubbed by llmtck import as it
 			if len(args) == 0 {
 				return usageErr("redact: no CASSETTE given")
 			}
+			files, err := report.Files(args)
+			if err != nil {
+				return usageErr("redact: %v", err)
+			}
 			failed := 0
-			for _, path := range args {
+			for _, path := range files {
 				n, err := redactFile(path, dryRun)
 				switch {
 				case err != nil:
@@ -37,13 +42,13 @@ it has been on disk. Other tools' recordings are scrubbed by llmtck import as it
 				case n == 0:
 					fmt.Fprintf(cmd.OutOrStdout(), "%s: clean\n", path)
 				case dryRun:
-					fmt.Fprintf(cmd.OutOrStdout(), "%s: %d values would be masked\n", path, n)
+					fmt.Fprintf(cmd.OutOrStdout(), "%s: %s would be masked\n", path, count(n, "value"))
 				default:
-					fmt.Fprintf(cmd.OutOrStdout(), "%s: %d values masked\n", path, n)
+					fmt.Fprintf(cmd.OutOrStdout(), "%s: %s masked\n", path, count(n, "value"))
 				}
 			}
 			if failed > 0 {
-				return &exitError{code: 2, err: fmt.Errorf("redact: %d of %d files not scrubbed", failed, len(args))}
+				return &exitError{code: 2, err: fmt.Errorf("redact: %d of %s not scrubbed", failed, count(len(files), "file"))}
 			}
 			return nil
 		},

@@ -1,8 +1,9 @@
 package main
 
 import (
-	"github.com/spf13/cobra"
 	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/proxy"
@@ -72,7 +73,7 @@ Stops cleanly on SIGINT or SIGTERM.`,
 				return usageErr("replay: %v", err)
 			}
 			opts := proxy.Options{Mode: proxy.ModeReplay, Cassette: file, Timing: t, Check: check, Log: cmd.ErrOrStderr(), Match: match}
-			opts.Lint = check
+			opts.Judge = judgeIf(check)
 			rec, err := proxy.NewRecorder(opts)
 			if err != nil {
 				return usageErr("replay: %v", err)

@@ -72,7 +72,7 @@ func listScenarios(cmd *cobra.Command) error {
 		return &exitError{code: 1, err: err}
 	}
 	for _, sc := range all {
-		fmt.Fprintf(cmd.OutOrStdout(), "%s\t%d steps\trequires %s\t%s\n", sc.Name, len(sc.Steps), strings.Join(sc.Requires(), ","), sc.Description)
+		fmt.Fprintf(cmd.OutOrStdout(), "%s\t%s\trequires %s\t%s\n", sc.Name, count(len(sc.Steps), "step"), strings.Join(sc.Requires(), ","), sc.Description)
 	}
 	return nil
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,5 +56,43 @@ func TestImportToStdout(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("a failed import left %s behind (%v)", dir, err)
+	}
+}
+
+// A file read from stdin is named "-" in messages too, and its temporary
+// copy is gone afterwards, also when the reader of the output closes the
+// pipe before llmtck writes (`llmtck check - | head -0`).
+func TestStdinLeavesNothingBehind(t *testing.T) {
+	if os.Getenv("LLMTCK_TEST_MAIN") == "1" {
+		os.Exit(runIO(strings.Fields(os.Getenv("LLMTCK_TEST_ARGS")), os.Stdin, os.Stdout, os.Stderr))
+	}
+	code, out, _ := runStdin(t, []byte("x: ["), "check", "-")
+	if code != 2 || !strings.Contains(out, "-: error: -:1:") || strings.Contains(out, "llmtck-stdin") {
+		t.Errorf("check - of broken YAML: exit %d\n%s", code, out)
+	}
+	data, err := os.ReadFile(filepath.Join("..", "..", "fixtures", "demo", "gemini-signature-echo.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{"check -", "view - -o -"} {
+		tmp := t.TempDir()
+		cmd := exec.Command(os.Args[0], "-test.run=^TestStdinLeavesNothingBehind$")
+		cmd.Env = append(os.Environ(), "LLMTCK_TEST_MAIN=1", "LLMTCK_TEST_ARGS="+args, "TMPDIR="+tmp)
+		cmd.Stdin = bytes.NewReader(data)
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stdout = w
+		r.Close() // the reader is gone before llmtck writes a byte
+		err = cmd.Run()
+		w.Close()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+			t.Errorf("llmtck %s into a closed pipe: %v; want exit 2 (a write error), not a signal", args, err)
+		}
+		if left, _ := os.ReadDir(tmp); len(left) != 0 {
+			t.Errorf("llmtck %s into a closed pipe left %s in TMPDIR", args, left[0].Name())
+		}
 	}
 }

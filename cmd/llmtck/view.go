@@ -17,7 +17,7 @@ import (
 func newViewCmd() *cobra.Command {
 	var out string
 	cmd := &cobra.Command{
-		Use:   "view CASSETTE... -o FILE.html",
+		Use:   "view CASSETTE|FOLDER|-... -o FILE.html",
 		Short: "Write recorded conversations and their findings as one HTML page",
 		Long: `view checks the recordings (files or folders, as check reads them) and writes one
 self-contained HTML page (no network, no external assets): a summary with the count of
@@ -32,12 +32,22 @@ its JSON path points, with its diff and how to fix it. Open it in any browser.`,
 			if out == "" {
 				return usageErr("view: -o FILE.html is required (- for stdout)")
 			}
-			rep, err := report.CheckPaths(args, checks.All(), "")
+			paths, fromStdin, err := stdinPaths(args, cmd.InOrStdin())
 			if err != nil {
 				return usageErr("view: %v", err)
 			}
+			defer removeStdin(fromStdin)
+			rep, err := report.CheckPaths(paths, checks.All(), "")
+			if err != nil {
+				return usageErr("view: %v", err)
+			}
+			files := view.Load(rep) // reads the files, the one from stdin included
+			nameStdin(rep, fromStdin)
+			for i := range files {
+				files[i].Report = rep.Files[i]
+			}
 			write := func(w io.Writer) error {
-				return view.Write(w, "llmtck: "+strings.Join(args, " "), rep, view.Load(rep))
+				return view.Write(w, "llmtck: "+strings.Join(args, " "), rep, files)
 			}
 			if out == "-" {
 				return write(cmd.OutOrStdout())

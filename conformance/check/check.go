@@ -22,6 +22,9 @@ type Check struct {
 	// ProviderError is the provider's error text the check prevents,
 	// verbatim where known; "" when the provider degrades silently.
 	ProviderError string
+	// ProviderStatus is the HTTP status the provider answers a violation
+	// with; 0 means 400 Bad Request.
+	ProviderStatus int
 	// Troubleshoot tells a harness author what usually causes the violation
 	// and how to fix it.
 	Troubleshoot string

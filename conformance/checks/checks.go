@@ -5,6 +5,7 @@ package checks
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 
 	"github.com/llmtck/llmtck/conformance/check"
@@ -62,6 +63,18 @@ func Select(only, skip []string) ([]*check.Check, error) {
 	for _, p := range append(append([]string{}, only...), skip...) {
 		if _, err := path.Match(p, ""); err != nil {
 			return nil, fmt.Errorf("bad check pattern %q: %v", p, err)
+		}
+	}
+	// A pattern that names no check is a typo, or a check that does not
+	// exist: skipping it would silently run what the user meant to skip.
+	for _, set := range []struct {
+		flag     string
+		patterns []string
+	}{{"only", only}, {"skip", skip}} {
+		for _, p := range set.patterns {
+			if !slices.ContainsFunc(catalogue, func(c *check.Check) bool { return MatchAny([]string{p}, c.ID) }) {
+				return nil, fmt.Errorf("--%s %s: no check has this ID (llmtck check --list names them)", set.flag, p)
+			}
 		}
 	}
 	var out []*check.Check

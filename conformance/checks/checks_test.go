@@ -27,6 +27,12 @@ func TestSelect(t *testing.T) {
 	if _, err := checks.Select([]string{"NOPE-*"}, nil); err == nil {
 		t.Error("a filter selecting nothing must fail")
 	}
+	if _, err := checks.Select(nil, []string{"ANT-NOPE-001"}); err == nil || !strings.Contains(err.Error(), "--skip ANT-NOPE-001") {
+		t.Errorf("skipping an ID no check has = %v; want an error naming it", err)
+	}
+	if _, err := checks.Select([]string{"ANT-*", "ANT-NOPE-*"}, nil); err == nil {
+		t.Error("an --only pattern that names no check must fail, even beside one that does")
+	}
 	if _, err := checks.Select([]string{"["}, nil); err == nil {
 		t.Error("a malformed glob must fail")
 	}

@@ -6,7 +6,8 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// lintNext judges next against history with cs, as the recording proxy does.
+// lintNext judges next against history with the checks cs, as the recording
+// proxy does.
 func lintNext(history []traffic.Exchange, next traffic.Exchange, cs []*check.Check) []check.Finding {
 	l := lint.New(cs)
 	for _, ex := range history {

@@ -102,7 +102,7 @@ func TestDeferredResponsesJudgeAsDecodedOnes(t *testing.T) {
 // one for all of them, and compares the verdicts. With deferred, the
 // linter with the shortcuts is given each answer undecoded.
 func matchIncrementalToFull(t *testing.T, acrossCassettes, deferred bool) {
-	fast, full := lint.New(nil), lint.New(nil)
+	fast, full := lint.New(checks.All()), lint.New(checks.All())
 	full.Full = true
 	compared, shortened, added, decodes := 0, 0, 0, 0
 	for _, path := range append(corpus.Files(t), corpus.SetFiles(t, corpus.Wave2)...) {
@@ -111,7 +111,7 @@ func matchIncrementalToFull(t *testing.T, acrossCassettes, deferred bool) {
 			continue
 		}
 		if !acrossCassettes {
-			fast, full = lint.New(nil), lint.New(nil)
+			fast, full = lint.New(checks.All()), lint.New(checks.All())
 			full.Full = true
 		}
 		for i, ex := range providers.DecodeCassette(c, "") {

@@ -260,7 +260,8 @@ func gemTurnStart(msgs []traffic.Message) int {
 	return start
 }
 
-// gemEnforces: Gemini 3 validates signatures; 2.5 does not (wire-rules G2).
+// gemEnforces: Gemini 3 validates signatures; 2.5 does not
+// (docs/provider-rules.md G2).
 func gemEnforces(model string) bool { return strings.Contains(model, "gemini-3") }
 
 var index = regexp.MustCompile(`\[(\d+)\]`)

@@ -282,7 +282,7 @@ func TestResponsesToolChecks(t *testing.T) {
 // response yet against the recorded history.
 func TestResponsesLintLive(t *testing.T) {
 	tr := oaiTraffic(t, rsTurn, oaiCall{url: responsesURL, req: rsReq(rsUser, rsCall, rsOut)})
-	got := lintNext(tr.Exchanges[:1], tr.Exchanges[1], nil)
+	got := lintNext(tr.Exchanges[:1], tr.Exchanges[1], checks.All())
 	for _, f := range got {
 		if f.Check == "OAI-RSN-002" && f.Interaction == 1 && f.Location == "request.input[1]" {
 			return

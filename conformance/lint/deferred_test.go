@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/providers"
 	"github.com/llmtck/llmtck/traffic"
 )
@@ -36,7 +37,7 @@ func TestDeferredAnswersAreDecodedOnDemandOnce(t *testing.T) {
 	}
 	var decodes []int // the calls whose answers were decoded, in order
 	var mu sync.Mutex
-	l := New(nil)
+	l := New(checks.All())
 	add := func(body []byte) {
 		ex := request(body)
 		l.Judge(ex)
@@ -91,7 +92,7 @@ func TestDeferredAnswersAreDecodedOnDemandOnce(t *testing.T) {
 // The calls a Forget keeps keep their deferred answers, renumbered.
 func TestForgetKeepsDeferredAnswers(t *testing.T) {
 	const url = "https://api.anthropic.com/v1/messages"
-	l := New(nil)
+	l := New(checks.All())
 	for n := range 6 {
 		ex := providers.Decode(0, providers.Call{Method: "POST", URL: url, RequestHeader: callHeader,
 			RequestBody: []byte(`{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":"q` + strconv.Itoa(n) + `"}]}`)})
@@ -111,7 +112,7 @@ func TestForgetKeepsDeferredAnswers(t *testing.T) {
 // the history's arrays, not the judgement's.
 func TestJudgementPreparedBeforeForgetDecodesItsOwnCalls(t *testing.T) {
 	const url = "https://api.anthropic.com/v1/messages"
-	l := New(nil)
+	l := New(checks.All())
 	l.Full = true // judged against every call
 	var decoded []int
 	add := func(n int) {

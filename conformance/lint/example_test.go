@@ -3,6 +3,7 @@ package lint_test
 import (
 	"fmt"
 
+	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/lint"
 	"github.com/llmtck/llmtck/conformance/report"
 )
@@ -17,7 +18,7 @@ func ExampleLinter() {
 		fmt.Println(err)
 		return
 	}
-	l := lint.New(nil) // the whole catalogue
+	l := lint.New(checks.All()) // the whole catalogue
 	first, next := tr.Exchanges[0], tr.Exchanges[1]
 	fmt.Println("first:", len(l.Judge(first).Findings), "findings")
 	l.Add(first)

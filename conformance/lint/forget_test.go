@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/providers"
 	"github.com/llmtck/llmtck/traffic"
 )
@@ -55,12 +56,12 @@ func TestForgetKeepsWhatAddingTheKeptCallsGives(t *testing.T) {
 		}
 	}
 	for _, keep := range []int{1, 5, 20, len(calls) - 1} {
-		l := New(nil)
+		l := New(checks.All())
 		for _, ex := range calls {
 			l.Add(ex)
 		}
 		l.Forget(keep)
-		fresh := New(nil)
+		fresh := New(checks.All())
 		for _, ex := range calls[len(calls)-keep:] {
 			fresh.Add(ex)
 		}

@@ -3,6 +3,7 @@ package lint
 import (
 	"testing"
 
+	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/providers"
 	"github.com/llmtck/llmtck/traffic"
 )
@@ -15,7 +16,7 @@ import (
 // bound of 256).
 func TestJudgementHashesWhatTheRequestAdds(t *testing.T) {
 	for _, w := range growingWires() {
-		l, memo := New(nil), traffic.NewMemo()
+		l, memo := New(checks.All()), traffic.NewMemo()
 		const turns = 300
 		for i := range turns {
 			w.lintCall(l, memo, w.body(i), true)

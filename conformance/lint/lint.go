@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/llmtck/llmtck/conformance/check"
-	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/internal/thread"
 	"github.com/llmtck/llmtck/traffic"
 )
@@ -25,6 +24,7 @@ import (
 // judges a recording.
 type Linter struct {
 	checks  []*check.Check
+	byID    map[string]*check.Check // checks by ID, for the provider's answer
 	history []traffic.Exchange
 	prints  []print // of history, in step
 	// later holds, in step with history, the calls added with their
@@ -42,16 +42,22 @@ type Linter struct {
 	Full bool
 }
 
-// New returns a Linter running checks; nil means the whole catalogue.
-// Checks of the recording itself (check.Check.Recording) are left out: they
-// judge what is written, not what the provider accepts.
+// New returns a Linter running checks (checks.All() for the whole
+// catalogue: the caller names them, so that what links the linter does not
+// link every check). Checks of the recording itself (check.Check.Recording)
+// are left out: they judge what is written, not what the provider accepts.
 func New(cs []*check.Check) *Linter {
-	if cs == nil {
-		cs = checks.All()
-	}
 	cs = slices.DeleteFunc(slices.Clone(cs), func(c *check.Check) bool { return c.Recording })
-	return &Linter{checks: cs}
+	byID := make(map[string]*check.Check, len(cs))
+	for _, c := range cs {
+		byID[c.ID] = c
+	}
+	return &Linter{checks: cs, byID: byID}
 }
+
+// AddEphemeral declares content the harness was told to send once and
+// never persist, for HIST-005 to judge.
+func (l *Linter) AddEphemeral(text string) { l.Ephemeral = append(l.Ephemeral, text) }
 
 // Verdict is the judgement of one request.
 type Verdict struct {
@@ -98,7 +104,7 @@ func (l *Linter) Prepare(next traffic.Exchange) *Pending {
 	exs = append(append(exs[:from], l.history[from:]...), next)
 	*buf = exs
 	p := &Pending{buf: buf, from: from, next: next.Index, wire: next.Wire, shortened: from > 0,
-		ephemeral: l.Ephemeral[:len(l.Ephemeral):len(l.Ephemeral)], checks: l.checks}
+		ephemeral: l.Ephemeral[:len(l.Ephemeral):len(l.Ephemeral)], checks: l.checks, byID: l.byID}
 	for i := from; i < len(l.history); i++ {
 		if l.later[i] != nil {
 			// Their responses are decoded by Verdict, outside the
@@ -134,6 +140,7 @@ type Pending struct {
 	shortened bool
 	ephemeral []string
 	checks    []*check.Check
+	byID      map[string]*check.Check
 	blocks    *thread.Prints // nil: the judgement keeps its own
 	later     []*deferred    // of the calls judged against, in step from from; nil when none is
 	traffic   check.Traffic  // what Verdict judges: kept here, one allocation fewer
@@ -167,7 +174,7 @@ func (p *Pending) Verdict() Verdict {
 		}
 		v.Findings = append(v.Findings, f)
 		if f.Severity == check.SeverityError && v.Rejection == nil {
-			v.Rejection = Reject(p.wire, f)
+			v.Rejection = Reject(p.wire, p.byID[f.Check], f)
 		}
 	}
 	return v

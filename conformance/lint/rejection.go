@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/conformance/check"
-	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/providers"
 	"github.com/llmtck/llmtck/traffic"
 )
@@ -32,24 +31,27 @@ func (r *Rejection) String() string {
 }
 
 // Reject is the provider's answer to a request with the error-level
-// finding f on wire w: its status, and its own error text with the
-// finding's block numbers and ids written in.
-func Reject(w traffic.Wire, f check.Finding) *Rejection {
-	status, message := providerAnswer(f)
+// finding f of check c on wire w: its status, and its own error text with
+// the finding's block numbers and ids written in. A nil c (a check the
+// caller does not know) is answered 400 with the finding's message.
+func Reject(w traffic.Wire, c *check.Check, f check.Finding) *Rejection {
+	status, message := providerAnswer(c, f)
 	return &Rejection{Check: f.Check, Location: strings.TrimPrefix(f.Location, "request."), Status: status,
 		Message: message, Detail: f.Message, Body: providers.ErrorBody(w, status, message)}
 }
 
 // providerAnswer is the status and text the provider answers f with.
-func providerAnswer(f check.Finding) (status int, message string) {
+func providerAnswer(c *check.Check, f check.Finding) (status int, message string) {
 	loc := strings.TrimPrefix(f.Location, "request.")
-	message = f.Message
-	if c := checks.Lookup(f.Check); c != nil && c.ProviderError != "" {
+	message, status = f.Message, http.StatusBadRequest
+	if c == nil {
+		return status, message
+	}
+	if c.ProviderError != "" {
 		message = fillIn(alternative(c.ProviderError, f.Message), loc, f.Message)
 	}
-	status = http.StatusBadRequest
-	if f.Check == "OAI-RSN-003" { // an unpersisted reasoning item: OpenAI says 404
-		status = http.StatusNotFound
+	if c.ProviderStatus != 0 {
+		status = c.ProviderStatus
 	}
 	return status, message
 }

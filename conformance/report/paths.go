@@ -56,6 +56,12 @@ func CheckPaths(paths []string, checks []*check.Check, wire traffic.Wire, exclud
 	return rep, nil
 }
 
+// Files expands paths into the recordings they name, in walk order: a file
+// as it is, a folder walked as check walks it (recursively, links followed,
+// hidden folders and files matching an exclude glob left out, files kept by
+// their extension or, with an unusual name, by their content).
+func Files(paths []string, exclude ...string) ([]string, error) { return collect(paths, exclude) }
+
 // collect expands paths into the files to check, in walk order.
 func collect(paths, exclude []string) ([]string, error) {
 	var files []string

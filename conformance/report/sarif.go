@@ -4,7 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
+	"os"
 	"path/filepath"
+	"runtime/debug"
+	"strings"
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
 
@@ -25,6 +29,15 @@ func (r *Report) WriteSARIF(w io.Writer, catalogue []*check.Check) error {
 		return err
 	}
 	run := sarif.NewRunWithInformationURI("llmtck", informationURI)
+	v := toolVersion()
+	run.Tool.Driver.Version = &v
+	// Relative paths are URI references below the folder check ran in,
+	// which a viewer knows as the source root.
+	root := sarif.NewArtifactLocation().WithDescription(sarif.NewMessage().WithText("the folder llmtck check ran in"))
+	if wd, err := os.Getwd(); err == nil {
+		root.WithUri(fileURI(wd) + "/")
+	}
+	run.OriginalUriBaseIDs = map[string]*sarif.ArtifactLocation{srcRoot: root}
 	index := map[string]int{}
 	for i, c := range catalogue {
 		index[c.ID] = i
@@ -45,13 +58,16 @@ func (r *Report) WriteSARIF(w io.Writer, catalogue []*check.Check) error {
 	}
 	inv := run.AddInvocation(!r.Unreadable())
 	for _, f := range r.Files {
-		uri := filepath.ToSlash(f.Path)
-		run.AddDistinctArtifact(uri)
+		uri, base := artifactURI(f.Path)
+		art := run.AddDistinctArtifact(uri)
+		if base != "" {
+			art.Location.WithUriBaseId(base)
+		}
 		if f.Error != "" {
 			inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, &sarif.Notification{
 				Level:     "error",
 				Message:   sarif.NewTextMessage(f.Error),
-				Locations: []*sarif.Location{artifactAt(uri)},
+				Locations: []*sarif.Location{artifactAt(uri, base)},
 			})
 			continue
 		}
@@ -66,7 +82,7 @@ func (r *Report) WriteSARIF(w io.Writer, catalogue []*check.Check) error {
 			if i, ok := index[fd.Check]; ok {
 				res.WithRuleIndex(i)
 			}
-			loc := artifactAt(uri)
+			loc := artifactAt(uri, base)
 			name := fmt.Sprintf("interaction[%d]", fd.Interaction)
 			if fd.Location != "" {
 				name += "." + fd.Location
@@ -83,8 +99,46 @@ func (r *Report) WriteSARIF(w io.Writer, catalogue []*check.Check) error {
 	return enc.Encode(rep)
 }
 
-func artifactAt(uri string) *sarif.Location {
-	return sarif.NewLocationWithPhysicalLocation(sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewArtifactLocation().WithUri(uri)))
+func artifactAt(uri, base string) *sarif.Location {
+	al := sarif.NewArtifactLocation().WithUri(uri)
+	if base != "" {
+		al.WithUriBaseId(base)
+	}
+	return sarif.NewLocationWithPhysicalLocation(sarif.NewPhysicalLocation().WithArtifactLocation(al))
+}
+
+// srcRoot is the base id of relative artifact URIs: the source root, as
+// code-scanning services name it.
+const srcRoot = "%SRCROOT%"
+
+// artifactURI is the SARIF artifactLocation of a file as check named it: a
+// relative path becomes a URI reference below srcRoot, an absolute one a
+// file: URI, each with the characters a URI reserves percent-encoded
+// (spaces, #, %, [ …), so that a file name is never read as a fragment or
+// a query.
+func artifactURI(path string) (uri, base string) {
+	if filepath.IsAbs(path) {
+		return fileURI(path), ""
+	}
+	return (&url.URL{Path: filepath.ToSlash(path)}).EscapedPath(), srcRoot
+}
+
+// fileURI is the file: URI of an absolute path.
+func fileURI(abs string) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows drive: file:///C:/…
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+// toolVersion is the version the binary was built as, "(devel)" from a
+// checkout.
+func toolVersion() string {
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
+		return info.Main.Version
+	}
+	return "(devel)"
 }
 
 // ruleHelp is a check's help text: its law, what the provider answers,

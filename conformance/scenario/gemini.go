@@ -169,11 +169,11 @@ func (gem) respond(m *Minter, s *Scenario, n int, req *traffic.Request, stream b
 
 // verify checks the thoughtSignature of every functionCall part of the
 // current turn — the model turns after the last user content that is not
-// only function responses — as a Gemini 3 model does (wire-rules G2, G3):
-// an altered, foreign or moved signature is GEM-SIG-003's "Corrupted
-// thought signature.", and so is a genuine one whose history changed.
-// Signatures elsewhere are not validated by the API; the documented dummy
-// signatures stand for calls the client wrote and pass.
+// only function responses — as a Gemini 3 model does
+// (docs/provider-rules.md G2, G3): an altered, foreign or moved signature is
+// GEM-SIG-003's "Corrupted thought signature.", and so is a genuine one whose
+// history changed. Signatures elsewhere are not validated by the API; the
+// documented dummy signatures stand for calls the client wrote and pass.
 func (gem) verify(m *Minter, req *traffic.Request) *Fault {
 	req = gemNormal(req)
 	for i := gemTurnStart(req.Messages) + 1; i < len(req.Messages); i++ {
@@ -192,8 +192,8 @@ func (gem) verify(m *Minter, req *traffic.Request) *Fault {
 					Detail: fmt.Sprintf("the thoughtSignature at %s is not one the simulator minted for this functionCall (%s)", loc, b.Name)}
 			case rebound:
 				// Google documents signatures as bound to the model, route
-				// and key (wire-rules G3), not to the history before them:
-				// report it, do not refuse it.
+				// and key (docs/provider-rules.md G3), not to the history
+				// before them: report it, do not refuse it.
 				return &Fault{Check: "GEM-SIG-003", Location: loc, Warning: true,
 					Detail: fmt.Sprintf("the thoughtSignature at %s was minted after a different history: the system instruction, tools, an earlier content or an earlier part changed, or the part moved (a warning: no public document says Gemini refuses this)", loc)}
 			}

@@ -493,8 +493,8 @@ func FuzzGeminiVerify(f *testing.F) {
 }
 
 // Edits of the history under a signed call are not refused: Google binds a
-// signature to the model, route and key (wire-rules G3), and no public
-// document to the history before it. The simulator reports them as a
+// signature to the model, route and key (docs/provider-rules.md G3), and no
+// public document to the history before it. The simulator reports them as a
 // GEM-SIG-003 warning and answers.
 func TestGeminiHistoryEditsAreWarnings(t *testing.T) {
 	cases := []struct {

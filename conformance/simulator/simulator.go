@@ -87,7 +87,7 @@ func (r Rejection) String() string { return fmt.Sprintf("step %d: %s", r.Step, &
 
 // NewSimulator returns a simulator for one conversation of sc.
 func NewSimulator(sc *scenario.Scenario) *Simulator {
-	l := lint.New(nil)
+	l := lint.New(checks.All())
 	for _, t := range sc.Turns {
 		if t.Feedback != "" {
 			l.Ephemeral = append(l.Ephemeral, t.Feedback)
@@ -351,7 +351,7 @@ func (s *Simulator) judge(ex traffic.Exchange) *lint.Rejection {
 	s.findings = append(s.findings, v.Findings...)
 	for _, f := range v.Findings {
 		if f.Severity == check.SeverityError && !s.tolerated(f.Check) {
-			return lint.Reject(ex.Wire, f)
+			return lint.Reject(ex.Wire, checks.Lookup(f.Check), f)
 		}
 	}
 	if f := scenario.Verify(s.mints[ex.Wire], ex.Wire, ex.Request); f != nil {
@@ -361,7 +361,7 @@ func (s *Simulator) judge(ex traffic.Exchange) *lint.Rejection {
 		}
 		s.findings = append(s.findings, fd)
 		if !f.Warning && !s.tolerated(fd.Check) {
-			return lint.Reject(ex.Wire, fd)
+			return lint.Reject(ex.Wire, checks.Lookup(fd.Check), fd)
 		}
 	}
 	return nil

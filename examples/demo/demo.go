@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/llmtck/llmtck/conformance/checks"
+	"github.com/llmtck/llmtck/conformance/lint"
 	"github.com/llmtck/llmtck/conformance/report"
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/conformance/simulator"
@@ -60,7 +61,7 @@ func run(ctx context.Context, w io.Writer, name, dir string) error {
 	// 2. The base-URL recorder in front of it, writing one cassette.
 	path := filepath.Join(dir, filepath.FromSlash(sc.Name)+".yaml")
 	os.Remove(path) // a rerun starts a fresh cassette; the recorder appends
-	rec, err := proxy.NewRecorder(proxy.Options{Mode: proxy.ModeRecord, Cassette: path, Lint: true, Log: indent(w)})
+	rec, err := proxy.NewRecorder(proxy.Options{Mode: proxy.ModeRecord, Cassette: path, Judge: func() proxy.Judge { return lint.New(checks.All()) }, Log: indent(w)})
 	if err != nil {
 		return err
 	}

@@ -19,9 +19,9 @@ type Policy struct {
 	Query   []string
 }
 
-// Default is the policy of wire-rules §6: API keys and bearer tokens of every
-// provider, cookies, AWS session tokens, and the organisation and project ids
-// that providers echo in responses.
+// Default is the policy of docs/provider-rules.md §6: API keys and bearer
+// tokens of every provider, cookies, AWS session tokens, and the organisation
+// and project ids that providers echo in responses.
 func Default() Policy {
 	return Policy{
 		Headers: []string{

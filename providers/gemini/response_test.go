@@ -9,7 +9,7 @@ import (
 )
 
 // sigMissing is the 400 Gemini 3 answers a call without its signature with
-// (wire-rules §4.4 G2).
+// (docs/provider-rules.md §4.4 G2).
 const sigMissing = "Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:get_weather` , position 2. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details."
 
 func TestResponseErrors(t *testing.T) {

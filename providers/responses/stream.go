@@ -16,7 +16,7 @@ import (
 // event's response as the final one; openai-go's ResponseAccumulator lets an
 // output_item.done item replace what the deltas built and a terminal
 // response.output supersede both. Here the output_item.done item is the
-// authoritative copy of each item (wire-rules §3.4: .added may lack
+// authoritative copy of each item (docs/provider-rules.md §3.4: .added may lack
 // encrypted_content, and the server re-encrypts encrypted_content every time
 // it serialises an item, so the .done, terminal and .added tokens differ);
 // the terminal output fills items that were never done and is checked

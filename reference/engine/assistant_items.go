@@ -12,9 +12,10 @@ import (
 // one assistant turn whose calls all wait for results. Keeping the items
 // apart keeps what each one carries (item ids, reasoning payloads, message
 // fields such as phase) for an exact echo; merging them into one message
-// would lose it. It is seed 001's assistant_message patch for such wires,
-// so its Kind is KindAssistantMessage and only the LLM phase produces it.
-// The items are checked together: one bad item rejects them all.
+// would lose it. It is the assistant_message patch of
+// docs/reference-model.md, seed 001, for such wires, so its Kind is
+// KindAssistantMessage and only the LLM phase produces it. The items are
+// checked together: one bad item rejects them all.
 type AssistantItems struct{ Items []traffic.Message }
 
 func (AssistantItems) Kind() MutationKind { return KindAssistantMessage }

@@ -8,7 +8,7 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// EventType names a harness event (seed 004).
+// EventType names a harness event (docs/reference-model.md, seed 004).
 type EventType string
 
 const (

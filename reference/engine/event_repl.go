@@ -1,9 +1,9 @@
 package engine
 
-// The REPL events of seed 004: a tool that runs code (a REPL) reports its
-// input, its streamed output and its result with them, through
-// ToolContext.Emit. The reference harness has no such tool of its own; the
-// events are here so one can be written against the seed's names.
+// The REPL events of docs/reference-model.md, seed 004: a tool that runs code
+// (a REPL) reports its input, its streamed output and its result with them,
+// through ToolContext.Emit. The reference harness has no such tool of its own;
+// the events are here so one can be written against the seed's names.
 const (
 	EventReplInput    EventType = "repl_input"
 	EventReplProgress EventType = "repl_progress"

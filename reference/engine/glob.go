@@ -7,8 +7,9 @@ import (
 	"strings"
 )
 
-// A glob is a permission pattern (seed 004: `{"path": "src/**"}`), matched
-// as the seed's library, minimatch, matches with its default options:
+// A glob is a permission pattern (docs/reference-model.md, seed 004:
+// `{"path": "src/**"}`), matched as the seed's library, minimatch, matches with
+// its default options:
 //
 //   - "*", "?" and "[...]" stay within one path segment; "**" as a whole
 //     segment crosses segments, and at the end of a pattern it needs at

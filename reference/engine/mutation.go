@@ -8,7 +8,8 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// MutationKind names one of the ten transcript patches of seed 001.
+// MutationKind names one of the ten transcript patches of
+// docs/reference-model.md, seed 001.
 type MutationKind string
 
 const (
@@ -140,7 +141,8 @@ func reject(k MutationKind, err error, format string, args ...any) error {
 }
 
 // Phase is the step of a loop iteration that produced a mutation; within an
-// iteration mutations apply hooks first, then LLM, tools, abort (seed 001).
+// iteration mutations apply hooks first, then LLM, tools, abort
+// (docs/reference-model.md, seed 001).
 type Phase int
 
 const (

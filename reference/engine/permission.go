@@ -6,10 +6,10 @@ import (
 )
 
 // ToolPermission names a tool and, optionally, glob patterns its parameters
-// must match (seed 004). Patterns are matched as minimatch matches them,
-// on values cleaned as paths (see glob): "src/**" matches "src/a/b.go" but
-// not "src/.env", "src" or "src/../secrets/x". The tool name is a glob too
-// ("*" matches every tool).
+// must match (docs/reference-model.md, seed 004). Patterns are matched as
+// minimatch matches them, on values cleaned as paths (see glob): "src/**"
+// matches "src/a/b.go" but not "src/.env", "src" or "src/../secrets/x". The
+// tool name is a glob too ("*" matches every tool).
 type ToolPermission struct {
 	Tool   string            `json:"tool"`
 	Params map[string]string `json:"params,omitempty"`

@@ -101,9 +101,9 @@ func TestNewPermissionGateErrors(t *testing.T) {
 	}
 }
 
-// The bypasses seed 004's gate had: traversal, dotfiles, a folder matching
-// its own "/**", and keys that differ only in case, which encoding/json
-// hands to a tool as one field (the last).
+// The bypasses the gate of docs/reference-model.md, seed 004, had: traversal,
+// dotfiles, a folder matching its own "/**", and keys that differ only in case,
+// which encoding/json hands to a tool as one field (the last).
 func TestPermissionBypasses(t *testing.T) {
 	g, err := NewPermissionGate(Permissions{Allowlist: []ToolPermission{
 		{Tool: "read_file", Params: map[string]string{"path": "src/**"}},

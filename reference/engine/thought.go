@@ -14,7 +14,7 @@ import (
 )
 
 // ReplayPlainText is the replayCompatibility tag of a thought that every
-// adapter can replay, as plain text (seed 003).
+// adapter can replay, as plain text (docs/reference-model.md, seed 003).
 const ReplayPlainText = "plain-text"
 
 // Replay tags of the opaque reasoning payloads the four wires produce. The

@@ -16,7 +16,8 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// ToolDefinition is a tool the model may call (seed 004).
+// ToolDefinition is a tool the model may call
+// (docs/reference-model.md, seed 004).
 type ToolDefinition struct {
 	Name        string
 	Description string // shown to the model
@@ -63,8 +64,9 @@ type ToolContext struct {
 }
 
 // FileTime records when a run read each file, so a tool can tell, before it
-// writes, whether the file changed since (seed 004's ToolContext.fileTime).
-// It is safe for concurrent use; the zero value is ready.
+// writes, whether the file changed since (ToolContext.fileTime of
+// docs/reference-model.md, seed 004). It is safe for concurrent use; the zero
+// value is ready.
 type FileTime struct {
 	mu   sync.Mutex
 	read map[string]time.Time

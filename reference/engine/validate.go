@@ -232,8 +232,8 @@ func (v *validator) result(at loc, b *traffic.Block) {
 
 // leadingThinking reports whether b is a block that must lead its assistant
 // message and may not end it: Anthropic thinking and redacted_thinking
-// (wire-rules A3, A4). A Gemini thought part (Thought set) is an ordinary
-// part and may sit anywhere in its turn.
+// (docs/provider-rules.md A3, A4). A Gemini thought part (Thought set) is an
+// ordinary part and may sit anywhere in its turn.
 func leadingThinking(b *traffic.Block) bool {
 	return (b.Type == traffic.BlockThinking && !b.Thought) || b.Type == traffic.BlockRedacted
 }

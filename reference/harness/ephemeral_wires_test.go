@@ -31,8 +31,8 @@ var officialURL = map[traffic.Wire]string{
 	traffic.WireBedrock:   "https://bedrock-runtime.us-east-1.amazonaws.com/model/m/converse",
 }
 
-// Seed 000 lets any message be ephemeral and sends it with the next
-// request (docs/reference-model.md, seed 000). On every wire an ephemeral
+// Any message may be ephemeral, and it is sent with the next request
+// (docs/reference-model.md, seed 000). On every wire an ephemeral
 // system message goes to the system prompt (never a system role inside the
 // conversation, which Anthropic, Bedrock and Gemini refuse), and ephemeral
 // assistant and user messages (a refused answer and the retry's feedback)

@@ -12,11 +12,11 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// Seed 004's gateway surface in one run: derivePermission decides the gate,
-// tool_call comes after the decision, tool_progress and the tool's own
-// events reach the consumer, the invoke context reaches the model, fileTime
-// is shared, and a tool's result (for the application) never reaches the
-// model, only its context does.
+// The gateway surface of docs/reference-model.md, seed 004, in one run:
+// derivePermission decides the gate, tool_call comes after the decision,
+// tool_progress and the tool's own events reach the consumer, the invoke
+// context reaches the model, fileTime is shared, and a tool's result (for the
+// application) never reaches the model, only its context does.
 func TestGatewaySurface(t *testing.T) {
 	p := newProvider(t,
 		streamed(turn{thinking: "plan", signature: "c2ln", calls: []call{{"toolu_1", "deploy", `{"target":"staging","force":true}`}, {"toolu_2", "deploy", `{"target":"prod"}`}}}),
@@ -112,7 +112,8 @@ func TestRegistry(t *testing.T) {
 	if l := reg.List(); len(l) != 1 || l[0].ID != "ref" {
 		t.Errorf("List: %+v", l)
 	}
-	// registeredAt is a Unix number in JSON, as seed 004's type says.
+	// registeredAt is a Unix number in JSON, as the type of
+	// docs/reference-model.md, seed 004 says.
 	at := time.UnixMilli(1767359045123).UTC()
 	data, err := json.Marshal(harness.Info{ID: "x", Name: "X", RegisteredAt: at})
 	if err != nil || string(data) != `{"id":"x","name":"X","registeredAt":1767359045123}` {
@@ -124,8 +125,8 @@ func TestRegistry(t *testing.T) {
 	}
 }
 
-// Seed 004's invoke parameters: model, env.parentId and env.spawn(task,
-// parentId) are the caller's to set. The request names the given model,
+// The invoke parameters of docs/reference-model.md, seed 004: model,
+// env.parentId and env.spawn(task, parentId) are the caller's to set. The request names the given model,
 // every event carries the given parent id, and a tool's Spawn goes to the
 // given function with the spawning call's id.
 func TestInvokeParams(t *testing.T) {

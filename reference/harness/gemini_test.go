@@ -149,8 +149,8 @@ func TestGeminiCancelDuringStream(t *testing.T) {
 }
 
 // Cancelling while a tool runs answers it and every later call with
-// response {"error": …} (wire-rules §4.5): the next request has as many
-// function responses as calls, names matching, and no made-up ids.
+// response {"error": …} (docs/provider-rules.md §4.5): the next request has as
+// many function responses as calls, names matching, and no made-up ids.
 func TestGeminiCancelDuringTool(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

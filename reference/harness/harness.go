@@ -40,8 +40,8 @@ type Config struct {
 	Thinking  *traffic.Thinking
 	// Header is added to every request (anthropic-beta…).
 	Header http.Header
-	// Models are the models the harness supports (seed 004's
-	// supportedModels); nil means Model alone.
+	// Models are the models the harness supports (supportedModels of
+	// docs/reference-model.md, seed 004); nil means Model alone.
 	Models []string
 	// Redaction scrubs reasoning text in the events observers and audit
 	// logs get; what is sent to the provider is never redacted.
@@ -86,19 +86,23 @@ func New(cfg Config) (*Harness, error) {
 	return &Harness{cfg: cfg, codec: codec}, nil
 }
 
-// Params are one invocation's inputs (seed 004's GeneratorInvokeParams).
+// Params are one invocation's inputs (GeneratorInvokeParams of
+// docs/reference-model.md, seed 004).
 type Params struct {
-	// Model is this invocation's model (seed 004's invoke model); "" means
-	// Config.Model. It is not checked against SupportedModels: the provider
-	// says which models it serves.
+	// Model is this invocation's model (the invoke model of
+	// docs/reference-model.md, seed 004); "" means Config.Model. It is not
+	// checked against SupportedModels: the provider says which models it
+	// serves.
 	Model string
-	// ParentID is the id this run's events carry as parentId (seed 004's
-	// env.parentId): the call or run that started it, when it is part of a
-	// larger one. A sub-agent gets its spawning call's id.
+	// ParentID is the id this run's events carry as parentId (env.parentId
+	// of docs/reference-model.md, seed 004): the call or run that started
+	// it, when it is part of a larger one. A sub-agent gets its spawning
+	// call's id.
 	ParentID string
-	// Spawn, when set, is what a tool's ToolContext.Spawn calls (seed 004's
-	// env.spawn(task, parentId)), with the spawning call's id as parentID;
-	// nil means a sub-agent of this harness on the same provider.
+	// Spawn, when set, is what a tool's ToolContext.Spawn calls, with the
+	// spawning call's id as parentID (env.spawn(task, parentId) of
+	// docs/reference-model.md, seed 004); nil means a sub-agent of this
+	// harness on the same provider.
 	Spawn func(ctx context.Context, task, parentID string) (string, error)
 	// Messages is the starting transcript: system prompt, history and the
 	// new user message. Ephemeral ones are sent with the first request only.
@@ -109,11 +113,13 @@ type Params struct {
 	// is compiled, and never enter the history (so never the Store); the
 	// elided ones are reported in Run.Dispatch.
 	Thoughts []engine.Thought
-	// Context is more context for the model (seed 004's invoke context): it
-	// is sent as a system message after the given ones.
+	// Context is more context for the model (the invoke context of
+	// docs/reference-model.md, seed 004): it is sent as a system message after
+	// the given ones.
 	Context string
 	// FileTime is handed to every tool (ToolContext.FileTime) of the run and
-	// its sub-agents; nil means a fresh one (seed 004's env.fileTime).
+	// its sub-agents; nil means a fresh one (env.fileTime of
+	// docs/reference-model.md, seed 004).
 	FileTime *engine.FileTime
 	// MaxIterations bounds model calls; 0 means 10.
 	MaxIterations int
@@ -152,7 +158,8 @@ type Run struct {
 	announced map[string]bool  // tool calls whose tool_call event was sent
 }
 
-// SupportedModels lists the models the harness supports (seed 004).
+// SupportedModels lists the models the harness supports
+// (docs/reference-model.md, seed 004).
 func (h *Harness) SupportedModels() []string {
 	if len(h.cfg.Models) > 0 {
 		return slices.Clone(h.cfg.Models)
@@ -233,10 +240,11 @@ func (r *Run) ID() string { return r.runID }
 // Dispatch says where the invocation's thoughts went in the latest request.
 func (r *Run) Dispatch() engine.Dispatch { return r.dispatch }
 
-// Thoughts is the run's durable reasoning context (seed 003): every thought
-// it was given, the ones elided for this adapter included, then one per
-// reasoning block of the run's own replies, so a later dispatch to another
-// adapter can pick up what this one could not replay.
+// Thoughts is the run's durable reasoning context
+// (docs/reference-model.md, seed 003): every thought it was given, the ones
+// elided for this adapter included, then one per reasoning block of the run's
+// own replies, so a later dispatch to another adapter can pick up what this one
+// could not replay.
 func (r *Run) Thoughts() []engine.Thought {
 	return slices.Concat(r.p.Thoughts, r.thoughts)
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/lint"
 	"github.com/llmtck/llmtck/internal/sse"
 	"github.com/llmtck/llmtck/providers"
@@ -578,9 +579,10 @@ func TestPersistToSQLStore(t *testing.T) {
 	}
 }
 
-// Seed 003 in the loop: a thought whose declared tag has no channel on the
-// wire rides along under the side-channel key, payload untouched; the run's
-// thoughts keep the elided ones and add the reasoning of its own replies.
+// Thought routing (docs/reference-model.md, seed 003) in the loop: a thought
+// whose declared tag has no channel on the wire rides along under the
+// side-channel key, payload untouched; the run's thoughts keep the elided ones
+// and add the reasoning of its own replies.
 func TestThoughtsSideChannelAndContext(t *testing.T) {
 	p := newProvider(t, streamed(turn{thinking: "fresh", signature: "c2lnMg==", text: "ok"}))
 	h, err := harness.New(harness.Config{BaseURL: p.srv.URL, Wire: traffic.WireAnthropic, Model: "claude-test", Stream: true,
@@ -611,9 +613,9 @@ func TestThoughtsSideChannelAndContext(t *testing.T) {
 	}
 }
 
-// Seed 000's RedactionPolicy: observers see reasoning with the sensitive
-// parts scrubbed, while the next request echoes the thinking block
-// byte-exact, so its signature stays valid.
+// The RedactionPolicy of docs/reference-model.md, seed 000: observers see
+// reasoning with the sensitive parts scrubbed, while the next request echoes
+// the thinking block byte-exact, so its signature stays valid.
 func TestRedactionPolicyLeavesTheWireAlone(t *testing.T) {
 	p := newProvider(t,
 		streamed(turn{thinking: "the token is secret-4242, then write", signature: "c2lnbmVk", calls: []call{{"toolu_1", "write", `{"path":"a"}`}}}),
@@ -660,11 +662,12 @@ func respBody(tu turn) []byte {
 	return out
 }
 
-// Seeds 001 and 002 joined: a conversation with signed thinking is stored in
-// the SQL store, the process stops, a new one reopens the file and resumes,
-// and the next request echoes the thinking block byte-exact, which the
-// simulator's judge (the live linter) accepts; a compaction in the resumed
-// run marks the replaced rows removed, with the summary that replaced them.
+// docs/reference-model.md, seeds 001 and 002, joined: a conversation with
+// signed thinking is stored in the SQL store, the process stops, a new one
+// reopens the file and resumes, and the next request echoes the thinking block
+// byte-exact, which the simulator's judge (the live linter) accepts; a
+// compaction in the resumed run marks the replaced rows removed, with the
+// summary that replaced them.
 func TestResumeFromSQLStore(t *testing.T) {
 	first := turn{thinking: "Check the file first.", signature: "EqQBCkYIBxgCKkB/c2ln+Lw==", calls: []call{{"toolu_1", "write", `{"path":"a"}`}}}
 	second := turn{text: "written"}
@@ -706,7 +709,7 @@ func TestResumeFromSQLStore(t *testing.T) {
 	if want := `{"type":"thinking","thinking":"Check the file first.","signature":"EqQBCkYIBxgCKkB/c2ln+Lw=="}`; !strings.Contains(string(p.bodies[2]), want) {
 		t.Fatalf("the resumed request does not echo the thinking block byte-exact:\n%s", p.bodies[2])
 	}
-	l := lint.New(nil)
+	l := lint.New(checks.All())
 	for i, tu := range []turn{first, second, third} {
 		ex := providers.Decode(i, providers.Call{Method: "POST", URL: "https://api.anthropic.com/v1/messages", RequestBody: p.bodies[i],
 			Status: 200, ResponseHeader: http.Header{"Content-Type": {"text/event-stream"}}, ResponseBody: respBody(tu)})

@@ -43,7 +43,8 @@ func (r *Run) call(iteration int) (reply, error) {
 	}
 	if side := engine.SideChannel(c.Thoughts.Side); side != nil {
 		// Thoughts whose tag the adapter declares but its wire has no
-		// channel for ride along under the documented key (seed 003).
+		// channel for ride along under the documented key
+		// (docs/reference-model.md, seed 003).
 		rawjson.SetExtra(&req.Extra, engine.SideChannelKey, side)
 	}
 	body, err := r.h.codec.EncodeRequest(req)

@@ -129,7 +129,8 @@ func (r *Run) narrate(i int, msgs []traffic.Message) []traffic.Block {
 		}
 	}
 	// Each call is announced by runTools once the permission gate has
-	// decided it (seed 004), and answered by a tool_result, even when cancelled.
+	// decided it (docs/reference-model.md, seed 004), and answered by a
+	// tool_result, even when cancelled.
 	return calls
 }
 

@@ -11,8 +11,8 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// Media parts are {mediaType, data} in the model (docs/reference-model.md,
-// seed 004): a user's neutral image goes out on every wire in that wire's
+// Media parts are {mediaType, data} in the model
+// (docs/reference-model.md, seed 004): a user's neutral image goes out on every wire in that wire's
 // form, and the history keeps it neutral.
 func TestNeutralMediaOnEveryWire(t *testing.T) {
 	const png = "iVBORw0KGgoAAAANSUhEUg=="

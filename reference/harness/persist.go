@@ -13,15 +13,15 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// persist writes the history to the store (seeds 001 and 002). The stored
-// conversation's live rows that still begin the history stay as they are;
-// the live rows after them were replaced (a compaction, a context reset)
-// and are marked removed, keeping as their summary the text of what
-// replaced them; the rest of the history is added as new rows. A store
-// that keeps payloads (store.PayloadStore) also gets each message's full
-// wire form, so Resume gives it back byte-exact: signed thinking, redacted
-// data and tool arguments included. Ephemeral messages are never in the
-// history, so never stored.
+// persist writes the history to the store (docs/reference-model.md, seeds 001
+// and 002). The stored conversation's live rows that still begin the history
+// stay as they are; the live rows after them were replaced (a compaction, a
+// context reset) and are marked removed, keeping as their summary the text of
+// what replaced them; the rest of the history is added as new rows. A store
+// that keeps payloads (store.PayloadStore) also gets each message's full wire
+// form, so Resume gives it back byte-exact: signed thinking, redacted data and
+// tool arguments included. Ephemeral messages are never in the history, so
+// never stored.
 func (r *Run) persist() error {
 	s, conv := r.p.Store, r.p.ConversationID
 	all, err := s.List(conv, store.Filter{IncludeRemoved: true})

@@ -9,9 +9,10 @@ import (
 	"time"
 )
 
-// Info is a registered harness's metadata (seed 004's Harness). In JSON,
-// registeredAt is a Unix timestamp in milliseconds, a number as the seed's
-// type says (a JavaScript Date's unit), and left out when zero.
+// Info is a registered harness's metadata (the Harness of
+// docs/reference-model.md, seed 004). In JSON, registeredAt is a Unix
+// timestamp in milliseconds, a number as the seed's type says (a JavaScript
+// Date's unit), and left out when zero.
 type Info struct {
 	ID              string    `json:"id"`
 	Name            string    `json:"name"`
@@ -54,9 +55,9 @@ func (i *Info) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// Registry holds harnesses by id (seed 004's LoadedHarness: metadata and
-// the harness itself). It is safe for concurrent use; the zero value is
-// ready.
+// Registry holds harnesses by id (the LoadedHarness of
+// docs/reference-model.md, seed 004: metadata and the harness itself). It is
+// safe for concurrent use; the zero value is ready.
 type Registry struct {
 	mu sync.RWMutex
 	by map[string]registered

@@ -18,7 +18,7 @@ import (
 //     its own user content;
 //   - each result is functionResponse{name, response}, the response
 //     {"output": text}, or {"error": text} for a failed or cancelled call
-//     (wire-rules §4.2, §4.5); media stays in the response's parts;
+//     (docs/provider-rules.md §4.2, §4.5); media stays in the response's parts;
 //   - ids the loop made up for calls that came without one are taken off
 //     calls and results (LocalCallIDPrefix).
 func geminiContents(msgs []traffic.Message) []traffic.Message {

@@ -4,7 +4,7 @@ import "github.com/llmtck/llmtck/traffic"
 
 // The loop talks to the Responses wire statelessly: every request has
 // store:false and resends the whole history, asking for the reasoning
-// payloads it will need to resend (wire-rules §3.1).
+// payloads it will need to resend (docs/provider-rules.md §3.1).
 var responsesInclude = []string{"reasoning.encrypted_content"}
 
 // responsesItems puts the history in the Responses wire's item form. The

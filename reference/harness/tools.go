@@ -59,8 +59,8 @@ func failed(format string, args ...any) outcome {
 }
 
 // announce sends the call's tool_call event, once the gate has decided it.
-// Its input is the parsed arguments object on every wire (seed 004's
-// input); arguments that are not an object are sent as the wire had them.
+// Its input is the parsed arguments object on every wire (the input of
+// docs/reference-model.md, seed 004); arguments that are not an object are sent as the wire had them.
 func (r *Run) announce(c traffic.Block) {
 	if r.announced == nil {
 		r.announced = map[string]bool{}

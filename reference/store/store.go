@@ -1,6 +1,7 @@
-// Package store is the message-store contract (seed 002): the persistence
-// record of a conversation message, the MessageStore interface, and the
-// rules every implementation shares.
+// Package store is the message-store contract
+// (docs/reference-model.md, seed 002): the persistence record of a conversation
+// message, the MessageStore interface, and the rules every implementation
+// shares.
 package store
 
 import (
@@ -113,11 +114,12 @@ var (
 )
 
 // PayloadStore is a MessageStore that also keeps, beside each message's
-// text, an opaque payload of the application's choosing: seed 002 leaves
-// "binary/large payloads" to an external reference in services that
-// implement the store. The reference harness keeps each message's full
-// wire form there (signed thinking, redacted data, tool arguments), so a
-// conversation resumed from the store is echoed byte-exact.
+// text, an opaque payload of the application's choosing:
+// docs/reference-model.md, seed 002, leaves "binary/large payloads" to an
+// external reference in services that implement the store. The reference
+// harness keeps each message's full wire form there (signed thinking, redacted
+// data, tool arguments), so a conversation resumed from the store is echoed
+// byte-exact.
 type PayloadStore interface {
 	MessageStore
 	// PutPayload sets the payload of a stored message; ErrNotFound when

@@ -7,15 +7,16 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// The Anthropic Messages family (wire-rules §1.5, §1.6 and §7): signed
-// thinking echoed unchanged and in place, tool calls answered in the next
-// message, cancelled and cut-off calls closed out, messages well formed and
-// credentials redacted. The cross-turn checks share one walk over the
+// The Anthropic Messages family (docs/provider-rules.md §1.5, §1.6 and §7):
+// signed thinking echoed unchanged and in place, tool calls answered in the
+// next message, cancelled and cut-off calls closed out, messages well formed
+// and credentials redacted. The cross-turn checks share one walk over the
 // traffic (checks_anthropic_index.go) that ties every echoed block to the
-// response that produced it. A message that an earlier accepted request
-// already sent in the same context (model, thinking configuration, system,
-// tools, history before it) is not judged again: the provider took it, and a fault in history is
-// reported once, at the request that introduced it, not at every turn.
+// response that produced it. A message that an earlier accepted request already
+// sent in the same context (model, thinking configuration, system, tools,
+// history before it) is not judged again: the provider took it, and a fault in
+// history is reported once, at the request that introduced it, not at every
+// turn.
 var checks = []*check.Check{
 	antCheck(&check.Check{
 		ID: "ANT-THINK-001", Title: "Echoed thinking unchanged", Severity: check.SeverityError, Scope: "R,C",
@@ -24,7 +25,7 @@ var checks = []*check.Check{
 		Troubleshoot: "The signature covers the thinking text, so any edit is caught: trimming or re-wrapping the text, re-encoding the signature (URL-safe base64, re-quoting), rebuilding the block from a summary, or a proxy that converts between providers and back. " +
 			"Store the block exactly as the response produced it (for a stream: the concatenated thinking_delta text and signature_delta) and send those bytes back. " +
 			"The echo is tied to its origin by signature, else by thinking text, else by its place in the message that echoes a recorded response; the finding names the interaction that produced the original and shows the first differing byte. A block moved, reordered or left out is ANT-THINK-010's.",
-		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#19539", "anthropics/claude-code#63404", "vybestack/llxprt-code#1653", "wire-rules A1"}},
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#19539", "anthropics/claude-code#63404", "vybestack/llxprt-code#1653", "docs/provider-rules.md A1"}},
 		Judge:    judgeAntThink001,
 	}),
 	antCheck(&check.Check{
@@ -33,7 +34,7 @@ var checks = []*check.Check{
 		ProviderError: "messages.N.content.M.thinking.signature: Field required",
 		Troubleshoot: "A missing signature usually comes from a client that keeps only the thinking text (OpenAI-compatible adapters, chat UIs storing reasoning as plain text), or from a stream whose signature_delta never arrived because it was cut off. " +
 			"Keep the signature with the block, and drop a thinking block that has none rather than sending it.",
-		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"JohnnyZ93/oai-compatible-copilot#217", "justlovemaki/AIClient2API#437", "wire-rules A2"}},
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"JohnnyZ93/oai-compatible-copilot#217", "justlovemaki/AIClient2API#437", "docs/provider-rules.md A2"}},
 		Judge:    judgeAntThink002,
 	}),
 	antCheck(&check.Check{
@@ -44,7 +45,7 @@ var checks = []*check.Check{
 			"Only echo blocks the same platform produced; drop the others. " +
 			"How llmtck decides: a payload equal to one a recorded response produced is genuine (another platform is an error, another model family a warning, since such blocks are dropped); one equal to another wire's payload is cross-provider; otherwise, when the message recognisably echoes a recorded response (a shared signature, thinking text, tool_use id or text block) the block is synthesized if no such block was produced, and foreign when its token is not Anthropic-shaped. " +
 			"A message with no recorded origin is client-authored history from elsewhere and is not judged.",
-		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#10627", "ding113/claude-code-hub#518", "code-yeongyu/oh-my-openagent#2775 (synthesized blocks)", "wire-rules A2, A12"}},
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#10627", "ding113/claude-code-hub#518", "code-yeongyu/oh-my-openagent#2775 (synthesized blocks)", "docs/provider-rules.md A2, A12"}},
 		Judge:    judgeAntThink003,
 	}),
 	antCheck(&check.Check{
@@ -54,7 +55,7 @@ var checks = []*check.Check{
 		Troubleshoot: "Typical causes: the harness stores assistant messages without their thinking blocks (only text and tool calls), enables thinking in the middle of a tool loop, or merges messages so a text block comes first. " +
 			"Keep the thinking blocks of the current tool loop and send them back first; change the thinking configuration only when a new user turn starts. " +
 			"With adaptive thinking the model may answer without thinking, so the check fires only when the response that opened the loop did start with thinking.",
-		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Models: "thinking enabled", Sources: []string{"n8n-io/n8n#22550", "anomalyco/opencode#3077 (Bedrock)", "router-for-me/CLIProxyAPI#1109", "wire-rules A3"}},
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Models: "thinking enabled", Sources: []string{"n8n-io/n8n#22550", "anomalyco/opencode#3077 (Bedrock)", "router-for-me/CLIProxyAPI#1109", "docs/provider-rules.md A3"}},
 		Judge:    judgeAntThink004,
 	}),
 	antCheck(&check.Check{
@@ -63,7 +64,7 @@ var checks = []*check.Check{
 		ProviderError: "messages.N.content.0: If an assistant message contains any thinking blocks, the first block must be thinking or redacted_thinking. Found text.",
 		Troubleshoot: "Blocks get reordered when a harness rebuilds a message from separate lists (text first, then reasoning, then tool calls) or when a UI-oriented store sorts parts by type. " +
 			"Keep content blocks in the order the response produced them. A prefill that ends in thinking is rejected with `messages.N: The final block in an assistant message cannot be thinking.`: continue after a complete block instead.",
-		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Models: "thinking enabled", Sources: []string{"anthropics/claude-code#20705", "tailcallhq/forgecode#2107", "wire-rules A3, A4"}},
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Models: "thinking enabled", Sources: []string{"anthropics/claude-code#20705", "tailcallhq/forgecode#2107", "docs/provider-rules.md A3, A4"}},
 		Judge:    judgeAntThink005,
 	}),
 	antCheck(&check.Check{
@@ -72,7 +73,7 @@ var checks = []*check.Check{
 		ProviderError: "messages.N.content.0: When thinking is disabled, an `assistant` message in the final position cannot contain `thinking`. To use thinking blocks, enable `thinking` in your request.",
 		Troubleshoot: "This happens when a pause_turn continuation or a prefill is resent without the thinking configuration of the request that produced it (a retry path or a sub-agent that builds its own request). " +
 			"Send the same thinking configuration as the request that produced the message, or strip the thinking blocks of the final message.",
-		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"tailcallhq/forgecode#1853", "wire-rules A4"}},
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"tailcallhq/forgecode#1853", "docs/provider-rules.md A4"}},
 		Judge:    judgeAntThink006,
 	}),
 	antCheck(&check.Check{
@@ -88,7 +89,7 @@ var checks = []*check.Check{
 		ProviderError: "Thinking may not be enabled when tool_choice forces tool use.",
 		Troubleshoot: "Structured-output helpers often force a tool (tool_choice {\"type\":\"tool\"}) while the agent's default enables thinking. " +
 			"Use tool_choice auto (or none) with thinking, or disable thinking for the forced call. Adaptive thinking allows forced tool use on some models, so it is not judged here.",
-		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Models: "manual thinking (type \"enabled\"); adaptive thinking allows forced tool use on some models", Sources: []string{"mastra-ai/mastra#7507", "can1357/oh-my-pi#341", "wire-rules A5"}},
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Models: "manual thinking (type \"enabled\"); adaptive thinking allows forced tool use on some models", Sources: []string{"mastra-ai/mastra#7507", "can1357/oh-my-pi#341", "docs/provider-rules.md A5"}},
 		Judge:    judgeAntThink008,
 	}),
 	antCheck(&check.Check{
@@ -106,7 +107,7 @@ var checks = []*check.Check{
 		ProviderError: "messages.N.content.M: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified. These blocks must remain as they were in the original response.",
 		Troubleshoot: "Blocks move when a harness filters redacted_thinking or empty-text thinking blocks (display \"omitted\" still returns a signed block that must be echoed), rebuilds a message with text first, or merges two responses into one message. " +
 			"In the latest assistant message this is rejected; in earlier messages older models strip the blocks while preserved-thinking models reject or drop them, so findings there are warnings. Echo every block of every response, in order.",
-		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Models: "models with preserved thinking", Sources: []string{"Anthropic docs: preserved-thinking, prefix-checks", "wire-rules A12"}},
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Models: "models with preserved thinking", Sources: []string{"Anthropic docs: preserved-thinking, prefix-checks", "docs/provider-rules.md A12"}},
 		Judge:    judgeAntThink010,
 	}),
 	antCheck(&check.Check{
@@ -122,7 +123,7 @@ var checks = []*check.Check{
 		ProviderError: "messages.N: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_…. Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
 		Troubleshoot: "Typical causes: the user interrupted a tool call and the harness stored the call but not a result; a parallel call's result was lost; a reminder or user message was inserted between the call and its results; compaction cut between them. " +
 			"Always answer every tool_use, with is_error:true and an explanation when it was cancelled or denied.",
-		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#1237", "anthropics/claude-code#5989", "anthropics/claude-code#2697", "wire-rules A6"}},
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#1237", "anthropics/claude-code#5989", "anthropics/claude-code#2697", "docs/provider-rules.md A6"}},
 		Judge:    judgeAntTool001,
 	}),
 	antCheck(&check.Check{
@@ -131,7 +132,7 @@ var checks = []*check.Check{
 		ProviderError: "messages.N.content.M: unexpected `tool_use_id` found in `tool_result` blocks: toolu_…. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.",
 		Troubleshoot: "Usually compaction or a sliding window dropped the assistant message with the tool_use but kept its result, or a stream aborted before the tool_use was persisted. " +
 			"Trim history only at turn boundaries, and drop a tool_result together with its call.",
-		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#13460", "router-for-me/CLIProxyAPI#497", "wire-rules A7"}},
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#13460", "router-for-me/CLIProxyAPI#497", "docs/provider-rules.md A7"}},
 		Judge:    judgeAntTool002,
 	}),
 	antCheck(&check.Check{
@@ -139,7 +140,7 @@ var checks = []*check.Check{
 		Law:           "In a user message, every tool_result block comes before any other block.",
 		ProviderError: "messages.N: Did not find 1 `tool_result` block(s) at the beginning of this message. Messages following `tool_use` blocks must begin with a matching number of `tool_result` blocks.",
 		Troubleshoot:  "Harnesses that prepend a reminder, an image or the user's interjection to the results message cause this. Put tool_result blocks first and any other content after them.",
-		Evidence:      check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#37", "anthropics/anthropic-sdk-typescript#653", "wire-rules A8"}},
+		Evidence:      check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#37", "anthropics/anthropic-sdk-typescript#653", "docs/provider-rules.md A8"}},
 		Judge:         judgeAntTool003,
 	}),
 	antCheck(&check.Check{
@@ -148,7 +149,7 @@ var checks = []*check.Check{
 		ProviderError: "messages.N.content.M.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
 		Troubleshoot: "Ids from other providers break the pattern when a history is carried across (Kimi's functions.name:0, ids with dots, colons or pipes). Map foreign ids to a conforming one, consistently in the call and its result. " +
 			"A repeated id is a warning sign of a client that numbers calls itself; it is reported as info.",
-		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"RooCodeInc/Roo-Code#10649", "BlockRunAI/ClawRouter#17", "wire-rules A9"}},
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"RooCodeInc/Roo-Code#10649", "BlockRunAI/ClawRouter#17", "docs/provider-rules.md A9"}},
 		Judge:    judgeAntTool004,
 	}),
 	antCheck(&check.Check{
@@ -163,7 +164,7 @@ var checks = []*check.Check{
 		ProviderError: "messages.N: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_…. Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
 		Troubleshoot: "When the user interrupts a tool call, answer it anyway: a tool_result with is_error:true and text such as \"Cancelled by user before execution; no side effects.\", first in the next user message, followed by the user's text. " +
 			"A missing result is rejected (error); a result without is_error or without an explanation leaves the model guessing whether the tool ran (info).",
-		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#1237", "anthropics/claude-code#5989", "wire-rules A6, §1.6"}},
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#1237", "anthropics/claude-code#5989", "docs/provider-rules.md A6, §1.6"}},
 		Judge:    judgeAntCancel001,
 	}),
 	antCheck(&check.Check{
@@ -173,7 +174,7 @@ var checks = []*check.Check{
 		Troubleshoot: "A stream that ends early (client cancel, error event, dropped connection) leaves a partial message. A thinking block without its signature_delta cannot be echoed, and a tool_use whose input_json_delta stopped midway must not be executed. " +
 			"The safe rule is to discard the partial message entirely; if complete blocks are kept, every kept tool_use needs a tool_result. " +
 			"Text the user stopped is accepted by the API, but kept as it is the model reads a half answer as one it finished: drop it, or follow it with a user message that says it was interrupted (Claude Code sends \"[Request interrupted by user]\"), which makes the finding an info.",
-		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"JohnnyZ93/oai-compatible-copilot#217 (thinking.signature: Field required)", "decocms/studio#1803 (stream aborted before the tool_use was persisted)", "wire-rules §1.6"}},
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"JohnnyZ93/oai-compatible-copilot#217 (thinking.signature: Field required)", "decocms/studio#1803 (stream aborted before the tool_use was persisted)", "docs/provider-rules.md §1.6"}},
 		Judge:    judgeAntCancel002,
 	}),
 	antCheck(&check.Check{

@@ -24,7 +24,7 @@ var ephemeralChecks = []*check.Check{
 		Troubleshoot: "On models with preserved thinking the signature binds a thinking block to system, tools and every message before it — including the ephemeral reminder, file snapshot or status line the harness appended to that request and later left out. Echoing the block without it fails (400) or, with prefix_mismatch_behavior \"drop_block\", the block is silently dropped (thinking_dropped in input_transformations). " +
 			"check.Severity is error, the default for accounts created from 2026-08-31; it is a warning when the request sets prefix_mismatch_behavior to \"drop_block\". Older models without preserved thinking do not check the prefix. " +
 			"Fix: make such content append-only — send updates as new trailing messages that stay — or put it in a place that is not part of the prefix of any block you will echo.",
-		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Models: "models with preserved thinking (bound signatures)", Sources: []string{"anomalyco/opencode#48637", "Anthropic docs: preserved-thinking, fix-bound-to-a-different-conversation", "wire-rules A12, §1.7"}},
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Models: "models with preserved thinking (bound signatures)", Sources: []string{"anomalyco/opencode#48637", "Anthropic docs: preserved-thinking, fix-bound-to-a-different-conversation", "docs/provider-rules.md A12, §1.7"}},
 		Judge:    judgeAntEph001,
 	},
 	&check.Check{
@@ -33,7 +33,7 @@ var ephemeralChecks = []*check.Check{
 		Law:           "Ephemeral content sits after the tool_result blocks of the last user message or in a trailing message, never before tool_result blocks nor between a tool_use message and its results.",
 		ProviderError: "messages.N: Did not find 1 `tool_result` block(s) at the beginning of this message. Messages following `tool_use` blocks must begin with a matching number of `tool_result` blocks.",
 		Troubleshoot:  "Harnesses that inject a reminder, interrupt notice or file snapshot for one request often put it at the start of the user message that carries the tool results, or as a message of its own right after the assistant's tool_use. Both break the pair (A6/A8). Append it after the last tool_result block instead; the finding points at where it was.",
-		Evidence:      check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#37", "anthropics/anthropic-sdk-typescript#653", "wire-rules A8, §1.7"}},
+		Evidence:      check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#37", "anthropics/anthropic-sdk-typescript#653", "docs/provider-rules.md A8, §1.7"}},
 		Judge:         judgeAntEph002,
 	},
 }

@@ -10,14 +10,14 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// The preserved-thinking prefix rule (wire-rules A12) compares the system
-// prompt, the tools and every earlier message of the request that produced
-// a thinking block with those of the request that echoes it, cache_control
-// markers excluded. This file gives both sides one comparable form: a 64-bit
-// hash for the linear-time comparison, and a plain view for the go-cmp diff
-// that explains a mismatch. Both use decoded strings and compacted raw JSON,
-// so a re-encoding that keeps every value (whitespace, escapes of opaque
-// tokens) is not a difference.
+// The preserved-thinking prefix rule (docs/provider-rules.md A12) compares the
+// system prompt, the tools and every earlier message of the request that
+// produced a thinking block with those of the request that echoes it,
+// cache_control markers excluded. This file gives both sides one comparable
+// form: a 64-bit hash for the linear-time comparison, and a plain view for the
+// go-cmp diff that explains a mismatch. Both use decoded strings and compacted
+// raw JSON, so a re-encoding that keeps every value (whitespace, escapes of
+// opaque tokens) is not a difference.
 
 // antKey is a block's opaque token as map-key bytes: the token without its
 // quotes when it has no escapes (no allocation), else its decoded value.

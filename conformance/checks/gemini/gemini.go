@@ -7,11 +7,11 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// The Gemini checks (wire-rules §4.4–4.5): thought signatures go back
-// exactly as received, beside the part they came on; every step of the
+// The Gemini checks (docs/provider-rules.md §4.4–4.5): thought signatures go
+// back exactly as received, beside the part they came on; every step of the
 // current turn keeps the signature of its first function call; call and
-// response turns alternate and match in number; cancelled calls are closed
-// with an error response; recorded credentials are redacted.
+// response turns alternate and match in number; cancelled calls are closed with
+// an error response; recorded credentials are redacted.
 var checks = []*check.Check{
 	gemCheck(&check.Check{
 		ID: "GEM-SIG-001", Title: "thoughtSignature beside the functionCall", Severity: check.SeverityError, Scope: "R",
@@ -20,7 +20,7 @@ var checks = []*check.Check{
 		Troubleshoot: "The API parses the request against its proto schema, and FunctionCall has no signature field, so a nested one fails the whole request (the error above, reported in anthonyhaussman/opencode-agy-auth#56; TanStack/ai#459). " +
 			"It comes from request builders that attach the signature to the call object they already have (call[\"thoughtSignature\"] = sig) and from SDK types that model it as a FunctionCall field. " +
 			"Move it up one level, onto the part: {\"functionCall\": {…}, \"thoughtSignature\": \"…\"}. A nested signature also leaves the call without one, which GEM-SIG-002 reports on Gemini 3.",
-		Evidence: check.Evidence{Endpoints: check.GeminiEndpoints, Sources: []string{"TanStack/ai#459 (thoughtSignature nested in functionCall)", "wire-rules §4.2"}},
+		Evidence: check.Evidence{Endpoints: check.GeminiEndpoints, Sources: []string{"TanStack/ai#459 (thoughtSignature nested in functionCall)", "docs/provider-rules.md §4.2"}},
 		Judge:    judgeGemSig001,
 	}),
 	gemCheck(&check.Check{
@@ -31,7 +31,7 @@ var checks = []*check.Check{
 			"Typical causes: a history store that keeps only name and args of a tool call, a converter between provider formats, a signature nested inside functionCall (GEM-SIG-001), or parallel calls rebuilt in another order. " +
 			"Keep the part as received, signature included; only the first of parallel calls has one. A call the client wrote itself or imported from another model may carry the documented dummy signature (GEM-SIG-005). " +
 			"On models that do not validate (Gemini 2.5 and older, Gemini 3 Pro Image) and in older turns the same drop is a warning: the request passes but the model loses its reasoning.",
-		Evidence: check.Evidence{Endpoints: check.GeminiEndpoints, Models: "Gemini 3 (2.5 does not validate)", Sources: []string{"lbjlaq/Antigravity-Manager#938", "csells/dartantic#86", "Gemini docs: thought-signatures", "nanbingxyz/5ire#405 (2.5 does not enforce)", "wire-rules G2"}},
+		Evidence: check.Evidence{Endpoints: check.GeminiEndpoints, Models: "Gemini 3 (2.5 does not validate)", Sources: []string{"lbjlaq/Antigravity-Manager#938", "csells/dartantic#86", "Gemini docs: thought-signatures", "nanbingxyz/5ire#405 (2.5 does not enforce)", "docs/provider-rules.md G2"}},
 		Judge:    judgeGemSig002,
 	}),
 	gemCheck(&check.Check{
@@ -42,7 +42,7 @@ var checks = []*check.Check{
 			"It breaks when a store trims or re-wraps the string, when a converter rebuilds parts and puts the signature on the wrong one (for example copying it onto every parallel call), or when history from another route or key is replayed. " +
 			"Signatures are compared after base64 decoding: the URL-safe re-encoding pydantic-ai sends is accepted by the API and is only an XP-RAW-001 note. " +
 			"The finding is an error for function-call parts of the current turn on models that validate signatures (Gemini 3), and a warning elsewhere (text parts, older turns, older models), where the API does not check them. Send back the token exactly as received, on the same part.",
-		Evidence: check.Evidence{Endpoints: check.GeminiEndpoints, Models: "Gemini 3", Sources: []string{"google-gemini/gemini-cli#13467", "charmbracelet/crush#1698", "decolua/9router#301 (Vertex)", "wire-rules G1, G3"}},
+		Evidence: check.Evidence{Endpoints: check.GeminiEndpoints, Models: "Gemini 3", Sources: []string{"google-gemini/gemini-cli#13467", "charmbracelet/crush#1698", "decolua/9router#301 (Vertex)", "docs/provider-rules.md G1, G3"}},
 		Judge:    judgeGemSig003,
 	}),
 	gemCheck(&check.Check{
@@ -77,7 +77,7 @@ var checks = []*check.Check{
 		Troubleshoot: "The first error is what a history that starts with a function call gets — typically after compaction or a sliding window cut off the user message that started the turn (google-gemini/gemini-cli#11814). " +
 			"The second follows a response turn with no call before it: a dropped or merged model turn, or function responses split over several user contents after the call (google-gemini/gemini-cli#26956, langchain-ai/langchain#27799, lobehub/lobehub#7298). " +
 			"Cut history only at the start of a user turn, and send all the responses of one call turn in the one user content that follows it. Consecutive model contents count as one turn, as go-genai's chat sends a stream one chunk per content.",
-		Evidence: check.Evidence{Endpoints: check.GeminiEndpoints, Sources: []string{"google-gemini/gemini-cli#11814", "langchain-ai/langchain#27799", "lobehub/lobehub#7298", "crewAI's TestGeminiNativeToolCalling (responses one content each, 200)", "wire-rules G6"}},
+		Evidence: check.Evidence{Endpoints: check.GeminiEndpoints, Sources: []string{"google-gemini/gemini-cli#11814", "langchain-ai/langchain#27799", "lobehub/lobehub#7298", "crewAI's TestGeminiNativeToolCalling (responses one content each, 200)", "docs/provider-rules.md G6"}},
 		Judge:    judgeGemTool001,
 	}),
 	gemCheck(&check.Check{
@@ -87,7 +87,7 @@ var checks = []*check.Check{
 		Troubleshoot: "Seen when a cancelled or failed call gets no response at all, or parallel calls are answered in separate contents or only in part (google-gemini/gemini-cli#4217, microsoft/vscode#299295). " +
 			"Answer every call of the turn in the next content, in order, a cancelled one with {\"error\": …} (GEM-CANCEL-001). " +
 			"A name or id that does not match its call is not rejected by the models recorded so far (cagent names its responses after the call id and Gemini 2.5 accepts it), so it is reported as info: the model reads results against the wrong call.",
-		Evidence: check.Evidence{Endpoints: check.GeminiEndpoints, Sources: []string{"google-gemini/gemini-cli#4217", "microsoft/vscode#299295", "wire-rules G7"}},
+		Evidence: check.Evidence{Endpoints: check.GeminiEndpoints, Sources: []string{"google-gemini/gemini-cli#4217", "microsoft/vscode#299295", "docs/provider-rules.md G7"}},
 		Judge:    judgeGemTool002,
 	}),
 	gemCheck(&check.Check{

@@ -18,7 +18,7 @@ var ephemeralChecks = []*check.Check{
 		ID: "HIST-005", Title: "Ephemeral content never persisted", Severity: check.SeverityWarning,
 		Scope: "R,C", Since: "0.1.0",
 		Law: "Content declared ephemeral (such as a schema-retry feedback message) appears in a request only inside its last message; in any earlier message it was persisted into the history.",
-		Troubleshoot: "Ephemeral content is sent to the model once, is visible to recorders and audit, and is never persisted (seed 000): the provider accepts it anywhere, but a copy kept in the history goes on telling the model, turn after turn, to fix an answer it already fixed. " +
+		Troubleshoot: "Ephemeral content is sent to the model once, is visible to recorders and audit, and is never persisted (docs/reference-model.md, seed 000): the provider accepts it anywhere, but a copy kept in the history goes on telling the model, turn after turn, to fix an answer it already fixed. " +
 			"Typical causes: the retry loop appends the feedback to the transcript or the message store instead of to the one outgoing request, or the store ignores the message's ephemeral flag. " +
 			"Fix: build the retry request as the history plus the feedback as a trailing user message, and once an answer is accepted keep only the prompt and that answer — drop the rejected answer and the feedback.",
 		Judge:   judgeHist005,

@@ -27,7 +27,7 @@ var checks = []*check.Check{
 		ProviderError: "messages.N: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_…. Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
 		Troubleshoot: "Providers reject a tool call without its result and a result without its call (Anthropic A6/A7, OpenAI \"No tool output found for function call call_…\", Gemini's count rule). " +
 			"It happens when compaction or context trimming cuts between a call and its result, when a cancelled call's synthetic result is not persisted, or when a proxy filters messages. Trim at turn boundaries and drop or keep both halves together; the diff shows the edit.",
-		Evidence: check.Evidence{Endpoints: []traffic.Dialect{traffic.DialectDirect, traffic.DialectBedrock, traffic.DialectVertex, traffic.DialectAzure}, Sources: []string{"the tool-pair rules of each wire: wire-rules A6/A7, C1/C2, R5, G7"}},
+		Evidence: check.Evidence{Endpoints: []traffic.Dialect{traffic.DialectDirect, traffic.DialectBedrock, traffic.DialectVertex, traffic.DialectAzure}, Sources: []string{"the tool-pair rules of each wire: docs/provider-rules.md A6/A7, C1/C2, R5, G7"}},
 	}),
 	histCheck(&check.Check{
 		ID: "HIST-003", Title: "History edits keep signed blocks", Severity: check.SeverityError,
@@ -36,7 +36,7 @@ var checks = []*check.Check{
 		Troubleshoot: "Signed blocks bind the conversation around them: Anthropic rejects a changed latest assistant message and, with preserved thinking, a block omitted between others; OpenAI rejects a function_call or message whose id was produced after reasoning when the reasoning item is gone; Gemini requires each function call's thoughtSignature in place. " +
 			"check.Severity is error for those cases and warning where the provider only degrades (a Responses reasoning item whose follower carries no item id, a Gemini signature on a text part). " +
 			"Typical causes: the harness drops thinking of older turns, converts reasoning to plain text, or rebuilds assistant messages from parsed content. Keep signed blocks exactly where they were, or remove everything after them too.",
-		Evidence: check.Evidence{Endpoints: []traffic.Dialect{traffic.DialectDirect, traffic.DialectBedrock, traffic.DialectVertex, traffic.DialectAzure}, Sources: []string{"the signed-block rules of each wire: wire-rules A1/A12, R1/R2, G1/G2"}},
+		Evidence: check.Evidence{Endpoints: []traffic.Dialect{traffic.DialectDirect, traffic.DialectBedrock, traffic.DialectVertex, traffic.DialectAzure}, Sources: []string{"the signed-block rules of each wire: docs/provider-rules.md A1/A12, R1/R2, G1/G2"}},
 	}),
 	histCheck(&check.Check{
 		ID: "HIST-004", Title: "Compaction recognised", Severity: check.SeverityInfo,

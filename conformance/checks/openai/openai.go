@@ -7,9 +7,9 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// The OpenAI Chat Completions checks (wire-rules §2.4–2.5): every tool call
-// answered by a tool message before anything else, arguments echoed as
-// received, and the reasoning text that DeepSeek and Moonshot require back.
+// The OpenAI Chat Completions checks (docs/provider-rules.md §2.4–2.5): every
+// tool call answered by a tool message before anything else, arguments echoed
+// as received, and the reasoning text that DeepSeek and Moonshot require back.
 var checks = []*check.Check{
 	chatCheck(&check.Check{
 		ID: "OAI-TOOL-001", Title: "Every tool call answered by a tool message", Severity: check.SeverityError, Scope: "R,C",
@@ -17,7 +17,7 @@ var checks = []*check.Check{
 		ProviderError: "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: call_…",
 		Troubleshoot: "Seen when a harness persists the assistant's tool calls but the run is interrupted before the tools answer, when a denied or cancelled call gets no tool message, when parallel calls are answered only in part, or when a user or system message is inserted between the calls and their results (sdcb/chats#132, BerriAI/litellm#10083; some compatible hosts say \"insufficient tool messages following tool_calls message\", agno-agi/agno#3105). " +
 			"Answer every call, cancelled ones included, with a tool message right after the assistant message, and put any new user text after the tool messages.",
-		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Sources: []string{"sdcb/chats#132", "BerriAI/litellm#10083", "agno-agi/agno#3105", "wire-rules C1"}},
+		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Sources: []string{"sdcb/chats#132", "BerriAI/litellm#10083", "agno-agi/agno#3105", "docs/provider-rules.md C1"}},
 		Judge:    judgeChatCallsAnswered,
 	}),
 	chatCheck(&check.Check{
@@ -26,7 +26,7 @@ var checks = []*check.Check{
 		ProviderError: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
 		Troubleshoot: "An orphan tool message is what a history trimmer leaves when it cuts the window between an assistant message and its tool results, or what a converter produces when it drops assistant messages whose content is null (openai/openai-go#43, sdcb/chats#132). " +
 			"Trim whole steps (the assistant message with its tool messages), keep assistant messages that only carry tool_calls, and keep tool_call ids unchanged.",
-		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Sources: []string{"openai/openai-go#43", "sdcb/chats#132", "wire-rules C2"}},
+		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Sources: []string{"openai/openai-go#43", "sdcb/chats#132", "docs/provider-rules.md C2"}},
 		Judge:    judgeChatResultsMatched,
 	}),
 	chatCheck(&check.Check{
@@ -51,7 +51,7 @@ var checks = []*check.Check{
 		Troubleshoot: "OpenAI's own Chat Completions returns no reasoning text, so OpenAI-shaped clients drop the non-standard reasoning_content field when they store the assistant message (iOfficeAI/AionUi#2746). " +
 			"In thinking mode these hosts need it back on every assistant message that made tool calls since the last user message; keep the field with the message. " +
 			"Only calls whose recorded response carried reasoning_content are judged; older turns are not, since the hosts ignore or drop earlier reasoning there.",
-		Evidence: check.Evidence{Endpoints: []traffic.Dialect{traffic.DialectDeepSeek, traffic.DialectMoonshot}, Models: "DeepSeek and Moonshot thinking models", Sources: []string{"iOfficeAI/AionUi#2746", "DeepSeek docs: thinking mode and tool calls", "wire-rules §2.2"}},
+		Evidence: check.Evidence{Endpoints: []traffic.Dialect{traffic.DialectDeepSeek, traffic.DialectMoonshot}, Models: "DeepSeek and Moonshot thinking models", Sources: []string{"iOfficeAI/AionUi#2746", "DeepSeek docs: thinking mode and tool calls", "docs/provider-rules.md §2.2"}},
 		Judge:    judgeChatCompat,
 	}),
 	chatCheck(&check.Check{

@@ -1,15 +1,16 @@
 package responses
 
 import (
+	"net/http"
 	"slices"
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// The OpenAI Responses checks (wire-rules §3.3–3.4): reasoning items and the
-// items they produced travel together, encrypted reasoning is echoed byte
-// for byte, and every function call is paired with its output.
+// The OpenAI Responses checks (docs/provider-rules.md §3.3–3.4): reasoning
+// items and the items they produced travel together, encrypted reasoning is
+// echoed byte for byte, and every function call is paired with its output.
 var checks = []*check.Check{
 	rspCheck(&check.Check{
 		ID: "OAI-RSN-001", Title: "Reasoning item followed by the item it produced", Severity: check.SeverityError, Scope: "R",
@@ -20,7 +21,7 @@ var checks = []*check.Check{
 			"a converter that turns output messages into easy-input {role, content} messages and so loses their msg_ id (vercel/ai#7099, openai-node#1567), " +
 			"or a filter that keeps reasoning but drops or reorders the next item (continuedev/continue#8933). " +
 			"Echo output items as they came, ids included, in output order; if you must change the answer text, drop the reasoning item too.",
-		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Models: "reasoning models", Sources: []string{"continuedev/continue#8933", "openai/openai-node#1567", "vercel/ai#7099", "pydantic-ai's test_openai_responses_thinking_with_modified_history (400)", "rig's xAI recording (a function call echoed without its fc_ id after reasoning: 200)", "wire-rules R1"}},
+		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Models: "reasoning models", Sources: []string{"continuedev/continue#8933", "openai/openai-node#1567", "vercel/ai#7099", "pydantic-ai's test_openai_responses_thinking_with_modified_history (400)", "rig's xAI recording (a function call echoed without its fc_ id after reasoning: 200)", "docs/provider-rules.md R1"}},
 		Judge:    judgeRSNFollower,
 	}),
 	rspCheck(&check.Check{
@@ -30,17 +31,18 @@ var checks = []*check.Check{
 		Troubleshoot: "Harnesses that drop reasoning items (to save tokens, after switching models, or because they never stored them) but keep the function_call's server id trigger this (cline/cline#12242, mastra-ai/mastra#8738). " +
 			"Either send the reasoning item (with its encrypted_content when store is false) before the call, or remove the fc_ id from the function_call so the API treats it as client-authored (continuedev/continue#11785). " +
 			"Requests chained with previous_response_id are not judged: the server holds the reasoning.",
-		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Models: "reasoning models", Sources: []string{"cline/cline#12242", "continuedev/continue#11785", "wire-rules R2"}},
+		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Models: "reasoning models", Sources: []string{"cline/cline#12242", "continuedev/continue#11785", "docs/provider-rules.md R2"}},
 		Judge:    judgeRSNAccompanied,
 	}),
 	rspCheck(&check.Check{
 		ID: "OAI-RSN-003", Title: "Stateless reasoning carries encrypted_content", Severity: check.SeverityError, Scope: "R",
-		Law:           "With store:false every reasoning item in input carries its encrypted_content, and the request includes \"reasoning.encrypted_content\".",
-		ProviderError: "Item with id 'rs_…' not found. Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.",
+		Law:            "With store:false every reasoning item in input carries its encrypted_content, and the request includes \"reasoning.encrypted_content\".",
+		ProviderError:  "Item with id 'rs_…' not found. Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.",
+		ProviderStatus: http.StatusNotFound, // an item the server never kept is "not found"
 		Troubleshoot: "With store:false nothing is kept server-side, so an id-only reasoning item cannot be looked up and the API answers 404 (can1357/oh-my-pi#41, anomalyco/opencode#7724). " +
 			"Keep the encrypted_content you received in response.output_item.done and send it back with the item, or set store:true. " +
 			"A store:false request that uses reasoning without include [\"reasoning.encrypted_content\"] is a warning, not an error: current models return the payload by default, older behaviour left reasoning items without it, so the next stateless turn could not replay them.",
-		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Models: "store:false", Sources: []string{"can1357/oh-my-pi#41", "anomalyco/opencode#7724", "wire-rules R3"}},
+		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Models: "store:false", Sources: []string{"can1357/oh-my-pi#41", "anomalyco/opencode#7724", "docs/provider-rules.md R3"}},
 		Judge:    judgeRSNStateless,
 	}),
 	rspCheck(&check.Check{
@@ -51,7 +53,7 @@ var checks = []*check.Check{
 			"It breaks when a store or proxy re-encodes it (base64 round trips, trimming, string escaping), when it is taken from response.output_item.added or from an unfinished stream instead of output_item.done, " +
 			"or when a conversation is replayed to another organization, project or gateway (Wei-Shaw/sub2api#2863). " +
 			"Keep the JSON string as received and send it back unchanged to the same account.",
-		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Sources: []string{"openai/codex#8132", "openai/codex#35334", "Wei-Shaw/sub2api#2863", "wire-rules R4"}},
+		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Sources: []string{"openai/codex#8132", "openai/codex#35334", "Wei-Shaw/sub2api#2863", "docs/provider-rules.md R4"}},
 		Judge:    judgeRSNEncrypted,
 	}),
 	rspCheck(&check.Check{
@@ -70,7 +72,7 @@ var checks = []*check.Check{
 		ProviderError: "No tool output found for function call call_….",
 		Troubleshoot: "Typical after compaction or a proxy rewrite kept the call but dropped its output, or when a run was interrupted before the tool finished (router-for-me/CLIProxyAPI#2368). " +
 			"Send one function_call_output per call, right after it; for a call that was cancelled, denied or never run, send an output that says so (Codex sends \"aborted\").",
-		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Sources: []string{"microsoft/vscode#320060", "wire-rules R5"}},
+		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Sources: []string{"microsoft/vscode#320060", "docs/provider-rules.md R5"}},
 		Judge:    judgeRspCallsAnswered,
 	}),
 	rspCheck(&check.Check{
@@ -79,7 +81,7 @@ var checks = []*check.Check{
 		ProviderError: "No tool call found for function call output with call_id call_….",
 		Troubleshoot: "An orphan output is what is left when compaction or truncation removes the call but keeps its result, when outputs are sent with previous_response_id pointing at the wrong response, or when call ids are rewritten (microsoft/vscode#320060, cline/cline#9288, continuedev/continue#10092). " +
 			"Drop orphan outputs or restore their calls; Codex's history normaliser removes them before sending.",
-		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Sources: []string{"microsoft/vscode#320060", "wire-rules R5"}},
+		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Sources: []string{"microsoft/vscode#320060", "docs/provider-rules.md R5"}},
 		Judge:    judgeRspOutputsMatched,
 	}),
 	rspCheck(&check.Check{
@@ -89,7 +91,7 @@ var checks = []*check.Check{
 		Troubleshoot: "Both come from code written for Chat Completions: a role \"tool\" message is how chat answers a call, but Responses wants a function_call_output item with the call_id (Chevey339/kelivo#281); " +
 			"and putting the call_id (call_…) or another provider's id in a function_call's id field fails the prefix check (continuedev/continue#11785). " +
 			"Keep the server's item ids as received, or leave id out.",
-		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Sources: []string{"Chevey339/kelivo#281", "continuedev/continue#11785", "wire-rules R6"}},
+		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Sources: []string{"Chevey339/kelivo#281", "continuedev/continue#11785", "docs/provider-rules.md R6"}},
 		Judge:    judgeRspIDsAndRoles,
 	}),
 	rspCheck(&check.Check{

@@ -67,13 +67,13 @@ var terminalCheck = map[traffic.Wire]string{
 // streamSources cite what each grammar is held to: the provider's SDK,
 // which fails on a stream that breaks it, whoever served the stream.
 var streamSources = map[string][]string{
-	traffic.CheckAnthropicStream:     {"anthropic-sdk-go packages/ssestream and Message.Accumulate", "wire-rules §1.4"},
-	traffic.CheckAnthropicBlockIndex: {"anthropic-sdk-go messageutil.go (indices 0, 1, 2… without gaps)", "wire-rules §1.4"},
-	traffic.CheckAnthropicDeltaType:  {"anthropic-sdk-go Message.Accumulate (delta types per block type)", "wire-rules §1.4"},
-	traffic.CheckAnthropicToolInput:  {"anthropic-sdk-go Message.Accumulate (partial_json parsed at content_block_stop)", "wire-rules §1.4"},
-	traffic.CheckChatStream:          {"openai-go ChatCompletionAccumulator", "wire-rules §2.3"},
-	traffic.CheckResponsesStream:     {"openai-go Responses streaming events", "wire-rules §3.2"},
-	traffic.CheckGeminiStream:        {"go-genai chats.go (a turn without finishReason is dropped)", "wire-rules §4.3"},
+	traffic.CheckAnthropicStream:     {"anthropic-sdk-go packages/ssestream and Message.Accumulate", "docs/provider-rules.md §1.4"},
+	traffic.CheckAnthropicBlockIndex: {"anthropic-sdk-go messageutil.go (indices 0, 1, 2… without gaps)", "docs/provider-rules.md §1.4"},
+	traffic.CheckAnthropicDeltaType:  {"anthropic-sdk-go Message.Accumulate (delta types per block type)", "docs/provider-rules.md §1.4"},
+	traffic.CheckAnthropicToolInput:  {"anthropic-sdk-go Message.Accumulate (partial_json parsed at content_block_stop)", "docs/provider-rules.md §1.4"},
+	traffic.CheckChatStream:          {"openai-go ChatCompletionAccumulator", "docs/provider-rules.md §2.3"},
+	traffic.CheckResponsesStream:     {"openai-go Responses streaming events", "docs/provider-rules.md §3.2"},
+	traffic.CheckGeminiStream:        {"go-genai chats.go (a turn without finishReason is dropped)", "docs/provider-rules.md §4.3"},
 	traffic.CheckBedrockStream:       {"aws-sdk-go-v2 aws/protocol/eventstream (frame CRCs)", "Bedrock ConverseStream API reference (event order)"},
 }
 

@@ -16,10 +16,11 @@ import (
 	"github.com/llmtck/llmtck/reference/store"
 )
 
-// TestMessageStore runs the message-store contract (seed 002, with the
-// semantics documented on store.MessageStore) against stores made by
-// newStore, one fresh store per subtest, like nettest.TestConn. A store
-// package runs it on its own implementation:
+// TestMessageStore runs the message-store contract
+// (docs/reference-model.md, seed 002, with the semantics documented on
+// store.MessageStore) against stores made by newStore, one fresh store per
+// subtest, like nettest.TestConn. A store package runs it on its own
+// implementation:
 //
 //	func TestMyStore(t *testing.T) {
 //		storetest.TestMessageStore(t, func(t *testing.T) store.MessageStore { return mystore.New() })
