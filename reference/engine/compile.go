@@ -12,10 +12,13 @@ import (
 // Compiled is what one request is built from.
 type Compiled struct {
 	// System is the system prompt: the blocks of the transcript's leading
-	// system messages, then the experiences section when there is one.
+	// system messages, then the experiences section when there is one,
+	// plain thoughts that had no assistant message to lead, and the text of
+	// ephemeral system messages.
 	System []traffic.Block
 	// Messages is the history after the leading system messages, with the
-	// routed thoughts placed and the ephemeral messages appended.
+	// routed thoughts placed, content-less assistant turns left out, and the
+	// ephemeral user and assistant messages after it.
 	Messages []traffic.Message
 	// Thoughts says where each thought went; Elided ones were not sent.
 	Thoughts Dispatch
