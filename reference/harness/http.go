@@ -27,11 +27,12 @@ type reply struct {
 // read to its end (or until the context ends) and decoded whole.
 func (r *Run) call(iteration int) (reply, error) {
 	cfg := r.h.cfg
-	c, err := r.tr.Compile(nil, cfg.ReplayTags)
+	c, err := r.tr.Compile(r.p.Thoughts, cfg.Wire, cfg.ReplayTags)
 	if err != nil {
 		return reply{}, err
 	}
-	req := &traffic.Request{Wire: cfg.Wire, Model: cfg.Model, MaxTokens: cfg.MaxTokens, Stream: cfg.Stream, Thinking: cfg.Thinking}
+	r.dispatch = c.Thoughts
+	req := &traffic.Request{Wire: cfg.Wire, Model: r.p.Model, MaxTokens: cfg.MaxTokens, Stream: cfg.Stream, Thinking: cfg.Thinking}
 	req.System, req.Messages = shape(cfg.Wire, c.System, c.Messages)
 	if cfg.Wire == traffic.WireResponses {
 		stateless := false
@@ -40,7 +41,7 @@ func (r *Run) call(iteration int) (reply, error) {
 	if tools := r.box.Tools(); len(tools) > 0 {
 		req.Tools = tools
 	}
-	if side := engine.SideChannel(r.dispatch.Side); side != nil {
+	if side := engine.SideChannel(c.Thoughts.Side); side != nil {
 		// Thoughts whose tag the adapter declares but its wire has no
 		// channel for ride along under the documented key
 		// (docs/reference-model.md, seed 003).
@@ -50,7 +51,7 @@ func (r *Run) call(iteration int) (reply, error) {
 	if err != nil {
 		return reply{}, fmt.Errorf("encoding the request: %w", err)
 	}
-	url := endpoint(cfg)
+	url := endpoint(cfg, r.p.Model)
 	hreq, err := http.NewRequestWithContext(r.ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return reply{}, err
@@ -92,7 +93,7 @@ func (r *Run) call(iteration int) (reply, error) {
 	return rep, nil
 }
 
-func endpoint(cfg Config) string {
+func endpoint(cfg Config, model string) string {
 	switch cfg.Wire {
 	case traffic.WireOpenAI:
 		return cfg.BaseURL + "/v1/chat/completions"
@@ -100,14 +101,14 @@ func endpoint(cfg Config) string {
 		return cfg.BaseURL + "/v1/responses"
 	case traffic.WireGemini:
 		if cfg.Stream {
-			return cfg.BaseURL + "/v1beta/models/" + cfg.Model + ":streamGenerateContent?alt=sse"
+			return cfg.BaseURL + "/v1beta/models/" + model + ":streamGenerateContent?alt=sse"
 		}
-		return cfg.BaseURL + "/v1beta/models/" + cfg.Model + ":generateContent"
+		return cfg.BaseURL + "/v1beta/models/" + model + ":generateContent"
 	case traffic.WireBedrock:
 		if cfg.Stream {
-			return cfg.BaseURL + "/model/" + url.PathEscape(cfg.Model) + "/converse-stream"
+			return cfg.BaseURL + "/model/" + url.PathEscape(model) + "/converse-stream"
 		}
-		return cfg.BaseURL + "/model/" + url.PathEscape(cfg.Model) + "/converse"
+		return cfg.BaseURL + "/model/" + url.PathEscape(model) + "/converse"
 	}
 	return cfg.BaseURL + "/v1/messages"
 }
