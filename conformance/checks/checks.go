@@ -14,6 +14,7 @@ import (
 	"github.com/llmtck/llmtck/conformance/checks/history"
 	"github.com/llmtck/llmtck/conformance/checks/openai"
 	"github.com/llmtck/llmtck/conformance/checks/responses"
+	"github.com/llmtck/llmtck/conformance/checks/retry"
 	"github.com/llmtck/llmtck/conformance/checks/stream"
 	"github.com/llmtck/llmtck/conformance/checks/xp"
 )
@@ -28,6 +29,7 @@ var families = [][]*check.Check{
 	history.Checks(),
 	stream.Checks(),
 	xp.Checks(),
+	retry.Checks(),
 }
 
 // catalogue is every check, sorted by ID, and byID indexes it.
