@@ -39,6 +39,9 @@ type config struct {
 	scenarios  []string               // Scenarios globs
 	scenarioFS fs.FS                  // ScenarioFS: play these instead of the bundled ones
 	models     map[engine.Wire]string // Model: the model each provider's turns name
+	explore    int                    // Explore: generated scenarios per wire
+	seed       uint64                 // Seed: the first seed explored
+	seedSet    bool
 }
 
 // tolerated lists what the simulator logs but does not refuse: declared
@@ -231,7 +234,7 @@ func validGlobs(globs []string) error {
 }
 
 func knownCapability(c string) bool {
-	for _, w := range []engine.Wire{engine.WireAnthropic, engine.WireOpenAI, engine.WireResponses, engine.WireGemini} {
+	for _, w := range []engine.Wire{engine.WireAnthropic, engine.WireOpenAI, engine.WireResponses, engine.WireGemini, engine.WireBedrock} {
 		if c == string(w) {
 			return true
 		}

@@ -1,0 +1,67 @@
+package reference_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/llmtck/llmtck/conformance/check"
+	"github.com/llmtck/llmtck/conformance/explore"
+	"github.com/llmtck/llmtck/conformance/simulator"
+	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/reference"
+)
+
+// caughtBy plays f with variant v and reports whether check id found
+// something (error or warning).
+func caughtBy(t *testing.T, f *explore.File, v reference.Variant, id string) bool {
+	t.Helper()
+	sc, err := f.Scenario()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, _ := simulator.Play(sc, func(s *simulator.Session) error {
+		reference.Play(context.Background(), s, reference.Options{Stream: true, Variant: v})
+		return nil
+	})
+	for _, fd := range sim.Judge(nil) {
+		if fd.Check == id && fd.Severity != check.SeverityInfo {
+			return true
+		}
+	}
+	return false
+}
+
+// Each fault-handling variant is found by exploring within 200 seeds, and
+// the scenario that finds it shrinks to at most 2 turns that still do.
+func TestFaultVariantsFoundAndShrunk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("explores and shrinks")
+	}
+	cases := map[reference.Variant]string{
+		reference.VariantKeepFailedPartial: "RETRY-001",
+		reference.VariantRerunToolsOnRetry: "RETRY-002",
+		reference.VariantIgnoreRetryAfter:  "RETRY-003",
+	}
+	for v, id := range cases {
+		t.Run(string(v), func(t *testing.T) {
+			for seed := uint64(1); seed <= 200; seed++ {
+				f, err := explore.Generate(engine.WireAnthropic, seed, explore.Options{Caps: []string{"anthropic", "stream", "retry"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !caughtBy(t, f, v, id) {
+					continue
+				}
+				small, steps := explore.Shrink(f, func(c *explore.File) bool { return caughtBy(t, c, v, id) })
+				t0, s0, f0 := explore.Size(f)
+				t1, s1, f1 := explore.Size(small)
+				t.Logf("%s: %s found at seed %d; shrunk in %d plays from %d turns/%d steps/%d faults to %d/%d/%d", v, id, seed, steps, t0, s0, f0, t1, s1, f1)
+				if t1 > 2 {
+					t.Errorf("shrunk to %d turns, want at most 2:\n%s", t1, small.JSON())
+				}
+				return
+			}
+			t.Errorf("%s not found by %s within 200 seeds", v, id)
+		})
+	}
+}
