@@ -43,7 +43,7 @@ type fixtureSpec struct {
 }
 
 // fixtureSpecs are the fixture tables of every check family.
-var fixtureSpecs = slices.Concat(anthropicFixtures, openaiFixtures, geminiFixtures, bedrockFixtures, compatFixtures, deepseekFixtures, historyFixtures, streamFixtures, xpFixtures)
+var fixtureSpecs = slices.Concat(anthropicFixtures, openaiFixtures, geminiFixtures, bedrockFixtures, compatFixtures, deepseekFixtures, historyFixtures, streamFixtures, xpFixtures, retryFixtures)
 
 func (s fixtureSpec) file() string {
 	if s.Pass {

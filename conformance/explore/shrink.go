@@ -75,7 +75,9 @@ func candidates(f *File) []*File {
 		}
 		for j, s := range t.Steps {
 			for k := range s.Faults {
-				edit(func(c *File) { c.Turns[i].Steps[j].Faults = append(c.Turns[i].Steps[j].Faults[:k], c.Turns[i].Steps[j].Faults[k+1:]...) })
+				edit(func(c *File) {
+					c.Turns[i].Steps[j].Faults = append(c.Turns[i].Steps[j].Faults[:k], c.Turns[i].Steps[j].Faults[k+1:]...)
+				})
 			}
 			if s.AbortAfter > 0 {
 				edit(func(c *File) { c.Turns[i].Steps[j].AbortAfter = 0 })
