@@ -108,9 +108,7 @@ func explorePlay(t *testing.T, h Harness, cfg *config, selected []*check.Check, 
 		}
 		t.Run("explore/regression/"+base, func(t *testing.T) {
 			t.Helper()
-			if playScenario(t, h, sc, cfg, selected, found) {
-				ran++
-			}
+			playScenario(t, h, sc, cfg, selected, found, &ran)
 		})
 	}
 	if cfg.explore == 0 {
@@ -140,9 +138,7 @@ func explorePlay(t *testing.T, h Harness, cfg *config, selected []*check.Check, 
 			}
 			t.Run(fmt.Sprintf("explore/%s/%d", w, s), func(t *testing.T) {
 				t.Helper()
-				if playScenario(t, h, sc, cfg, selected, found) {
-					ran++
-				}
+				playScenario(t, h, sc, cfg, selected, found, &ran)
 				if t.Failed() {
 					keepFailure(t, w, s, f)
 				}

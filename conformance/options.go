@@ -197,7 +197,7 @@ func (o capabilitiesOption) apply(c *config) error {
 	var errs []error
 	for _, cp := range o {
 		if !knownCapability(cp) {
-			errs = append(errs, fmt.Errorf("%q is not a provider (anthropic, openai, responses, gemini) or a feature (%s)", cp, strings.Join(scenario.Capabilities, ", ")))
+			errs = append(errs, fmt.Errorf("%q is not a provider (anthropic, openai, responses, gemini, bedrock) or a feature (%s)", cp, strings.Join(scenario.Capabilities, ", ")))
 			continue
 		}
 		c.caps[cp] = true
