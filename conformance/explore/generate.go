@@ -104,6 +104,12 @@ func (g *gen) thinking() bool {
 	return g.w == engine.WireAnthropic || g.w == engine.WireBedrock || g.w == engine.WireGemini
 }
 
+// signedHistory reports a wire whose thinking signatures bind the history
+// before them.
+func (g *gen) signedHistory() bool {
+	return g.w == engine.WireAnthropic || g.w == engine.WireBedrock
+}
+
 func (g *gen) file() *File {
 	f := &File{Name: Name(g.w, g.seed), Model: models[g.w], MaxTokens: 4096, System: g.pick(systems)}
 	if g.thinking() {
@@ -127,7 +133,11 @@ func (g *gen) file() *File {
 			what = append(what, "compaction")
 		}
 		switch {
-		case g.o.has("ephemeral") && g.chance(0.12):
+		case i == 0 && g.o.has("ephemeral") && !g.signedHistory() && g.chance(0.2):
+			// Only in the first turn and without history-bound thinking:
+			// later, or under Anthropic's signed thinking, the catalogue
+			// reads the accepted answer as an edit of the retried history
+			// (HIST-001, ANT-THINK-009; conformance/explore/testdata/found).
 			t.OutputSchema = json.RawMessage(`{"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}`)
 			t.Feedback = "Reply with only a JSON object with the key answer."
 			t.Steps = []fileStep{g.step(0, false, "The answer is yes, as far as I can tell."), g.step(0, false, `{"answer":"yes"}`)}

@@ -18,8 +18,10 @@ func shape(w engine.Wire, system []engine.Block, msgs []engine.Message) ([]engin
 		}
 		lead := engine.Message{Role: engine.RoleSystem, Blocks: system, ContentString: len(system) == 1}
 		return nil, append([]engine.Message{lead}, msgs...)
-	case engine.WireAnthropic, engine.WireBedrock:
+	case engine.WireAnthropic:
 		return system, toolResultsInUserMessages(msgs)
+	case engine.WireBedrock:
+		return system, joinUserRuns(toolResultsInUserMessages(msgs))
 	case engine.WireResponses:
 		return system, responsesItems(msgs)
 	case engine.WireGemini:
@@ -51,4 +53,23 @@ func toolResultsInUserMessages(msgs []engine.Message) []engine.Message {
 
 func leadsWithResult(m engine.Message) bool {
 	return len(m.Blocks) > 0 && m.Blocks[0].Type == engine.BlockToolResult
+}
+
+// joinUserRuns joins consecutive user messages into one (a compaction
+// summary and the next prompt, a cancelled call's results and the next
+// prompt): Converse refuses two user messages in a row, where the Messages
+// API joins them itself.
+func joinUserRuns(msgs []engine.Message) []engine.Message {
+	out := make([]engine.Message, 0, len(msgs))
+	for _, m := range msgs {
+		if n := len(out); n > 0 && m.Role == engine.RoleUser && out[n-1].Role == engine.RoleUser {
+			joined := out[n-1]
+			joined.Blocks = append(append([]engine.Block(nil), joined.Blocks...), m.Blocks...)
+			joined.ContentString = false
+			out[n-1] = joined
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
 }

@@ -40,6 +40,12 @@ func judgeThink001(tr *check.Traffic, r *check.Reporter) {
 				}
 				orig, at := originOf(x, b, echoOf, nth, i)
 				nth++
+				if orig != nil && tr.From > 0 && unseenToken(x, b, i) {
+					// A live judgement leaves out the calls before From: a
+					// token produced there has no origin in view, and the
+					// one guessed by text or place is another block's.
+					continue
+				}
 				if orig == nil {
 					continue
 				}
@@ -115,6 +121,21 @@ func echoedByText(x *origin.Index, m *engine.Message, before int) *origin.Origin
 		}
 	}
 	return nil
+}
+
+// unseenToken reports whether b carries a token no response before
+// before produced (as far as the index sees).
+func unseenToken(x *origin.Index, b *engine.Block, before int) bool {
+	for _, tok := range [][]byte{b.Signature, b.Data} {
+		if len(tok) == 0 {
+			continue
+		}
+		if _, ok := x.Last(engine.WireBedrock, origin.Payload, origin.String(tok), before); ok {
+			return false
+		}
+		return true
+	}
+	return false
 }
 
 // originOf finds the response block an echoed reasoning block came from:
