@@ -14,6 +14,7 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/explore"
 	"github.com/llmtck/llmtck/conformance/scenario"
+	"github.com/llmtck/llmtck/conformance/simulator"
 	"github.com/llmtck/llmtck/engine"
 )
 
@@ -136,16 +137,81 @@ func explorePlay(t *testing.T, h Harness, cfg *config, selected []*check.Check, 
 			if err != nil {
 				t.Fatalf("explore: seed %d on %s: %v", s, w, err)
 			}
-			t.Run(fmt.Sprintf("explore/%s/%d", w, s), func(t *testing.T) {
+			var sim *simulator.Simulator
+			passed := t.Run(fmt.Sprintf("explore/%s/%d", w, s), func(t *testing.T) {
 				t.Helper()
-				playScenario(t, h, sc, cfg, selected, found, &ran)
-				if t.Failed() {
-					keepFailure(t, w, s, f)
-				}
+				sim = playScenario(t, h, sc, cfg, selected, found, &ran)
 			})
+			if !passed && sim != nil {
+				keepFailure(t, w, s, shrinkFailure(t, h, cfg, selected, w, s, f, failedCheck(sim, selected, cfg)))
+			}
 		}
 	}
 	return ran
+}
+
+// failedCheck is the first check whose error or warning failed the
+// scenario sim played ("" when it failed outside any check).
+func failedCheck(sim *simulator.Simulator, selected []*check.Check, cfg *config) string {
+	for _, f := range sim.Judge(selected) {
+		if _, gap := cfg.gaps[f.Check]; !gap && (f.Severity == check.SeverityError || f.Severity == check.SeverityWarning) {
+			return f.Check
+		}
+	}
+	return ""
+}
+
+// ShrinkEnv names the environment variable that turns shrinking off
+// ("0"): a failing generated scenario is then kept as generated.
+const ShrinkEnv = "LLMTCK_EXPLORE_SHRINK"
+
+// maxShrinkPlays bounds the plays one shrink makes.
+const maxShrinkPlays = 60
+
+// shrinkFailure reduces the failing scenario f while the same check (or,
+// for a failure outside any check, the same subtest) still fails, playing
+// each candidate with the harness in a subtest explore/<wire>/<seed>/shrink/<k>:
+// a candidate that fails shows there as a failure of its own.
+func shrinkFailure(t *testing.T, h Harness, cfg *config, selected []*check.Check, w engine.Wire, s uint64, f *explore.File, id string) *explore.File {
+	t.Helper()
+	if os.Getenv(ShrinkEnv) == "0" {
+		return f
+	}
+	plays := 0
+	small, _ := explore.Shrink(f, func(c *explore.File) bool {
+		if plays >= maxShrinkPlays {
+			return false
+		}
+		plays++
+		sc, err := c.Scenario()
+		if err != nil {
+			return false
+		}
+		var sim *simulator.Simulator
+		ignored := 0
+		passed := t.Run(fmt.Sprintf("explore/%s/%d/shrink/%d", w, s, plays), func(t *testing.T) {
+			sim = playScenario(t, h, sc, cfg, selected, map[string]int{}, &ignored)
+		})
+		if id == "" || sim == nil {
+			return !passed
+		}
+		return failedCheck(sim, selected, cfg) == id || slices.ContainsFunc(sim.Judge(selected), func(fd check.Finding) bool {
+			return fd.Check == id && fd.Severity != check.SeverityInfo
+		})
+	})
+	turns, steps, faults := explore.Size(small)
+	if small != f {
+		small.Description = fmt.Sprintf("Seed %d on %s, shrunk to %d turn(s), %d step(s) and %d fault(s) that still fail %s. Generated as: %s", s, w, turns, steps, faults, orOutside(id), f.Description)
+	}
+	t.Logf("explore: seed %d on %s shrunk in %d plays to %d turn(s), %d step(s), %d fault(s), still failing %s", s, w, plays, turns, steps, faults, orOutside(id))
+	return small
+}
+
+func orOutside(id string) string {
+	if id == "" {
+		return "(outside any check)"
+	}
+	return id
 }
 
 // keepFailure writes the failing scenario of seed s to RegressionDir, with

@@ -88,8 +88,9 @@ func Run(t *testing.T, h Harness, opts ...Option) {
 }
 
 // playScenario plays sc with the harness and judges it, in t, counting
-// it in ran once it starts (the harness declares what it needs).
-func playScenario(t *testing.T, h Harness, sc *scenario.Scenario, cfg *config, selected []*check.Check, found map[string]int, ran *int) {
+// it in ran once it starts (the harness declares what it needs); it
+// returns the simulator that judged it.
+func playScenario(t *testing.T, h Harness, sc *scenario.Scenario, cfg *config, selected []*check.Check, found map[string]int, ran *int) *simulator.Simulator {
 	t.Helper()
 	if missing := cfg.missing(sc.Requires()); len(missing) > 0 {
 		t.Skipf("the harness does not declare %s (conformance.Capabilities)", strings.Join(missing, ", "))
@@ -109,6 +110,7 @@ func playScenario(t *testing.T, h Harness, sc *scenario.Scenario, cfg *config, s
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sim
 }
 
 // runHarness runs h on a goroutine of its own and waits for it, so a
