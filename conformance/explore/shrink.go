@@ -14,7 +14,7 @@ func Shrink(f *File, fails func(*File) bool) (smallest *File, steps int) {
 	cur := f.clone()
 	for changed := true; changed; {
 		changed = false
-		for _, cand := range candidates(cur) {
+		for _, cand := range Candidates(cur) {
 			if _, err := cand.Scenario(); err != nil {
 				continue // not a valid scenario: not a smaller one
 			}
@@ -40,8 +40,9 @@ func Size(f *File) (turns, steps, faults int) {
 	return len(f.Turns), steps, faults
 }
 
-// candidates are the one-change reductions of f, biggest first.
-func candidates(f *File) []*File {
+// Candidates are the one-change reductions of f, biggest first; some may
+// not be valid scenarios (Shrink skips those).
+func Candidates(f *File) []*File {
 	var out []*File
 	edit := func(fn func(c *File)) {
 		c := f.clone()
