@@ -79,14 +79,15 @@ func (g *gen) argsFor(name string) string {
 	return fmt.Sprintf("{\n  \"%s\": %s,\n  \"%s\": %s\n}", k1, v1, k2, v2)
 }
 
-// step builds one step: n tool calls (the cancel tool's when cancel), or
+// step builds one step: n tool calls (the last the cancel tool's when
+// cancel), or
 // a final answer (text, or a random one when "").
 func (g *gen) step(n int, cancel bool, text string) fileStep {
 	var calls []call
-	for range n {
+	for k := range n {
 		name := tools[g.r.IntN(len(tools))].Name
-		if cancel {
-			name = cancelTool.Name
+		if cancel && k == n-1 {
+			name = cancelTool.Name // the last of parallel calls is the one stopped
 		}
 		calls = append(calls, call{name: name, args: g.argsFor(name)})
 	}

@@ -42,6 +42,15 @@ var models = map[engine.Wire]string{
 	engine.WireBedrock:   "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
 }
 
+// switchModels are the models a later turn switches to, on the wires
+// where a switch keeps what the history holds valid. Not Anthropic: there
+// the catalogue warns when thinking another model signed is echoed
+// (ANT-THINK-003) and refuses it dropped before kept history (HIST-003).
+var switchModels = map[engine.Wire]string{
+	engine.WireOpenAI:    "gpt-4.1-mini",
+	engine.WireResponses: "gpt-5-mini",
+}
+
 // Name is the scenario name of seed on wire w.
 func Name(w engine.Wire, seed uint64) string { return fmt.Sprintf("%s/explore-%d", w, seed) }
 
@@ -128,6 +137,10 @@ func (g *gen) file() *File {
 	for i := range n {
 		t := fileTurn{Prompt: fmt.Sprintf("%s (request %d)", g.pick(prompts), i+1)}
 		var what []string
+		if alt, ok := switchModels[g.w]; ok && i > 0 && g.chance(0.15) {
+			t.Model = alt
+			what = append(what, "a switch to "+alt)
+		}
 		if i > 0 && g.o.has("compaction") && g.chance(0.15) {
 			t.Compact = fmt.Sprintf("Summary of the conversation so far (%d turns): the user asked for checks and got answers.", i)
 			what = append(what, "compaction")
@@ -150,9 +163,14 @@ func (g *gen) file() *File {
 			last := g.step(0, false, "")
 			switch {
 			case !usedCancel && g.o.has("cancel") && g.chance(0.12):
-				last = g.step(1, true, "")
+				n := 1 + g.r.IntN(2)
+				last = g.step(n, true, "")
 				usedCancel = true
-				what = append(what, "a tool the user cancels while it runs")
+				if n > 1 {
+					what = append(what, "the user cancels the second of two parallel calls while it runs")
+				} else {
+					what = append(what, "a tool the user cancels while it runs")
+				}
 			case g.o.has("cancel") && g.o.has("stream") && g.chance(0.1):
 				last.AbortAfter = 3 + g.r.IntN(6)
 				what = append(what, fmt.Sprintf("the user stops the stream after %d events", last.AbortAfter))
