@@ -104,9 +104,11 @@ func (g *gen) step(n int, cancel bool, text string) fileStep {
 	q := strconv.Quote
 	switch g.w {
 	case engine.WireAnthropic:
-		if g.chance(0.15) {
+		switch {
+		case !g.thinkingOn:
+		case g.chance(0.15):
 			add(`{"type": "redacted_thinking", "data": "{{mint}}"}`)
-		} else {
+		default:
 			add(`{"type": "thinking", "thinking": %s, "signature": "{{mint}}"}`, q(thought))
 		}
 		if lead != "" {
@@ -120,7 +122,9 @@ func (g *gen) step(n int, cancel bool, text string) fileStep {
 			add(`{"type": "text", "text": %s}`, q(text))
 		}
 	case engine.WireBedrock:
-		add(`{"reasoningContent": {"reasoningText": {"text": %s, "signature": "{{mint}}"}}}`, q(thought))
+		if g.thinkingOn {
+			add(`{"reasoningContent": {"reasoningText": {"text": %s, "signature": "{{mint}}"}}}`, q(thought))
+		}
 		if lead != "" {
 			add(`{"text": %s}`, q(lead))
 		}

@@ -90,6 +90,9 @@ type gen struct {
 	ids  int // ids minted so far, so every id is unique
 	args int // tool calls so far, so every call's arguments are unique
 	what []string
+	// thinkingOn is the scenario's thinking setting, which the Messages
+	// API and Converse steps follow (a handoff turn included).
+	thinkingOn bool
 }
 
 func (g *gen) chance(p float64) bool { return g.r.Float64() < p }
@@ -113,6 +116,26 @@ func (g *gen) thinking() bool {
 	return g.w == engine.WireAnthropic || g.w == engine.WireBedrock || g.w == engine.WireGemini
 }
 
+// handoff picks another wire the harness supports for a turn to move to.
+// Only a conversation without thinking moves (from Chat Completions or
+// Responses): a history another wire wrote has no signed thinking to open
+// a Messages API tool loop with, which the API refuses under thinking.
+func (g *gen) handoff() (engine.Wire, bool) {
+	if g.w != engine.WireOpenAI && g.w != engine.WireResponses {
+		return "", false
+	}
+	var others []engine.Wire
+	for _, w := range []engine.Wire{engine.WireOpenAI, engine.WireResponses, engine.WireAnthropic, engine.WireGemini} {
+		if w != g.w && g.o.has(string(w)) {
+			others = append(others, w)
+		}
+	}
+	if len(others) == 0 {
+		return "", false
+	}
+	return others[g.r.IntN(len(others))], true
+}
+
 // signedHistory reports a wire whose thinking signatures bind the history
 // before them.
 func (g *gen) signedHistory() bool {
@@ -122,6 +145,7 @@ func (g *gen) signedHistory() bool {
 func (g *gen) file() *File {
 	f := &File{Name: Name(g.w, g.seed), Model: models[g.w], MaxTokens: 4096, System: g.pick(systems)}
 	if g.thinking() {
+		g.thinkingOn = true
 		f.Thinking = json.RawMessage(`{"type": "enabled", "budget_tokens": 2048}`)
 		if g.w == engine.WireGemini {
 			f.Thinking = json.RawMessage(`{"type": "enabled"}`)
@@ -137,9 +161,13 @@ func (g *gen) file() *File {
 	for i := range n {
 		t := fileTurn{Prompt: fmt.Sprintf("%s (request %d)", g.pick(prompts), i+1)}
 		var what []string
+		home := g.w
 		if alt, ok := switchModels[g.w]; ok && i > 0 && g.chance(0.15) {
 			t.Model = alt
 			what = append(what, "a switch to "+alt)
+		} else if hw, ok := g.handoff(); ok && i > 0 && g.chance(0.12) {
+			t.Provider, t.Model, g.w = string(hw), models[hw], hw
+			what = append(what, "a handoff to "+string(hw))
 		}
 		if i > 0 && g.o.has("compaction") && g.chance(0.15) {
 			t.Compact = fmt.Sprintf("Summary of the conversation so far (%d turns): the user asked for checks and got answers.", i)
@@ -186,6 +214,7 @@ func (g *gen) file() *File {
 				}
 			}
 		}
+		g.w = home
 		f.Turns = append(f.Turns, t)
 		g.what = append(g.what, fmt.Sprintf("turn %d: %s", i+1, strings.Join(what, ", ")))
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/llmtck/llmtck/conformance/explore"
+	"github.com/llmtck/llmtck/conformance/scenario"
 )
 
 // Every generated scenario is valid for its wire: thousands of seeds per
@@ -44,6 +45,9 @@ func TestGeneratedScenariosAreValid(t *testing.T) {
 				if features[c] == 0 {
 					t.Errorf("no scenario of %d needs %s", n, c)
 				}
+			}
+			if others := len(features) - len(scenario.Capabilities) - 1; (w == "openai" || w == "responses") && others < 1 {
+				t.Errorf("no scenario of %d hands off to another wire: %v", n, features)
 			}
 			t.Logf("%d scenarios; needing: %v", n, features)
 		})
