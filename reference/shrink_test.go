@@ -2,6 +2,7 @@ package reference_test
 
 import (
 	"context"
+	"os"
 	"testing"
 
 	"github.com/llmtck/llmtck/conformance/check"
@@ -42,26 +43,36 @@ func TestFaultVariantsFoundAndShrunk(t *testing.T) {
 		reference.VariantRerunToolsOnRetry: "RETRY-002",
 		reference.VariantIgnoreRetryAfter:  "RETRY-003",
 	}
-	for v, id := range cases {
-		t.Run(string(v), func(t *testing.T) {
-			for seed := uint64(1); seed <= 200; seed++ {
-				f, err := explore.Generate(engine.WireAnthropic, seed, explore.Options{Caps: []string{"anthropic", "stream", "retry"}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !caughtBy(t, f, v, id) {
-					continue
-				}
-				small, steps := explore.Shrink(f, func(c *explore.File) bool { return caughtBy(t, c, v, id) })
-				t0, s0, f0 := explore.Size(f)
-				t1, s1, f1 := explore.Size(small)
-				t.Logf("%s: %s found at seed %d; shrunk in %d plays from %d turns/%d steps/%d faults to %d/%d/%d", v, id, seed, steps, t0, s0, f0, t1, s1, f1)
-				if t1 > 2 {
-					t.Errorf("shrunk to %d turns, want at most 2:\n%s", t1, small.JSON())
-				}
-				return
-			}
-			t.Errorf("%s not found by %s within 200 seeds", v, id)
-		})
+	wires := []engine.Wire{engine.WireAnthropic}
+	if os.Getenv("LLMTCK_EXPLORE_WIRES") == "all" {
+		wires = explore.Wires
 	}
+	for _, w := range wires {
+		for v, id := range cases {
+			t.Run(string(w)+"/"+string(v), func(t *testing.T) { findAndShrink(t, w, v, id) })
+		}
+	}
+}
+
+// findAndShrink explores wire w until variant v is caught by check id,
+// within 200 seeds, and shrinks the scenario that catches it.
+func findAndShrink(t *testing.T, w engine.Wire, v reference.Variant, id string) {
+	for seed := uint64(1); seed <= 200; seed++ {
+		f, err := explore.Generate(w, seed, explore.Options{Caps: []string{string(w), "stream", "retry"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !caughtBy(t, f, v, id) {
+			continue
+		}
+		small, steps := explore.Shrink(f, func(c *explore.File) bool { return caughtBy(t, c, v, id) })
+		t0, s0, f0 := explore.Size(f)
+		t1, s1, f1 := explore.Size(small)
+		t.Logf("%s on %s: %s found at seed %d; shrunk in %d plays from %d turns/%d steps/%d faults to %d/%d/%d", v, w, id, seed, steps, t0, s0, f0, t1, s1, f1)
+		if t1 > 2 {
+			t.Errorf("shrunk to %d turns, want at most 2:\n%s", t1, small.JSON())
+		}
+		return
+	}
+	t.Errorf("%s not found by %s within 200 seeds", v, id)
 }
