@@ -76,3 +76,47 @@ func findAndShrink(t *testing.T, w engine.Wire, v reference.Variant, id string) 
 	}
 	t.Errorf("%s not found by %s within 200 seeds", v, id)
 }
+
+// The variants the catalogue proves on bundled scenarios are found by
+// exploring too: for each, the first wire and seed (within 200 per wire)
+// where a check it targets finds it, shrunk. LLMTCK_EXPLORE_WIRES=all runs
+// it (it plays a few thousand scenarios).
+func TestVariantsFoundByExploring(t *testing.T) {
+	if os.Getenv("LLMTCK_EXPLORE_WIRES") != "all" {
+		t.Skip("LLMTCK_EXPLORE_WIRES=all runs it")
+	}
+	for _, v := range reference.Variants {
+		if v == reference.VariantKeepReasoningOnSwitch {
+			continue // explore does not switch to a model that does not reason (see explore.switchModels)
+		}
+		t.Run(string(v), func(t *testing.T) {
+			for _, w := range explore.Wires {
+				for seed := uint64(1); seed <= 200; seed++ {
+					f, err := explore.Generate(w, seed, explore.Options{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					id := ""
+					for _, want := range targets[v] {
+						if caughtBy(t, f, v, want) {
+							id = want
+							break
+						}
+					}
+					if id == "" {
+						continue
+					}
+					small, steps := explore.Shrink(f, func(c *explore.File) bool { return caughtBy(t, c, v, id) })
+					t0, s0, f0 := explore.Size(f)
+					t1, s1, f1 := explore.Size(small)
+					t.Logf("%s on %s: %s found at seed %d; shrunk in %d plays from %d turns/%d steps/%d faults to %d/%d/%d", v, w, id, seed, steps, t0, s0, f0, t1, s1, f1)
+					if t1 > 2 {
+						t.Errorf("shrunk to %d turns, want at most 2", t1)
+					}
+					return
+				}
+			}
+			t.Errorf("%s not found on any wire within 200 seeds", v)
+		})
+	}
+}

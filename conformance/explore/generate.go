@@ -46,6 +46,8 @@ var models = map[engine.Wire]string{
 // where a switch keeps what the history holds valid. Not Anthropic: there
 // the catalogue warns when thinking another model signed is echoed
 // (ANT-THINK-003) and refuses it dropped before kept history (HIST-003).
+// Not a Responses model that does not reason either: after a tool loop,
+// dropping the reasoning it must drop (OAI-RSN-005) is a HIST-003 warning.
 var switchModels = map[engine.Wire]string{
 	engine.WireOpenAI:    "gpt-4.1-mini",
 	engine.WireResponses: "gpt-5-mini",
