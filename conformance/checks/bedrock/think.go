@@ -1,10 +1,15 @@
 package bedrock
 
 import (
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/diff"
 	"github.com/llmtck/llmtck/conformance/internal/origin"
 	"github.com/llmtck/llmtck/engine"
+	"github.com/llmtck/llmtck/internal/rawjson"
 )
 
 func reasoning(b *engine.Block) bool {
@@ -40,10 +45,11 @@ func judgeThink001(tr *check.Traffic, r *check.Reporter) {
 				}
 				orig, at := originOf(x, b, echoOf, nth, i)
 				nth++
-				if orig != nil && tr.From > 0 && unseenToken(x, b, i) {
+				if orig != nil && tr.From > 0 && unseenToken(x, b, i) && !sameBytes(orig.Signature, b.Signature) {
 					// A live judgement leaves out the calls before From: a
-					// token produced there has no origin in view, and the
-					// one guessed by text or place is another block's.
+					// token produced there has no origin in view, and a
+					// block guessed by text or place with another token
+					// (not the same bytes spelled again) is another block's.
 					continue
 				}
 				if orig == nil {
@@ -121,6 +127,25 @@ func echoedByText(x *origin.Index, m *engine.Message, before int) *origin.Origin
 		}
 	}
 	return nil
+}
+
+// sameBytes reports whether two base64 tokens stand for the same bytes,
+// whatever alphabet and padding spell them.
+func sameBytes(a, b json.RawMessage) bool {
+	da, oka := decode64(a)
+	db, okb := decode64(b)
+	return oka && okb && string(da) == string(db)
+}
+
+func decode64(raw json.RawMessage) ([]byte, bool) {
+	s, ok := rawjson.String(raw)
+	if !ok {
+		return nil, false
+	}
+	s = strings.TrimRight(s, "=")
+	s = strings.NewReplacer("-", "+", "_", "/").Replace(s)
+	b, err := base64.RawStdEncoding.DecodeString(s)
+	return b, err == nil
 }
 
 // unseenToken reports whether b carries a token no response before
