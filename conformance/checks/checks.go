@@ -16,6 +16,7 @@ import (
 	"github.com/llmtck/llmtck/conformance/checks/history"
 	"github.com/llmtck/llmtck/conformance/checks/openai"
 	"github.com/llmtck/llmtck/conformance/checks/responses"
+	"github.com/llmtck/llmtck/conformance/checks/retry"
 	"github.com/llmtck/llmtck/conformance/checks/stream"
 )
 
@@ -29,6 +30,8 @@ var families = [][]*check.Check{
 	history.Checks(),
 	stream.Checks(),
 	crosswire.Checks(),
+
+	retry.Checks(),
 }
 
 // catalogue is every check, sorted by ID, and byID indexes it.

@@ -52,6 +52,14 @@ type Config struct {
 	HTTPClient *http.Client // nil means http.DefaultClient
 	// MaxDepth bounds sub-agent nesting; 0 means 2.
 	MaxDepth int
+	// Retries is how many times a failed call is tried again, as the
+	// official SDKs do: a rate limit, an overload, a server error, an error
+	// mid-stream or a dropped connection. The retry sends the same request
+	// and keeps nothing of the failed answer. 0 means none.
+	Retries int
+	// RetryBackoff is the first wait between attempts when the answer asks
+	// for none (retry-after-ms, retry-after), doubled each time.
+	RetryBackoff time.Duration
 }
 
 // Harness runs loops against one provider.

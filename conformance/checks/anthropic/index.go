@@ -405,7 +405,19 @@ func (a *analysis) first(kind origin.Kind, key string, before int) *source {
 	if !ok || o.Output != 0 {
 		return nil
 	}
-	return a.originAt(o.Exchange, o.Block)
+	f := a.originAt(o.Exchange, o.Block)
+	if f.unfinished {
+		// A stream that failed, then answered again whole by its retry:
+		// the finished block is what the request echoes.
+		for _, later := range a.origins.All(kind, key, before) {
+			if later.Wire == traffic.WireAnthropic && later.Output == 0 && later.Exchange > o.Exchange {
+				if g := a.originAt(later.Exchange, later.Block); !g.unfinished {
+					return g
+				}
+			}
+		}
+	}
+	return f
 }
 
 // originAt is block p of exchange i's output.

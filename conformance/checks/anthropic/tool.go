@@ -348,6 +348,26 @@ func judgeNothingCutOffPersisted(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
+// answeredAgain reports whether a call after src and before at
+// answered whole with text: a failed stream retried, the same answer
+// served again, which is what the request echoes.
+func answeredAgain(a *analysis, src, at int, text string) bool {
+	for j := src + 1; j < at && j < len(a.tr.Exchanges); j++ {
+		ex := &a.tr.Exchanges[j]
+		if ex.Wire != traffic.WireAnthropic || ex.Response == nil || ex.Response.Stream != nil && !ex.Response.Stream.Complete {
+			continue
+		}
+		if out := a.output(j); out != nil {
+			for _, b := range out.Blocks {
+				if b.Type == traffic.BlockText && b.Text == text {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // cutText reports (warning) assistant message k of q when it keeps the
 // text a cut-off stream was writing: the API accepts it, but the model then
 // reads a half answer the user stopped as one it finished. A next user
@@ -367,6 +387,9 @@ func cutText(a *analysis, q *request, k, at int, r *check.Reporter) {
 	}
 	last := &out.Blocks[len(out.Blocks)-1]
 	if last.Type != traffic.BlockText || strings.TrimSpace(last.Text) == "" {
+		return
+	}
+	if answeredAgain(a, q.origin[k], at, last.Text) {
 		return
 	}
 	for _, b := range m.Blocks {

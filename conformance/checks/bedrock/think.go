@@ -1,9 +1,14 @@
 package bedrock
 
 import (
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/internal/diff"
 	"github.com/llmtck/llmtck/conformance/internal/origin"
+	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/traffic"
 )
 
@@ -40,6 +45,13 @@ func judgeReasoningUnchanged(tr *check.Traffic, r *check.Reporter) {
 				}
 				orig, at := originOf(x, b, echoOf, nth, i)
 				nth++
+				if orig != nil && tr.From > 0 && unseenToken(x, b, i) && !sameBytes(orig.Signature, b.Signature) {
+					// A live judgement leaves out the calls before From: a
+					// token produced there has no origin in view, and a
+					// block guessed by text or place with another token
+					// (not the same bytes spelled again) is another block's.
+					continue
+				}
 				if orig == nil {
 					continue
 				}
@@ -115,6 +127,40 @@ func echoedByText(x *origin.Index, m *traffic.Message, before int) *origin.Origi
 		}
 	}
 	return nil
+}
+
+// sameBytes reports whether two base64 tokens stand for the same bytes,
+// whatever alphabet and padding spell them.
+func sameBytes(a, b json.RawMessage) bool {
+	da, oka := decode64(a)
+	db, okb := decode64(b)
+	return oka && okb && string(da) == string(db)
+}
+
+func decode64(raw json.RawMessage) ([]byte, bool) {
+	s, ok := rawjson.String(raw)
+	if !ok {
+		return nil, false
+	}
+	s = strings.TrimRight(s, "=")
+	s = strings.NewReplacer("-", "+", "_", "/").Replace(s)
+	b, err := base64.RawStdEncoding.DecodeString(s)
+	return b, err == nil
+}
+
+// unseenToken reports whether b carries a token no response before
+// before produced (as far as the index sees).
+func unseenToken(x *origin.Index, b *traffic.Block, before int) bool {
+	for _, tok := range [][]byte{b.Signature, b.Data} {
+		if len(tok) == 0 {
+			continue
+		}
+		if _, ok := x.Last(traffic.WireBedrock, origin.Payload, origin.String(tok), before); ok {
+			return false
+		}
+		return true
+	}
+	return false
 }
 
 // originOf finds the response block an echoed reasoning block came from:
