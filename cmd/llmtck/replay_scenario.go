@@ -13,7 +13,6 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/conformance/simulator"
-	"github.com/llmtck/llmtck/engine"
 )
 
 // replayScenario serves the simulator of the scenario called name on addr
@@ -26,36 +25,10 @@ func replayScenario(cmd *cobra.Command, name, addr string) error {
 	h := newScenarioHandler(simulator.NewSimulator(sc), cmd.ErrOrStderr())
 	var eps []string
 	for _, w := range sc.Wires() {
-		eps = append(eps, string(w)+" "+endpoints[w])
+		eps = append(eps, string(w)+" "+simulator.Endpoints[w])
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "llmtck: simulating %s, %d steps (%s)\n", sc.Name, len(sc.Steps), strings.Join(eps, "; "))
 	return serve(cmd, addr, h, h)
-}
-
-// endpoints are the paths each simulated provider answers, for the
-// startup line: the base URL is the listener's address (with /v1 for
-// openai-go, which expects it).
-var endpoints = map[engine.Wire]string{
-	engine.WireAnthropic: "POST /v1/messages",
-	engine.WireOpenAI:    "POST /v1/chat/completions",
-	engine.WireResponses: "POST /v1/responses",
-	engine.WireGemini:    "POST /v1beta/models/MODEL:generateContent",
-}
-
-// wireForPath is the provider a request path belongs to, so that one
-// listener serves every provider a scenario talks to.
-func wireForPath(p string) (engine.Wire, bool) {
-	switch {
-	case p == "/v1/messages":
-		return engine.WireAnthropic, true
-	case p == "/v1/chat/completions":
-		return engine.WireOpenAI, true
-	case p == "/v1/responses":
-		return engine.WireResponses, true
-	case strings.HasPrefix(p, "/v1beta/models/"), strings.HasPrefix(p, "/v1/models/"):
-		return engine.WireGemini, true
-	}
-	return "", false
 }
 
 // scenarioHandler serves a simulator on one listener for every provider,
@@ -73,7 +46,7 @@ func newScenarioHandler(sim *simulator.Simulator, log io.Writer) *scenarioHandle
 }
 
 func (h *scenarioHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	wire, ok := wireForPath(r.URL.Path)
+	wire, ok := simulator.WireForPath(r.URL.Path)
 	if !ok {
 		// The first provider's endpoint check answers it, as a 404.
 		wire = h.sim.Scenario().Wire

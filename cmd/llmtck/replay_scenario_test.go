@@ -151,10 +151,12 @@ func TestWireForPath(t *testing.T) {
 		"/v1/responses":        engine.WireResponses,
 		"/v1beta/models/gemini-2.5-flash:streamGenerateContent": engine.WireGemini,
 		"/v1/models/gemini-2.5-pro:generateContent":             engine.WireGemini,
+		"/v1/messages/count_tokens":                             engine.WireAnthropic,
+		"/model/us.anthropic.claude-sonnet-4-5/converse-stream": engine.WireBedrock,
 		"/v1/complete": "",
 	} {
-		if got, _ := wireForPath(p); got != want {
-			t.Errorf("wireForPath(%q) = %q, want %q", p, got, want)
+		if got, _ := simulator.WireForPath(p); got != want {
+			t.Errorf("WireForPath(%q) = %q, want %q", p, got, want)
 		}
 	}
 }

@@ -73,6 +73,7 @@ type Simulator struct {
 	// whose request did not ask for a stream.
 	unstreamedAbort []int
 	sides           []string // requests answered outside the script
+	from            int      // the first of the findings on the request being served
 }
 
 // Rejection is a request the simulator refused: the step it asked for
@@ -251,6 +252,7 @@ func (s *Simulator) serve(w engine.Wire, rw http.ResponseWriter, r *http.Request
 		Method: r.Method, URL: origins[w] + r.URL.RequestURI(), Header: credentialFree(r.Header), Body: body,
 	}}
 	s.log = append(s.log, in)
+	s.from = len(s.findings)
 	step := s.served
 	reject := func(rj lint.Rejection) {
 		if rj.Body == nil {
@@ -406,6 +408,11 @@ func (s *Simulator) tolerated(id string) bool {
 func (s *Simulator) answer(rw http.ResponseWriter, in *cassette.Interaction, status int, contentType string, parts [][]byte) {
 	rw.Header().Set("Content-Type", contentType)
 	rw.Header().Set("Request-Id", fmt.Sprintf("req_sim%04d", len(s.log)))
+	for _, f := range s.findings[s.from:] {
+		if f.Severity != check.SeverityInfo {
+			rw.Header().Add(FindingHeader, FindingLine(f))
+		}
+	}
 	rw.WriteHeader(status)
 	flusher, _ := rw.(http.Flusher)
 	for _, p := range parts {
