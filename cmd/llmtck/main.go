@@ -69,7 +69,7 @@ func newRootCmd() *cobra.Command {
 	}
 	root.SetVersionTemplate("llmtck {{.Version}}\n")
 	root.AddCommand(newCheckCmd(), newImportCmd())
-	root.AddCommand(newScenariosCmd(), newViewCmd(), newRedactCmd())
+	root.AddCommand(newScenariosCmd(), newViewCmd(), newRedactCmd(), newTestCmd())
 	addServerCommands(root)
 	return root
 }
