@@ -132,7 +132,11 @@ func Run(ctx context.Context, s Scenario, opt Options) (res Result) {
 	if opt.Output != nil {
 		w = io.MultiWriter(out, opt.Output)
 	}
-	res.ExitCode, res.TimedOut, err = runCommand(ctx, opt, Environment(opt.Env, base, path, s.Name), w)
+	env := opt.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	res.ExitCode, res.TimedOut, err = runCommand(ctx, opt, Environment(env, base, path, s.Name), w)
 	srv.Close()
 	res.Output = out.String()
 	switch {
