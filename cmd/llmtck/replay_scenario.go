@@ -66,6 +66,10 @@ func (h *scenarioHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 //
 //	sim step 2/3 POST /v1/messages 200 stream 3ms lint=-
 //	sim step 2/3 POST /v1/messages 400 json 1ms refused=ANT-THINK-001 messages.1.content.0: the signature …
+//	sim step 3/3 POST /v1/messages 200 json 1ms lint=ANT-CANCEL-002
+//	    ANT-CANCEL-002 warning messages[2]: …
+//
+// A warning's text follows its call's line, indented.
 func (h *scenarioHandler) logCall(r *http.Request, sw *statusWriter, step, refused, found int, d time.Duration) {
 	sc := h.sim.Scenario()
 	kind := "json"
@@ -90,18 +94,23 @@ func (h *scenarioHandler) logCall(r *http.Request, sw *statusWriter, step, refus
 		}
 	} else {
 		var ids []string
+		var texts strings.Builder
 		for _, f := range h.sim.Findings()[found:] {
 			if f.Severity != check.SeverityInfo {
 				ids = append(ids, f.Check)
+				fmt.Fprintf(&texts, "\n    %s", simulator.FindingLine(f))
 			}
 		}
 		if len(ids) == 0 {
 			ids = []string{"-"}
 		}
 		fmt.Fprintf(&b, " lint=%s", strings.Join(ids, ","))
-		if n := sc.Steps[step].AbortAfter; n > 0 {
-			fmt.Fprintf(&b, " aborted after %d parts", n)
+		if step < len(sc.Steps) {
+			if n := sc.Steps[step].AbortAfter; n > 0 {
+				fmt.Fprintf(&b, " aborted after %d parts", n)
+			}
 		}
+		b.WriteString(texts.String())
 	}
 	fmt.Fprintln(h.log, b.String())
 	if h.sim.Done() && !h.finished {

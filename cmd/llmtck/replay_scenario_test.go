@@ -204,3 +204,15 @@ func aborts(sc *scenario.Scenario) bool {
 	}
 	return false
 }
+
+func TestExplain(t *testing.T) {
+	code, out, errOut := runCLI(t, "explain", "ant-think-001")
+	for _, want := range []string{"ANT-THINK-001: ", "law: ", "the provider answers: ", "evidence: refused on ", "how to fix: "} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("explain: exit %d, stderr %q; want %q in\n%s", code, errOut, want, out)
+		}
+	}
+	if code, _, errOut := runCLI(t, "explain", "NOPE-001"); code != 2 || !strings.Contains(errOut, "no check") {
+		t.Errorf("explain NOPE-001: exit %d, %q; want 2", code, errOut)
+	}
+}
