@@ -67,6 +67,12 @@ var geminiFixtures = []fixtureSpec{
 		Build: func(t *testing.T) *cassette.Cassette { return gemTitleEcho(t, false) }},
 	fixtureSpec{Check: "GEM-SIG-004", Name: "handbuilt-signature-only-part-merged", Interaction: 1,
 		Build: func(t *testing.T) *cassette.Cassette { return gemTitleEcho(t, true) }},
+	// @google/genai's streamed Chat keeps each chunk as a model content of
+	// its own: the text, then the signature-only part, in a row.
+	fixtureSpec{Check: "GEM-SIG-004", Name: "handbuilt-stream-chunks-as-contents", Pass: true,
+		Build: func(t *testing.T) *cassette.Cassette { return gemTitleEchoSplit(t) }},
+	fixtureSpec{Check: "GEM-SIG-003", Name: "handbuilt-stream-chunks-as-contents", Pass: true,
+		Build: func(t *testing.T) *cassette.Cassette { return gemTitleEchoSplit(t) }},
 
 	fixtureSpec{Check: "GEM-SIG-005", Name: "real-dummy-on-imported-call", Pass: true, Source: srcGemOtherModel},
 	fixtureSpec{Check: "GEM-SIG-005", Name: "dummy-replaces-real-signature", Interaction: 1, Source: srcGemSigStream,
@@ -198,6 +204,17 @@ func gemTitleEcho(t *testing.T, merged bool) *cassette.Cassette {
 		model = `{"parts":[{"text":"AI Capabilities Inquiry","thoughtSignature":` + sig + `}],"role":"model"}`
 	}
 	gemAppendTurn(t, c, model, `{"parts":[{"text":"Make it shorter."}],"role":"user"}`)
+	return c
+}
+
+// gemTitleEchoSplit continues cagent's title stream as @google/genai's
+// Chat keeps it: one model content per chunk.
+func gemTitleEchoSplit(t *testing.T) *cassette.Cassette {
+	t.Helper()
+	c := gemLoad(t, srcGemTitle)
+	sig := gemRecordedSignature(t, c, 0, 1)
+	gemAppendTurn(t, c, `{"parts":[{"text":"AI Capabilities Inquiry"}],"role":"model"}`, `{"parts":[{"text":"","thoughtSignature":`+sig+`}],"role":"model"}`,
+		`{"parts":[{"text":"Make it shorter."}],"role":"user"}`)
 	return c
 }
 

@@ -175,6 +175,7 @@ func (gem) respond(m *Minter, s *Scenario, n int, req *engine.Request, stream bo
 // Signatures elsewhere are not validated by the API; the documented dummy
 // signatures stand for calls the client wrote and pass.
 func (gem) verify(m *Minter, req *engine.Request) *Fault {
+	orig := req
 	req = gemNormal(req)
 	for i := gemTurnStart(req.Messages) + 1; i < len(req.Messages); i++ {
 		msg := req.Messages[i]
@@ -185,7 +186,8 @@ func (gem) verify(m *Minter, req *engine.Request) *Fault {
 			if b.Type != engine.BlockToolCall || b.Signature == nil || gemDummy(b.Signature) {
 				continue
 			}
-			loc := fmt.Sprintf("request.contents[%d].parts[%d].thoughtSignature", i, j)
+			oi, oj := gemOriginal(orig, i, j)
+			loc := fmt.Sprintf("request.contents[%d].parts[%d].thoughtSignature", oi, oj)
 			switch m.check(b.Signature, req, i, j, gemPayload(b)) {
 			case forged:
 				return &Fault{Check: "GEM-SIG-003", Location: loc,
@@ -249,24 +251,53 @@ func gemPayload(b engine.Block) []byte {
 
 // gemNormal returns req with every signature in its standard base64
 // spelling: the API decodes signatures, so a client that echoes one in the
-// URL-safe alphabet (pydantic-ai does) echoes the same signature. req itself
-// is not changed.
+// URL-safe alphabet (pydantic-ai does) echoes the same signature — and
+// with consecutive contents of one role joined into one, as Gemini reads
+// them, so a signature binds to the turn and not to how it was chunked.
+// req itself is not changed.
 func gemNormal(req *engine.Request) *engine.Request {
 	out := *req
-	out.Messages = make([]engine.Message, len(req.Messages))
-	for i, msg := range req.Messages {
-		out.Messages[i] = msg
-		out.Messages[i].Blocks = append([]engine.Block(nil), msg.Blocks...)
+	out.Messages = make([]engine.Message, 0, len(req.Messages))
+	for _, msg := range req.Messages {
+		blocks := make([]engine.Block, len(msg.Blocks))
+		copy(blocks, msg.Blocks)
 		for j, b := range msg.Blocks {
 			if b.Signature == nil || gemDummy(b.Signature) {
 				continue
 			}
 			if sig, err := gemini.SignatureBytes(b.Signature); err == nil {
-				out.Messages[i].Blocks[j].Signature = rawjson.Quote(base64.StdEncoding.EncodeToString(sig))
+				blocks[j].Signature = rawjson.Quote(base64.StdEncoding.EncodeToString(sig))
 			}
 		}
+		if n := len(out.Messages); n > 0 && out.Messages[n-1].Role == msg.Role {
+			// Gemini reads consecutive contents of one role as one turn:
+			// @google/genai's streamed Chat keeps a chunk per model content,
+			// and clients answer parallel calls one content each.
+			out.Messages[n-1].Blocks = append(out.Messages[n-1].Blocks, blocks...)
+			continue
+		}
+		msg.Blocks = blocks
+		out.Messages = append(out.Messages, msg)
 	}
 	return &out
+}
+
+// gemOriginal is where part j of content i of gemNormal(req) is in req.
+func gemOriginal(req *engine.Request, i, j int) (int, int) {
+	at := -1
+	for oi, msg := range req.Messages {
+		if oi == 0 || msg.Role != req.Messages[oi-1].Role {
+			at++
+		}
+		if at < i {
+			continue
+		}
+		if j < len(msg.Blocks) {
+			return oi, j
+		}
+		j -= len(msg.Blocks)
+	}
+	return i, j
 }
 
 // gemRender builds step n's response as one GenerateContentResponse, with

@@ -27,6 +27,10 @@ CANCELLED = "cancelled: the user pressed stop while the tool ran"
 # "exit-early" (stop after the first turn, and exit 0).
 DEFECT = os.environ.get("LLMTCK_EXAMPLE_DEFECT", "")
 
+# A correct variation: "genai-chat" keeps a Gemini answer as @google/genai's
+# streamed Chat does, one model content per chunk.
+STYLE = os.environ.get("LLMTCK_EXAMPLE_STYLE", "")
+
 
 class ProviderError(Exception):
     """A provider answered with an error status."""
@@ -254,7 +258,12 @@ def gemini_call(sc, turn, conv):
                 parts = e["raw"]
             else:
                 parts = ([{"text": e["text"]}] if e["text"] else []) + [{"functionCall": {"name": c["name"], "args": loads(c["args"])}} for c in e["calls"]]
-            contents.append({"role": "model", "parts": parts})
+            if STYLE == "genai-chat":
+                # As @google/genai's streamed Chat keeps history: one model
+                # content per streamed chunk, each chunk a part here.
+                contents.extend({"role": "model", "parts": [p]} for p in parts)
+            else:
+                contents.append({"role": "model", "parts": parts})
         else:
             parts = []
             for r in e["results"]:

@@ -4,6 +4,7 @@ package pythonharness_test
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -39,6 +40,30 @@ func TestPythonHarnessPassesEveryScenario(t *testing.T) {
 			}
 			if len(r.Warnings) > 0 {
 				t.Errorf("%s passed with warnings:\n%s", s.Name, strings.Join(r.Warnings, "\n"))
+			}
+		})
+	}
+}
+
+// Kept as @google/genai's streamed Chat keeps a Gemini answer, a model
+// content per chunk, the history passes without a warning: Gemini reads
+// consecutive contents of one role as one turn.
+func TestPythonHarnessGenAIChatHistory(t *testing.T) {
+	cmd := python(t)
+	all, err := runner.Bundled()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "LLMTCK_EXAMPLE_STYLE=genai-chat")
+	for _, s := range all {
+		if !strings.HasPrefix(s.Name, "gemini/") {
+			continue
+		}
+		t.Run(s.Name, func(t *testing.T) {
+			t.Parallel()
+			r := runner.Run(context.Background(), s, runner.Options{Command: cmd, Env: env, Timeout: 2 * time.Minute})
+			if !r.Pass || len(r.Warnings) > 0 {
+				t.Fatalf("%s: pass %v\n%s\n%s\noutput:\n%s", s.Name, r.Pass, strings.Join(r.Failures, "\n"), strings.Join(r.Warnings, "\n"), r.Output)
 			}
 		})
 	}
