@@ -157,7 +157,7 @@ func (gem) respond(m *Minter, s *Scenario, n int, req *engine.Request, stream bo
 		if blocks[j].Signature == nil {
 			continue
 		}
-		tok := m.mint(req, len(req.Messages), blocks[:j], gemPayload(blocks[j]), nil)
+		tok := m.mint(req, len(req.Messages), gemCoalesce(blocks[:j]), gemPayload(blocks[j]), nil)
 		blocks[j].Signature = rawjson.Quote(tok)
 		content[j] = bytes.Replace(raw, placeholder, rawjson.Quote(tok), 1)
 	}
@@ -279,7 +279,28 @@ func gemNormal(req *engine.Request) *engine.Request {
 		msg.Blocks = blocks
 		out.Messages = append(out.Messages, msg)
 	}
+	for i := range out.Messages {
+		out.Messages[i].Blocks = gemCoalesce(out.Messages[i].Blocks)
+	}
 	return &out
+}
+
+// gemCoalesce joins each text or thought part to the one before it when
+// that one is of the same kind and carries no signature, as a
+// stream's chunks are accumulated: a streamed part's text comes in pieces,
+// and a client that keeps each chunk echoes the pieces.
+func gemCoalesce(blocks []engine.Block) []engine.Block {
+	var out []engine.Block
+	for _, b := range blocks {
+		if n := len(out); n > 0 && (b.Type == engine.BlockText || b.Type == engine.BlockThinking) && out[n-1].Type == b.Type &&
+			out[n-1].Thought == b.Thought && out[n-1].Signature == nil {
+			out[n-1].Text += b.Text
+			out[n-1].Signature = b.Signature
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
 }
 
 // gemOriginal is where part j of content i of gemNormal(req) is in req.

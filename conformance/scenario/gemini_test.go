@@ -542,18 +542,27 @@ func TestGeminiHistoryEditsAreWarnings(t *testing.T) {
 }
 
 // splitModelContents puts each part of a model content in a content of its
-// own, as @google/genai's streamed Chat keeps a stream's chunks.
+// own, as @google/genai's streamed Chat keeps a stream's chunks, and cuts
+// an unsigned text or thought in two chunks, as a stream delivers it.
 func splitModelContents(msgs []engine.Message) []engine.Message {
 	var out []engine.Message
 	for _, m := range msgs {
-		if m.Role != engine.RoleAssistant || len(m.Blocks) < 2 {
+		if m.Role != engine.RoleAssistant {
 			out = append(out, m)
 			continue
 		}
 		for _, b := range m.Blocks {
-			one := m
-			one.Blocks = []engine.Block{b}
-			out = append(out, one)
+			pieces := []engine.Block{b}
+			if r := []rune(b.Text); (b.Type == engine.BlockText || b.Type == engine.BlockThinking) && b.Signature == nil && len(r) >= 2 {
+				first, second := b, b
+				first.Text, second.Text = string(r[:len(r)/2]), string(r[len(r)/2:])
+				pieces = []engine.Block{first, second}
+			}
+			for _, p := range pieces {
+				one := m
+				one.Blocks = []engine.Block{p}
+				out = append(out, one)
+			}
 		}
 	}
 	return out
