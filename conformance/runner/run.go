@@ -140,6 +140,8 @@ func Run(ctx context.Context, s Scenario, opt Options) (res Result) {
 	srv.Close()
 	res.Output = out.String()
 	switch {
+	case res.TimedOut && ctx.Err() != nil:
+		res.Failures = append(res.Failures, "interrupted: the command and its process group were killed")
 	case res.TimedOut:
 		res.Failures = append(res.Failures, fmt.Sprintf("timed out after %v: the command and its process group were killed", timeout(opt)))
 	case err != nil:

@@ -178,3 +178,14 @@ func TestScenarioFileForTheCommand(t *testing.T) {
 		t.Errorf("the temporary scenario file is left: %v", err)
 	}
 }
+
+// A run cancelled from outside (llmtck test's SIGINT) kills the command and
+// says it was interrupted, not timed out.
+func TestCancelledRunSaysInterrupted(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	r := runner.Run(ctx, bundled(t, "openai/tool-loop"), runner.Options{Timeout: time.Minute, Command: []string{"sleep", "30"}})
+	if r.Pass || len(r.Failures) == 0 || !strings.HasPrefix(r.Failures[0], "interrupted") {
+		t.Fatalf("%+v", r)
+	}
+}
