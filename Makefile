@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: build test bench lint demo demo-corpus fmt-check fuzz fuzz-seeds mutants
+.PHONY: build test bench lint demo demo-corpus fmt-check fuzz fuzz-seeds mutants node-example
 
 build:
 	$(GO) build -buildvcs=auto -o bin/llmtck ./cmd/llmtck
@@ -11,6 +11,12 @@ build:
 test: fmt-check
 	$(GO) vet $(PKGS)
 	$(GO) test -race -count=1 $(PKGS)
+
+# The Node example harness on the official SDKs (needs node and npm): install
+# its dependencies, then play every bundled scenario with it.
+node-example:
+	cd examples/node-harness && npm install --no-audit --no-fund
+	$(GO) test -count=1 -v ./examples/node-harness
 
 fmt-check:
 	@out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \

@@ -8,7 +8,7 @@
 //
 //	func TestConformance(t *testing.T) {
 //		conformance.Run(t, func(t *testing.T, s *conformance.Session) {
-//			// point the agent at s.BaseURL(engine.WireAnthropic), register
+//			// point the agent at s.BaseURL(traffic.WireAnthropic), register
 //			// s.Tools, send each s.Turns[i].Prompt, pass a cancel func to
 //			// s.OnCancel.
 //		}, conformance.Capabilities("anthropic", "cancel"))

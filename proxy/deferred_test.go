@@ -43,7 +43,10 @@ func TestDeferredAnswerJudgesTheRequestThatEchoesIt(t *testing.T) {
 				t.Fatalf("second call: %d %s", status, body)
 			}
 			rec.Close()
-			lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+			lines := callLines(log.String())
+			if tc.lint != "lint=-" && !strings.Contains(log.String(), "\n    "+strings.TrimPrefix(tc.lint, "lint=")+" ") {
+				t.Errorf("log:\n%s\nwant the finding's text on an indented line under its call", log.String())
+			}
 			if len(lines) != 2 || !strings.Contains(lines[0], " tools=0 lint=- ") || !strings.Contains(lines[1], " tools=0 "+tc.lint+" ") {
 				t.Errorf("log:\n%s\nwant two calls with tools=0, the second with %s", log.String(), tc.lint)
 			}

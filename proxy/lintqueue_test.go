@@ -162,7 +162,7 @@ func TestLintQueueUnderConcurrentCalls(t *testing.T) {
 	// One line per call, each naming the call's place in the cassette:
 	// the altered turns alone are found, and the lines that say so name
 	// the interactions whose requests alter a thinking block.
-	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	lines := callLines(logs.String())
 	if len(lines) != clients*each {
 		t.Errorf("%d log lines for %d calls", len(lines), clients*each)
 	}
@@ -254,3 +254,15 @@ func (w *countedWrites) Write(p []byte) (int, error) {
 }
 
 func (w *countedWrites) writes() int { return int(w.n.Load()) }
+
+// callLines are the call lines of a log, without the indented lines that
+// continue them (a finding's text, a miss's diff).
+func callLines(log string) []string {
+	var out []string
+	for _, l := range strings.Split(strings.TrimSpace(log), "\n") {
+		if !strings.HasPrefix(l, "    ") {
+			out = append(out, l)
+		}
+	}
+	return out
+}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/internal/redact"
 )
 
@@ -99,7 +100,30 @@ func appendLine(b []byte, c *call) []byte {
 		b = append(b, ' ')
 		b = append(b, strings.ReplaceAll(c.note, "\n", "\n    ")...)
 	}
-	return append(b, '\n')
+	return appendFindingText(append(b, '\n'), c.findings)
+}
+
+// appendFindingText appends what each error and warning of a call says,
+// on an indented line of its own under the call's line, so that the log
+// tells why and not only which check (llmtck explain ID tells more).
+func appendFindingText(b []byte, fs []check.Finding) []byte {
+	for _, f := range fs {
+		if f.Severity != check.SeverityError && f.Severity != check.SeverityWarning {
+			continue
+		}
+		b = append(b, "    "...)
+		b = append(b, f.Check...)
+		b = append(b, ' ')
+		b = append(b, f.Severity...)
+		if f.Location != "" {
+			b = append(b, ' ')
+			b = append(b, f.Location...)
+		}
+		b = append(b, ": "...)
+		b = append(b, strings.ReplaceAll(f.Message, "\n", " ")...)
+		b = append(b, '\n')
+	}
+	return b
 }
 
 func (l *callLog) warn(msg string) {

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/lint"
 	"github.com/llmtck/llmtck/internal/redact"
 	"github.com/llmtck/llmtck/internal/reqmatch"
@@ -197,7 +198,15 @@ func (r *Recorder) roundTrip(req *http.Request, readHeaderOnly bool) (*http.Resp
 			return r.reject(c, rj), nil
 		}
 		if e := b.player.match(c.method, c.target, c.req.Header, c.wire, body); e != nil {
-			return r.replay(c, e)
+			resp, err := r.replay(c, e)
+			if resp != nil && r.opts.Check {
+				for _, f := range verdict.Findings {
+					if f.Severity == check.SeverityWarning || f.Severity == check.SeverityError {
+						resp.Header.Add(lint.FindingHeader, lint.FindingLine(f))
+					}
+				}
+			}
+			return resp, err
 		}
 		if r.opts.Mode == ModeReplay {
 			return r.miss(c), nil
@@ -289,7 +298,9 @@ func (r *Recorder) refuses() bool {
 func (r *Recorder) reject(c *call, rj *lint.Rejection) *http.Response {
 	c.status = rj.Status
 	c.note = "rejected by " + rj.Check + " (--check)"
-	return c.synthetic(rj.Status, rj.Body)
+	resp := c.synthetic(rj.Status, rj.Body)
+	resp.Header.Add(lint.FindingHeader, lint.FindingLine(check.Finding{Check: rj.Check, Severity: check.SeverityError, Location: rj.Location, Message: rj.Detail}))
+	return resp
 }
 
 // miss answers a replayed call that no recording matches, naming the

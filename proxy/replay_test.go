@@ -238,6 +238,9 @@ func TestReplayCheckAnswersViolationsAsTheProvider(t *testing.T) {
 	if e.Type != "error" || e.Error.Type != "invalid_request_error" || !strings.Contains(e.Error.Message, "`tool_use` ids were found without `tool_result` blocks immediately after: toolu_") {
 		t.Fatalf("body %s", got)
 	}
+	if h := resp.Header.Values("X-Llmtck-Finding"); len(h) != 1 || !strings.HasPrefix(h[0], "ANT-TOOL-001 error ") {
+		t.Errorf("X-Llmtck-Finding: %q, want the check beside the provider's body", h)
+	}
 	if !strings.Contains(logs.String(), "400 plain") || !strings.Contains(logs.String(), "lint=ANT-TOOL-001") {
 		t.Errorf("log:\n%s", logs.String())
 	}

@@ -69,7 +69,7 @@ func newRootCmd() *cobra.Command {
 	}
 	root.SetVersionTemplate("llmtck {{.Version}}\n")
 	root.AddCommand(newCheckCmd(), newImportCmd())
-	root.AddCommand(newScenariosCmd(), newViewCmd(), newRedactCmd())
+	root.AddCommand(newScenariosCmd(), newViewCmd(), newRedactCmd(), newTestCmd(), newExplainCmd())
 	addServerCommands(root)
 	addExamples(root)
 	return root

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/llmtck/llmtck/internal/httpserve"
+
 	"context"
 	"errors"
 	"fmt"
@@ -115,7 +117,7 @@ func serve(cmd *cobra.Command, addr string, h http.Handler, rec io.Closer) error
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: time.Minute}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: time.Minute, Protocols: httpserve.Protocols()}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

@@ -38,7 +38,10 @@ dropped or moved, is answered with the provider's own status and error body,
 and the harness may retry. One listener serves every provider the scenario
 uses, by path: /v1/messages (anthropic), /v1/chat/completions (openai; give
 openai SDKs http://127.0.0.1:PORT/v1), /v1/responses (responses) and
-/v1beta/models/MODEL:generateContent (gemini). Each request prints one line on
+/v1beta/models/MODEL:generateContent or /v1/models/… (gemini) and
+/model/MODEL/converse or /converse-stream (bedrock; give the AWS SDKs
+http://127.0.0.1:PORT). HTTP/1.1 and HTTP/2 cleartext (h2c, prior knowledge)
+are both served. Each request prints one line on
 stderr: the step, the status, and the check a refused request breaks. A step
 whose user presses stop mid-stream is cut off there, as a dropped connection.
 It keeps serving after the last step (further requests are refused) until

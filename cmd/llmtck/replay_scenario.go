@@ -16,7 +16,6 @@ import (
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/conformance/simulator"
 	"github.com/llmtck/llmtck/providers"
-	"github.com/llmtck/llmtck/traffic"
 )
 
 // replayScenario serves the simulator of the scenario called name on addr
@@ -29,7 +28,7 @@ func replayScenario(cmd *cobra.Command, name, addr string) error {
 	h := newScenarioHandler(simulator.NewSimulator(sc), cmd.ErrOrStderr())
 	var eps []string
 	for _, w := range sc.Wires() {
-		eps = append(eps, string(w)+" "+endpoints[w])
+		eps = append(eps, string(w)+" "+simulator.Endpoints[w])
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "llmtck: simulating %s, %d steps (%s)\n", sc.Name, len(sc.Steps), strings.Join(eps, "; "))
 	return serve(cmd, addr, h, h)
@@ -60,32 +59,6 @@ func loadScenario(name string) (*scenario.Scenario, error) {
 	return nil, fmt.Errorf("%s: name the file <provider>/<what>.json or <provider>-<what>.json, so its provider is known", name)
 }
 
-// endpoints are the paths each simulated provider answers, for the
-// startup line: the base URL is the listener's address (with /v1 for
-// openai-go, which expects it).
-var endpoints = map[traffic.Wire]string{
-	traffic.WireAnthropic: "POST /v1/messages",
-	traffic.WireOpenAI:    "POST /v1/chat/completions",
-	traffic.WireResponses: "POST /v1/responses",
-	traffic.WireGemini:    "POST /v1beta/models/MODEL:generateContent",
-}
-
-// wireForPath is the provider a request path belongs to, so that one
-// listener serves every provider a scenario talks to.
-func wireForPath(p string) (traffic.Wire, bool) {
-	switch {
-	case p == "/v1/messages":
-		return traffic.WireAnthropic, true
-	case p == "/v1/chat/completions":
-		return traffic.WireOpenAI, true
-	case p == "/v1/responses":
-		return traffic.WireResponses, true
-	case strings.HasPrefix(p, "/v1beta/models/"), strings.HasPrefix(p, "/v1/models/"):
-		return traffic.WireGemini, true
-	}
-	return "", false
-}
-
 // scenarioHandler serves a simulator on one listener for every provider,
 // picking the wire by the request path, and logs one line per request.
 type scenarioHandler struct {
@@ -101,7 +74,7 @@ func newScenarioHandler(sim *simulator.Simulator, log io.Writer) *scenarioHandle
 }
 
 func (h *scenarioHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	wire, ok := wireForPath(r.URL.Path)
+	wire, ok := simulator.WireForPath(r.URL.Path)
 	if !ok {
 		// The first provider's endpoint check answers it, as a 404.
 		wire = h.sim.Scenario().Wire
@@ -121,6 +94,10 @@ func (h *scenarioHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 //
 //	sim step 2/3 POST /v1/messages 200 stream 3ms lint=-
 //	sim step 2/3 POST /v1/messages 400 json 1ms refused=ANT-THINK-001 messages.1.content.0: the signature …
+//	sim step 3/3 POST /v1/messages 200 json 1ms lint=ANT-CANCEL-002
+//	    ANT-CANCEL-002 warning messages[2]: …
+//
+// A warning's text follows its call's line, indented.
 func (h *scenarioHandler) logCall(r *http.Request, sw *statusWriter, step, refused, found int, d time.Duration) {
 	sc := h.sim.Scenario()
 	kind := "json"
@@ -145,18 +122,23 @@ func (h *scenarioHandler) logCall(r *http.Request, sw *statusWriter, step, refus
 		}
 	} else {
 		var ids []string
+		var texts strings.Builder
 		for _, f := range h.sim.Findings()[found:] {
 			if f.Severity != check.SeverityInfo {
 				ids = append(ids, f.Check)
+				fmt.Fprintf(&texts, "\n    %s", simulator.FindingLine(f))
 			}
 		}
 		if len(ids) == 0 {
 			ids = []string{"-"}
 		}
 		fmt.Fprintf(&b, " lint=%s", strings.Join(ids, ","))
-		if n := sc.Steps[step].AbortAfter; n > 0 {
-			fmt.Fprintf(&b, " aborted after %d parts", n)
+		if step < len(sc.Steps) {
+			if n := sc.Steps[step].AbortAfter; n > 0 {
+				fmt.Fprintf(&b, " aborted after %d parts", n)
+			}
 		}
+		b.WriteString(texts.String())
 	}
 	fmt.Fprintln(h.log, b.String())
 	if h.sim.Done() && !h.finished {

@@ -151,10 +151,12 @@ func TestWireForPath(t *testing.T) {
 		"/v1/responses":        traffic.WireResponses,
 		"/v1beta/models/gemini-2.5-flash:streamGenerateContent": traffic.WireGemini,
 		"/v1/models/gemini-2.5-pro:generateContent":             traffic.WireGemini,
+		"/v1/messages/count_tokens":                             traffic.WireAnthropic,
+		"/model/us.anthropic.claude-sonnet-4-5/converse-stream": traffic.WireBedrock,
 		"/v1/complete": "",
 	} {
-		if got, _ := wireForPath(p); got != want {
-			t.Errorf("wireForPath(%q) = %q, want %q", p, got, want)
+		if got, _ := simulator.WireForPath(p); got != want {
+			t.Errorf("WireForPath(%q) = %q, want %q", p, got, want)
 		}
 	}
 }
@@ -201,4 +203,16 @@ func aborts(sc *scenario.Scenario) bool {
 		}
 	}
 	return false
+}
+
+func TestExplain(t *testing.T) {
+	code, out, errOut := runCLI(t, "explain", "ant-think-001")
+	for _, want := range []string{"ANT-THINK-001: ", "law: ", "the provider answers: ", "evidence: refused on ", "how to fix: "} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("explain: exit %d, stderr %q; want %q in\n%s", code, errOut, want, out)
+		}
+	}
+	if code, _, errOut := runCLI(t, "explain", "NOPE-001"); code != 2 || !strings.Contains(errOut, "no check") {
+		t.Errorf("explain NOPE-001: exit %d, %q; want 2", code, errOut)
+	}
 }

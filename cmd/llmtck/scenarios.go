@@ -30,10 +30,12 @@ cassette, DIR/<provider>/<what>.yaml, with the tokens the simulator minted.
 llmtck check DIR passes on the result.
 
 scenarios show NAME prints a scenario's turns, tools and expected steps; with
---json, the scenario file itself (format: fixtures/scenarios/README.md), for a
-harness in another language to read.
+--json, the scenario file itself (format: fixtures/scenarios/README.md; JSON
+Schema: conformance/scenario/schema/scenario.json), for a harness in another
+language to read.
 
-llmtck replay --scenario NAME serves one for a harness in any language.`,
+llmtck test -- CMD plays them all against a harness command in any language;
+llmtck replay --scenario NAME serves one.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return listScenarios(cmd) },
 	}

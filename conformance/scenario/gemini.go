@@ -157,7 +157,7 @@ func (gem) respond(m *Minter, s *Scenario, n int, req *traffic.Request, stream b
 		if blocks[j].Signature == nil {
 			continue
 		}
-		tok := m.mint(req, len(req.Messages), blocks[:j], gemPayload(blocks[j]), nil)
+		tok := m.mint(req, len(req.Messages), gemCoalesce(blocks[:j]), gemPayload(blocks[j]), nil)
 		blocks[j].Signature = rawjson.Quote(tok)
 		content[j] = bytes.Replace(raw, placeholder, rawjson.Quote(tok), 1)
 	}
@@ -169,12 +169,13 @@ func (gem) respond(m *Minter, s *Scenario, n int, req *traffic.Request, stream b
 
 // verify checks the thoughtSignature of every functionCall part of the
 // current turn — the model turns after the last user content that is not
-// only function responses — as a Gemini 3 model does
-// (docs/provider-rules.md G2, G3): an altered, foreign or moved signature is
-// GEM-SIG-003's "Corrupted thought signature.", and so is a genuine one whose
-// history changed. Signatures elsewhere are not validated by the API; the
-// documented dummy signatures stand for calls the client wrote and pass.
+// only function responses — as a Gemini 3 model does (docs/provider-rules.md G2, G3):
+// an altered, foreign or moved signature is GEM-SIG-003's "Corrupted
+// thought signature.", and so is a genuine one whose history changed.
+// Signatures elsewhere are not validated by the API; the documented dummy
+// signatures stand for calls the client wrote and pass.
 func (gem) verify(m *Minter, req *traffic.Request) *Fault {
+	orig := req
 	req = gemNormal(req)
 	for i := gemTurnStart(req.Messages) + 1; i < len(req.Messages); i++ {
 		msg := req.Messages[i]
@@ -185,7 +186,8 @@ func (gem) verify(m *Minter, req *traffic.Request) *Fault {
 			if b.Type != traffic.BlockToolCall || b.Signature == nil || gemDummy(b.Signature) {
 				continue
 			}
-			loc := fmt.Sprintf("request.contents[%d].parts[%d].thoughtSignature", i, j)
+			oi, oj := gemOriginal(orig, i, j)
+			loc := fmt.Sprintf("request.contents[%d].parts[%d].thoughtSignature", oi, oj)
 			switch m.check(b.Signature, req, i, j, gemPayload(b)) {
 			case forged:
 				return &Fault{Check: "GEM-SIG-003", Location: loc,
@@ -249,24 +251,74 @@ func gemPayload(b traffic.Block) []byte {
 
 // gemNormal returns req with every signature in its standard base64
 // spelling: the API decodes signatures, so a client that echoes one in the
-// URL-safe alphabet (pydantic-ai does) echoes the same signature. req itself
-// is not changed.
+// URL-safe alphabet (pydantic-ai does) echoes the same signature — and
+// with consecutive contents of one role joined into one, as Gemini reads
+// them, so a signature binds to the turn and not to how it was chunked.
+// req itself is not changed.
 func gemNormal(req *traffic.Request) *traffic.Request {
 	out := *req
-	out.Messages = make([]traffic.Message, len(req.Messages))
-	for i, msg := range req.Messages {
-		out.Messages[i] = msg
-		out.Messages[i].Blocks = append([]traffic.Block(nil), msg.Blocks...)
+	out.Messages = make([]traffic.Message, 0, len(req.Messages))
+	for _, msg := range req.Messages {
+		blocks := make([]traffic.Block, len(msg.Blocks))
+		copy(blocks, msg.Blocks)
 		for j, b := range msg.Blocks {
 			if b.Signature == nil || gemDummy(b.Signature) {
 				continue
 			}
 			if sig, err := gemini.SignatureBytes(b.Signature); err == nil {
-				out.Messages[i].Blocks[j].Signature = rawjson.Quote(base64.StdEncoding.EncodeToString(sig))
+				blocks[j].Signature = rawjson.Quote(base64.StdEncoding.EncodeToString(sig))
 			}
 		}
+		if n := len(out.Messages); n > 0 && out.Messages[n-1].Role == msg.Role {
+			// Gemini reads consecutive contents of one role as one turn:
+			// @google/genai's streamed Chat keeps a chunk per model content,
+			// and clients answer parallel calls one content each.
+			out.Messages[n-1].Blocks = append(out.Messages[n-1].Blocks, blocks...)
+			continue
+		}
+		msg.Blocks = blocks
+		out.Messages = append(out.Messages, msg)
+	}
+	for i := range out.Messages {
+		out.Messages[i].Blocks = gemCoalesce(out.Messages[i].Blocks)
 	}
 	return &out
+}
+
+// gemCoalesce joins each text or thought part to the one before it when
+// that one is of the same kind and carries no signature, as a
+// stream's chunks are accumulated: a streamed part's text comes in pieces,
+// and a client that keeps each chunk echoes the pieces.
+func gemCoalesce(blocks []traffic.Block) []traffic.Block {
+	var out []traffic.Block
+	for _, b := range blocks {
+		if n := len(out); n > 0 && (b.Type == traffic.BlockText || b.Type == traffic.BlockThinking) && out[n-1].Type == b.Type &&
+			out[n-1].Thought == b.Thought && out[n-1].Signature == nil {
+			out[n-1].Text += b.Text
+			out[n-1].Signature = b.Signature
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// gemOriginal is where part j of content i of gemNormal(req) is in req.
+func gemOriginal(req *traffic.Request, i, j int) (int, int) {
+	at := -1
+	for oi, msg := range req.Messages {
+		if oi == 0 || msg.Role != req.Messages[oi-1].Role {
+			at++
+		}
+		if at < i {
+			continue
+		}
+		if j < len(msg.Blocks) {
+			return oi, j
+		}
+		j -= len(msg.Blocks)
+	}
+	return i, j
 }
 
 // gemRender builds step n's response as one GenerateContentResponse, with

@@ -346,6 +346,14 @@ func TestGeminiCorrectVariationsPass(t *testing.T) {
 		})
 		checkClean(t, p)
 	})
+	// @google/genai's streamed Chat keeps each chunk as a model content of
+	// its own: several model contents in a row, the signature on the
+	// part that carried it. Gemini reads them as one turn.
+	for _, name := range []string{"gemini/sequential-calls", "gemini/parallel-calls", "gemini/follow-up", "gemini/cancelled-call"} {
+		t.Run("a model content per streamed chunk/"+name, func(t *testing.T) {
+			checkClean(t, playGemini(t, name, true, func(call int, req *traffic.Request) { req.Messages = splitModelContents(req.Messages) }))
+		})
+	}
 	t.Run("a written call with the dummy signature", func(t *testing.T) {
 		p := playGemini(t, "gemini/parallel-calls", false, func(call int, req *traffic.Request) {
 			// After the prompt, in every request, so the history stays.
@@ -531,5 +539,56 @@ func TestGeminiHistoryEditsAreWarnings(t *testing.T) {
 				t.Fatalf("the run stopped after %d steps", p.sim.Served())
 			}
 		})
+	}
+}
+
+// splitModelContents puts each part of a model content in a content of its
+// own, as @google/genai's streamed Chat keeps a stream's chunks, and cuts
+// an unsigned text or thought in two chunks, as a stream delivers it.
+func splitModelContents(msgs []traffic.Message) []traffic.Message {
+	var out []traffic.Message
+	for _, m := range msgs {
+		if m.Role != traffic.RoleAssistant {
+			out = append(out, m)
+			continue
+		}
+		for _, b := range m.Blocks {
+			pieces := []traffic.Block{b}
+			if r := []rune(b.Text); (b.Type == traffic.BlockText || b.Type == traffic.BlockThinking) && b.Signature == nil && len(r) >= 2 {
+				first, second := b, b
+				first.Text, second.Text = string(r[:len(r)/2]), string(r[len(r)/2:])
+				pieces = []traffic.Block{first, second}
+			}
+			for _, p := range pieces {
+				one := m
+				one.Blocks = []traffic.Block{p}
+				out = append(out, one)
+			}
+		}
+	}
+	return out
+}
+
+// Split into a content per part or not, a signature moved off its call
+// onto another part is still refused.
+func TestGeminiSplitContentsStillJudgeMovedSignatures(t *testing.T) {
+	p := playGemini(t, "gemini/sequential-calls", true, func(call int, req *traffic.Request) {
+		req.Messages = splitModelContents(req.Messages)
+		if call != 1 {
+			return
+		}
+		for i := range req.Messages {
+			bs := req.Messages[i].Blocks
+			if len(bs) == 1 && bs[0].Type == traffic.BlockToolCall && bs[0].Signature != nil {
+				// Onto the function response that answers it.
+				req.Messages[i+1].Blocks[0].Signature, bs[0].Signature = bs[0].Signature, nil
+				return
+			}
+		}
+		t.Fatal("no signed call in a content of its own")
+	})
+	rj := p.sim.Rejections()
+	if len(rj) == 0 || !strings.HasPrefix(rj[0].Check, "GEM-") {
+		t.Fatalf("rejections %v: a signature moved off its call passed", rj)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/scenario"
+	"github.com/llmtck/llmtck/internal/httpserve"
 	"github.com/llmtck/llmtck/traffic"
 )
 
@@ -53,7 +54,7 @@ func (sim *Simulator) Play(play func(*Session) error) error {
 		if err != nil {
 			return fmt.Errorf("conformance: simulating %s: %w", w, err)
 		}
-		srv := &http.Server{Handler: sim.Handler(w), ReadHeaderTimeout: time.Minute}
+		srv := &http.Server{Handler: sim.Handler(w), ReadHeaderTimeout: time.Minute, Protocols: httpserve.Protocols()}
 		go srv.Serve(ln)
 		defer srv.Close()
 		urls[w] = "http://" + ln.Addr().String()

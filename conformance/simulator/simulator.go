@@ -77,6 +77,7 @@ type Simulator struct {
 	faulted         map[int]bool  // interactions answered with a scripted failure
 	retry           *pendingRetry // the last failure that asked for a wait
 	runs            []string      // tool executions since the last request (ToolRunsHeader)
+	from            int           // the first of the findings on the request being served
 }
 
 // Rejection is a request the simulator refused: the step it asked for
@@ -259,6 +260,7 @@ func (s *Simulator) serve(w traffic.Wire, rw http.ResponseWriter, r *http.Reques
 		Method: r.Method, URL: origins[w] + r.URL.RequestURI(), Header: credentialFree(r.Header), Body: body,
 	}}
 	s.log = append(s.log, in)
+	s.from = len(s.findings)
 	step := s.served
 	s.annotate(in, step, arrived)
 	reject := func(rj lint.Rejection) {
@@ -422,6 +424,11 @@ func (s *Simulator) tolerated(id string) bool {
 func (s *Simulator) answer(rw http.ResponseWriter, in *cassette.Interaction, status int, contentType string, parts [][]byte) {
 	rw.Header().Set("Content-Type", contentType)
 	rw.Header().Set("Request-Id", fmt.Sprintf("req_sim%04d", len(s.log)))
+	for _, f := range s.findings[s.from:] {
+		if f.Severity != check.SeverityInfo {
+			rw.Header().Add(FindingHeader, FindingLine(f))
+		}
+	}
 	rw.WriteHeader(status)
 	flusher, _ := rw.(http.Flusher)
 	for _, p := range parts {

@@ -271,6 +271,11 @@ func TestSimulatorRejectsBrokenClients(t *testing.T) {
 			if body := string(c2.Interactions[len(c2.Interactions)-1].Response.Body); !strings.Contains(body, c.body) {
 				t.Errorf("answered %s\nwant it to contain %s", body, c.body)
 			}
+			// Beside the body, the check and why, in a header of its own.
+			last := c2.Interactions[len(c2.Interactions)-1].Response.Header
+			if h := last.Values(simulator.FindingHeader); len(h) != 1 || !strings.HasPrefix(h[0], c.check+" error ") || strings.ContainsAny(h[0], "\r\n") {
+				t.Errorf("%s: %q, want one line naming %s", simulator.FindingHeader, h, c.check)
+			}
 			if !strings.Contains(o.errors[0], "HTTP 400: invalid_request_error: "+rj[0].Message) {
 				t.Errorf("the harness said %q", o.errors[0])
 			}

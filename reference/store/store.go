@@ -19,7 +19,7 @@ const (
 )
 
 // Message is the persistence record of one conversation message. It is not
-// the wire model (engine.Message): Content is text, or whatever encoding of
+// the wire model (traffic.Message): Content is text, or whatever encoding of
 // a richer message the application chooses.
 type Message struct {
 	ID              string // unique across conversations

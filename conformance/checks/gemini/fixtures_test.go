@@ -79,6 +79,12 @@ var fixtures = []checktest.Fixture{
 		Build: func(t *testing.T) *cassette.Cassette { return titleEcho(t, false) }},
 	checktest.Fixture{Check: "GEM-SIG-004", Name: "handbuilt-signature-only-part-merged", Interaction: 1,
 		Build: func(t *testing.T) *cassette.Cassette { return titleEcho(t, true) }},
+	// @google/genai's streamed Chat keeps each chunk as a model content of
+	// its own: the text, then the signature-only part, in a row.
+	checktest.Fixture{Check: "GEM-SIG-004", Name: "handbuilt-stream-chunks-as-contents", Pass: true,
+		Build: func(t *testing.T) *cassette.Cassette { return titleEchoSplit(t) }},
+	checktest.Fixture{Check: "GEM-SIG-003", Name: "handbuilt-stream-chunks-as-contents", Pass: true,
+		Build: func(t *testing.T) *cassette.Cassette { return titleEchoSplit(t) }},
 
 	checktest.Fixture{Check: "GEM-SIG-005", Name: "real-dummy-on-imported-call", Pass: true, Source: srcGemOtherModel},
 	checktest.Fixture{Check: "GEM-SIG-005", Name: "dummy-replaces-real-signature", Interaction: 1, Source: srcGemSigStream,
@@ -223,5 +229,16 @@ func retryTextEcho(t *testing.T, signed bool) *cassette.Cassette {
 		part = `{"text":"Paris","thoughtSignature":` + recordedSignature(t, c, 2, 0) + `}`
 	}
 	appendTurn(t, c, `{"parts":[`+part+`],"role":"model"}`, `{"parts":[{"text":"And the capital of Italy?"}],"role":"user"}`)
+	return c
+}
+
+// titleEchoSplit continues cagent's title stream as @google/genai's Chat
+// keeps it: one model content per chunk.
+func titleEchoSplit(t *testing.T) *cassette.Cassette {
+	t.Helper()
+	c := load(t, srcGemTitle)
+	sig := recordedSignature(t, c, 0, 1)
+	appendTurn(t, c, `{"parts":[{"text":"AI Capabilities Inquiry"}],"role":"model"}`, `{"parts":[{"text":"","thoughtSignature":`+sig+`}],"role":"model"}`,
+		`{"parts":[{"text":"Make it shorter."}],"role":"user"}`)
 	return c
 }
