@@ -30,7 +30,9 @@ selects. A GLOB matching bundled names ("anthropic/*") picks those; a GLOB
 matching files (testdata/scenarios/*/*.json, or a folder of <provider>/<what>.json)
 plays your own (format: llmtck scenarios show NAME --json). --shard K/N keeps the
 scenarios whose name hashes to shard K of N, so a CI matrix of N jobs plays each
-once. --explore N --seed S will add generated scenarios.
+once. --explore N --seed S adds N generated scenarios per wire from seed S on
+(conversations with thinking, tool calls, stops and provider faults; see
+llmtck scenarios generate).
 
 What CMD is given (the protocol: docs/harness-protocol.md):
   ANTHROPIC_BASE_URL               http://127.0.0.1:PORT        (POST /v1/messages)
@@ -147,7 +149,7 @@ func newTestCmd() *cobra.Command {
 	f.StringVar(&shard, "shard", "", "play shard K of N only (by name hash), e.g. 1/4")
 	f.StringVar(&format, "format", "text", "report format: "+strings.Join(runner.Formats, ", "))
 	f.DurationVar(&timeout, "timeout", runner.DefaultTimeout, "per scenario: a command still running then is killed with its process group")
-	f.IntVar(&explore, "explore", 0, "also play N generated scenarios (not available yet)")
+	f.IntVar(&explore, "explore", 0, "also play N generated scenarios per wire (see --seed)")
 	f.Int64Var(&seed, "seed", 0, "the generator's seed for --explore")
 	f.BoolVarP(&verbose, "verbose", "v", false, "copy the command's output to stderr as it runs")
 	return cmd

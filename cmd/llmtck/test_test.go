@@ -3,9 +3,11 @@ package main
 import (
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -23,7 +25,7 @@ func TestTestUsageErrors(t *testing.T) {
 		{[]string{"test", "--shard", "3/2", "--", "true"}, "--shard"},
 		{[]string{"test", "--shard", "x", "--", "true"}, "--shard"},
 		{[]string{"test", "--scenarios", "nothing/*", "--", "true"}, "matches no bundled scenario"},
-		{[]string{"test", "--explore", "5", "--seed", "7", "--", "true"}, "not available yet"},
+		{[]string{"test", "--explore", "0", "--", "true"}, "want a number of scenarios"},
 		{[]string{"test", "--seed", "7", "--", "true"}, "--seed needs --explore"},
 	} {
 		code, _, errOut := runCLI(t, c.args...)
@@ -94,5 +96,30 @@ func TestTestPlaysFilesWithAHarness(t *testing.T) {
 	code, out, errOut := runCLI(t, "test", "--scenarios", filepath.Join(dir, "*", "*.json"), "--", py, harness)
 	if code != 0 || !strings.Contains(out, "PASS openai/my-loop ") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// --explore N plays N generated scenarios per wire after the selected ones,
+// each named after its wire and seed; the same seed gives the same names.
+func TestTestExplore(t *testing.T) {
+	run := func() (int, string) {
+		code, out, _ := runCLI(t, "test", "--scenarios", "openai/tool-loop", "--explore", "1", "--seed", "7", "--format", "json", "--", "sh", "-c", "exit 0")
+		return code, out
+	}
+	code, out := run()
+	if code != 1 {
+		t.Fatalf("a harness that sends nothing passed generated scenarios: exit %d\n%s", code, out)
+	}
+	for _, w := range []string{"anthropic/", "openai/", "responses/", "gemini/", "bedrock/"} {
+		if strings.Count(out, `"`+w) < 1 {
+			t.Errorf("no generated %s scenario was played:\n%.2000s", w, out)
+		}
+	}
+	names := regexp.MustCompile(`"name": "([^"]+)"`)
+	if _, again := run(); fmt.Sprint(names.FindAllString(again, -1)) != fmt.Sprint(names.FindAllString(out, -1)) {
+		t.Error("the same seed played other scenarios")
+	}
+	if !strings.Contains(out, `"anthropic/explore-7"`) {
+		t.Errorf("generated scenarios are not named after their seed:\n%.600s", out)
 	}
 }

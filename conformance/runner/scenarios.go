@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"os"
@@ -9,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/llmtck/llmtck/conformance/explore"
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/fixtures"
 )
@@ -141,10 +141,26 @@ func Dedup(all []Scenario) []Scenario {
 	return out
 }
 
-// ErrExploreUnavailable is returned for generated scenarios (--explore)
-// until the generator exists.
-var ErrExploreUnavailable = errors.New("--explore: generated scenarios are not available yet in this build of llmtck; play bundled ones and --scenarios files")
-
-// Explore would return n generated scenarios from seed. It is the hook the
-// scenario generator fills in.
-func Explore(n int, seed int64) ([]Scenario, error) { return nil, ErrExploreUnavailable }
+// Explore returns n generated scenarios per wire, from seed on (seed,
+// seed+1, …), with every feature and fault the generator draws: what
+// conformance.Explore plays for a Go harness. Each is named after its wire
+// and seed, so a failure names the seed that replays it
+// (`llmtck scenarios generate --wire W --seed N`).
+func Explore(n int, seed int64) ([]Scenario, error) {
+	var out []Scenario
+	for _, w := range explore.Wires {
+		for i := range n {
+			f, err := explore.Generate(w, uint64(seed)+uint64(i), explore.Options{})
+			if err != nil {
+				return nil, err
+			}
+			data := f.JSON()
+			sc, err := scenario.Parse(f.Name, data)
+			if err != nil {
+				return nil, fmt.Errorf("generated scenario %s: %w", f.Name, err)
+			}
+			out = append(out, Scenario{Name: f.Name, Data: data, sc: sc})
+		}
+	}
+	return out, nil
+}
