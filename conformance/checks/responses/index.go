@@ -155,13 +155,14 @@ func isMessage(m *traffic.Message) bool {
 	return m.WireType == "message" || (m.WireType == "" && m.Role != "")
 }
 
-// view is what a finding's diff shows of an item.
+// view is what a finding's diff shows of an item, in the wire's field
+// names.
 type view struct {
-	Type   string
-	ID     string
-	Role   string
-	CallID string
-	Text   string
+	Type   string `json:"type"`
+	ID     string `json:"id,omitempty"`
+	Role   string `json:"role,omitempty"`
+	CallID string `json:"call_id,omitempty"`
+	Text   string `json:"text,omitempty"`
 }
 
 func viewOf(m *traffic.Message) view {

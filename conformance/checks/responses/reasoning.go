@@ -60,7 +60,7 @@ func judgeReasoningFollowed(tr *check.Traffic, r *check.Reporter) {
 			}
 			f := r.Add(ex.Index, "request."+in[i].Path, "reasoning item %s at %s is followed by %s at %s instead of %s that interaction %d produced right after it (%s)",
 				rb.ItemID, in[i].Path, describe(next), next.Path, describe(want), src.exchange, want.Path)
-			f.Diff = diff.Struct(viewOf(want), viewOf(next))
+			f.Diff = diff.JSON(viewOf(want), viewOf(next))
 		}
 	})
 }

@@ -19,3 +19,23 @@ func TestByteDiff(t *testing.T) {
 		t.Errorf("length diff: %s", d)
 	}
 }
+
+// A JSON diff names fields as the wire does and marks the lines that
+// differ; equal values give "".
+func TestJSON(t *testing.T) {
+	type item struct {
+		Type   string `json:"type"`
+		CallID string `json:"call_id,omitempty"`
+	}
+	got := JSON(item{"function_call", "call_1"}, item{"message", ""})
+	want := "mismatch (-want +got):\n  {\n-   \"type\": \"function_call\",\n-   \"call_id\": \"call_1\"\n+   \"type\": \"message\"\n  }\n"
+	if got != want {
+		t.Errorf("JSON =\n%s\nwant\n%s", got, want)
+	}
+	if d := JSON(item{"a", "b"}, item{"a", "b"}); d != "" {
+		t.Errorf("equal values: %q", d)
+	}
+	if strings.Contains(got, "diff.item") {
+		t.Error("the diff names the Go type")
+	}
+}
