@@ -93,6 +93,7 @@ func (r *Recorder) open(b *book) error {
 		c, err := cassette.Load(b.path)
 		if errors.Is(err, fs.ErrNotExist) && r.opts.Dir != "" {
 			b.player = newPlayer(r.opts.Match, r.policy.URL, nil) // every call to this host misses, saying so
+			b.player.missing = b.path
 			return nil
 		}
 		if err != nil {

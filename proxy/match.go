@@ -109,6 +109,9 @@ type player struct {
 	entries []*entry
 	byKey   map[string]*group // canonical key
 	byRaw   map[string]*group // exact keys seen before: a repeated request skips canonicalising
+	// missing is the cassette looked for when it does not exist (proxy
+	// replay of a host never recorded); "" when one was loaded.
+	missing string
 }
 
 func newPlayer(m cassette.Matcher, mask func(string) string, interactions []*cassette.Interaction) *player {

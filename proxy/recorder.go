@@ -306,6 +306,12 @@ func (r *Recorder) reject(c *call, rj *lint.Rejection) *http.Response {
 // miss answers a replayed call that no recording matches, naming the
 // nearest recorded request and how it differs.
 func (r *Recorder) miss(c *call) *http.Response {
+	if path := c.book.player.missing; path != "" {
+		msg := fmt.Sprintf("llmtck replay: no cassette for this host: %s does not exist; record the host first (llmtck proxy --mode record, or --mode auto)", path)
+		c.status = http.StatusNotFound
+		c.note = "NO CASSETTE: " + path + " does not exist"
+		return c.synthetic(http.StatusNotFound, providers.ErrorBody(c.wire, http.StatusNotFound, msg))
+	}
 	m := c.book.player.nearest(c.method, c.target, c.wire, c.reqBody)
 	msg := fmt.Sprintf("llmtck replay: no recorded request in %s matches %s %s; %s", c.book.name, c.method, redact.Text(c.target), m)
 	c.status = http.StatusNotFound

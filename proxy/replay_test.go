@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -350,4 +351,21 @@ func replayOf(t *testing.T, in *cassette.Interaction) (*Recorder, *httptest.Serv
 	back := httptest.NewServer(NewHandler(rp, nil))
 	t.Cleanup(back.Close)
 	return rp, back
+}
+
+// In a cassette folder, replaying a host that was never recorded answers
+// 404 naming the cassette file looked for, not an empty comparison.
+func TestReplayNamesTheMissingCassette(t *testing.T) {
+	dir := t.TempDir()
+	rec := mustRecorder(t, Options{Mode: ModeReplay, Dir: dir, Log: io.Discard})
+	req := httptest.NewRequest(http.MethodPost, "https://api.openai.com/v1/chat/completions", strings.NewReader(`{"model":"gpt-4o","messages":[]}`))
+	resp, err := rec.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	want := CassetteFor(dir, "api.openai.com")
+	if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(body), want+" does not exist") {
+		t.Errorf("replay of an unrecorded host: %d %s; want 404 naming %s", resp.StatusCode, body, want)
+	}
 }
