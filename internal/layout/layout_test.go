@@ -16,7 +16,7 @@ const module = "github.com/llmtck/llmtck/"
 // folder's. It is DESIGN.md's layout table as data: a new arrow is a
 // deliberate change here and there.
 var allowed = map[string][]string{
-	"cmd/":      {"proxy", "cassette/", "conformance/", "reference/", "traffic", "fixtures", "internal/"},
+	"cmd/":      {"proxy", "cassette/", "conformance/", "reference/", "providers", "traffic", "fixtures", "internal/"},
 	"examples/": {"proxy", "cassette/", "conformance/", "reference/", "traffic", "internal/"},
 	"engine":    {"traffic", "reference/engine"}, // deprecated aliases, one release
 	"engine/":   {"reference/store/"},
@@ -32,7 +32,9 @@ var allowed = map[string][]string{
 	"conformance/report":    {"conformance/check", "cassette/", "providers/", "traffic", "internal/"},
 	"conformance/view":      {"conformance/check", "conformance/checks", "conformance/report", "traffic"},
 	"conformance/scenario":  {"providers/", "traffic", "fixtures", "internal/"},
-	"conformance/simulator": {"conformance/check", "conformance/checks", "conformance/lint", "conformance/scenario", "cassette/", "providers/", "traffic", "internal/"},
+	"conformance/explore":   {"conformance/scenario", "traffic"},
+	"conformance/runner":    {"conformance/check", "conformance/explore", "conformance/scenario", "conformance/simulator", "fixtures", "internal/"},
+	"conformance/simulator": {"conformance/check", "conformance/checks/", "conformance/lint", "conformance/scenario", "cassette/", "providers/", "traffic", "internal/"},
 	"reference":             {"conformance/simulator", "reference/", "providers/", "traffic", "internal/"},
 	"reference/engine":      {"traffic", "internal/rawjson"},
 	"reference/harness":     {"reference/engine", "reference/store", "providers/", "traffic", "internal/rawjson"},
