@@ -33,7 +33,7 @@ func FuzzScan(f *testing.F) {
 		for i := 0; i < len(data); i += n {
 			s.Write(data[i:min(len(data), i+n)])
 		}
-		got := s.Leak()
+		got := s.End()
 		if (got == nil) != (want == nil) || got != nil && *got != *want {
 			t.Fatalf("in pieces of %d: %v; whole: %v", n, got, want)
 		}
@@ -85,7 +85,7 @@ func scanOneShapeAtATime(data []byte) (int, string) {
 			if best >= 0 && at >= best {
 				break
 			}
-			if startsToken(data, at) && s.check(data[at+len(p):]) {
+			if matchAt(s, data, at, true) {
 				best, kind = at, s.kind
 				break
 			}

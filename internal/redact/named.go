@@ -1,0 +1,175 @@
+package redact
+
+import (
+	"bytes"
+	"strings"
+)
+
+// credentialNames are the JSON keys whose string value is a credential
+// whatever its shape (Mistral, Cohere, Together and Azure keys have no
+// prefix), lower-cased without '_', '-' and '.'.
+var credentialNames = map[string]bool{
+	"apikey": true, "xapikey": true, "apisecret": true, "secret": true, "clientsecret": true, "secretkey": true,
+	"token": true, "accesstoken": true, "authtoken": true, "apitoken": true, "bearertoken": true, "refreshtoken": true,
+	"password": true, "passwd": true,
+}
+
+// credentialWords are what every credential name holds; a value holding
+// none costs one search per word.
+var credentialWords = [][]byte{[]byte("key"), []byte("secret"), []byte("token"), []byte("passw")}
+
+// credentialField finds the first live value under a credential-named
+// JSON key, in JSON as it is or escaped inside a JSON string (a config
+// file pasted into a prompt): its span in data.
+func credentialField(data []byte) (start, end int, ok bool) {
+	best := -1
+	for _, w := range credentialWords {
+		for i := 0; i < len(data); {
+			j := indexFold(data[i:], w)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			i = at + len(w)
+			if s, e, found := fieldValueAt(data, at); found && (best < 0 || s < best) {
+				best, end = s, e
+			}
+		}
+	}
+	return best, end, best >= 0
+}
+
+// fieldValueAt reads the JSON key around data[at] and, when it is a
+// credential name, the string value after it.
+func fieldValueAt(data []byte, at int) (start, end int, ok bool) {
+	nameByte := func(c byte) bool { return tokenByte(c) || c == '.' }
+	a := at
+	for a > 0 && at-a < 40 && nameByte(data[a-1]) {
+		a--
+	}
+	z := at
+	for z < len(data) && z-at < 40 && nameByte(data[z]) {
+		z++
+	}
+	if a == 0 || data[a-1] != '"' || z >= len(data) {
+		return 0, 0, false
+	}
+	name := strings.NewReplacer("_", "", "-", "", ".", "").Replace(strings.ToLower(string(data[a:z])))
+	if !credentialNames[name] {
+		return 0, 0, false
+	}
+	k := z
+	if data[k] == '\\' { // an escaped closing quote
+		k++
+	}
+	if k >= len(data) || data[k] != '"' {
+		return 0, 0, false
+	}
+	k++
+	for k < len(data) && (data[k] == ' ' || data[k] == '\t') {
+		k++
+	}
+	if k >= len(data) || data[k] != ':' {
+		return 0, 0, false
+	}
+	k++
+	for k < len(data) && (data[k] == ' ' || data[k] == '\t' || data[k] == '\n' || data[k] == '\r') {
+		k++
+	}
+	if k < len(data) && data[k] == '\\' {
+		k++
+	}
+	if k >= len(data) || data[k] != '"' {
+		return 0, 0, false
+	}
+	k++
+	v := k
+	for v < len(data) && v-k <= 512 && data[v] != '"' && data[v] != '\\' && data[v] > ' ' {
+		v++
+	}
+	if v >= len(data) || data[v] != '"' && data[v] != '\\' || !liveValue(data[k:v]) {
+		return 0, 0, false
+	}
+	return k, v, true
+}
+
+// liveValue reports whether v may be a generated credential: long enough,
+// letters and digits, varied, and not a placeholder.
+func liveValue(v []byte) bool {
+	if len(v) < 16 || len(v) > 512 {
+		return false
+	}
+	var letter, digit bool
+	for _, c := range v {
+		switch {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			letter = true
+		}
+	}
+	return letter && digit && entropy(v) > 3 && !Placeholder(string(v))
+}
+
+// indexFold is bytes.Index of a lower-case word in data, in any case.
+func indexFold(data, word []byte) int {
+	first := word[0]
+	for i := 0; i+len(word) <= len(data); {
+		j := bytes.IndexAny(data[i:len(data)-len(word)+1], string([]byte{first, first - 'a' + 'A'}))
+		if j < 0 {
+			return -1
+		}
+		at := i + j
+		if bytes.EqualFold(data[at:at+len(word)], word) {
+			return at
+		}
+		i = at + 1
+	}
+	return -1
+}
+
+// decodeView is data with percent escapes (%2B) and JSON escapes of
+// ASCII (\/, \u002b) decoded, and for each byte of it the offset in data
+// its escape starts at (one more, at the end, for len(data)); nil when
+// data holds none.
+func decodeView(data []byte) ([]byte, []int) {
+	first := -1
+	for i := 0; i+2 < len(data); i++ {
+		if data[i] == '%' && isHex(data[i+1]) && isHex(data[i+2]) || data[i] == '\\' && (data[i+1] == '/' || data[i+1] == 'u') {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return nil, nil
+	}
+	view := make([]byte, 0, len(data))
+	at := make([]int, 0, len(data)+1)
+	for i := 0; i < len(data); {
+		switch {
+		case data[i] == '%' && i+2 < len(data) && isHex(data[i+1]) && isHex(data[i+2]):
+			view, at = append(view, unhex(data[i+1])<<4|unhex(data[i+2])), append(at, i)
+			i += 3
+		case data[i] == '\\' && i+1 < len(data) && data[i+1] == '/':
+			view, at = append(view, '/'), append(at, i)
+			i += 2
+		case data[i] == '\\' && i+5 < len(data) && data[i+1] == 'u' && data[i+2] == '0' && data[i+3] == '0' && isHex(data[i+4]) && isHex(data[i+5]) && data[i+4] < '8':
+			view, at = append(view, unhex(data[i+4])<<4|unhex(data[i+5])), append(at, i)
+			i += 6
+		default:
+			view, at = append(view, data[i]), append(at, i)
+			i++
+		}
+	}
+	return view, append(at, len(data))
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0'
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
