@@ -99,16 +99,24 @@ func liveValue(v []byte) bool {
 	if len(v) < 16 || len(v) > 512 {
 		return false
 	}
-	var letter, digit bool
+	var upper, lower, digit bool
 	for _, c := range v {
 		switch {
 		case c >= '0' && c <= '9':
 			digit = true
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			letter = true
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
 		}
 	}
-	return letter && digit && entropy(v) > 3 && !Placeholder(string(v))
+	kinds := 0
+	for _, k := range []bool{upper, lower, digit} {
+		if k {
+			kinds++
+		}
+	}
+	return (upper || lower) && kinds >= 2 && entropy(v) > 3 && !Placeholder(string(v))
 }
 
 // indexFold is bytes.Index of a lower-case word in data, in any case.
@@ -143,6 +151,8 @@ func decodeView(data []byte) ([]byte, []int) {
 	if first < 0 {
 		return nil, nil
 	}
+	// A form body (no JSON in sight) encodes a space as '+'.
+	form := bytes.IndexByte(data, '=') >= 0 && bytes.IndexAny(data, "\"{") < 0
 	view := make([]byte, 0, len(data))
 	at := make([]int, 0, len(data)+1)
 	for i := 0; i < len(data); {
@@ -150,6 +160,9 @@ func decodeView(data []byte) ([]byte, []int) {
 		case data[i] == '%' && i+2 < len(data) && isHex(data[i+1]) && isHex(data[i+2]):
 			view, at = append(view, unhex(data[i+1])<<4|unhex(data[i+2])), append(at, i)
 			i += 3
+		case form && data[i] == '+':
+			view, at = append(view, ' '), append(at, i)
+			i++
 		case data[i] == '\\' && i+1 < len(data) && data[i+1] == '/':
 			view, at = append(view, '/'), append(at, i)
 			i += 2

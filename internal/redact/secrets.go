@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/binary"
 	"math/bits"
 	"strings"
@@ -185,6 +186,11 @@ func Placeholder(v string) bool {
 	}
 	for _, w := range placeholderWords {
 		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	if rest, ok := strings.CutPrefix(v, "ABSK"); ok { // base64 of "BedrockAPIKey-…"
+		if b, err := base64.StdEncoding.DecodeString(rest); err == nil && Placeholder(string(b[min(len(b), 14):])) {
 			return true
 		}
 	}
