@@ -23,9 +23,10 @@ var credentialWords = [][]byte{[]byte("key"), []byte("secret"), []byte("token"),
 // file pasted into a prompt): its span in data.
 func credentialField(data []byte) (start, end int, ok bool) {
 	best := -1
+	lower := bytes.ToLower(data)
 	for _, w := range credentialWords {
 		for i := 0; i < len(data); {
-			j := indexFold(data[i:], w)
+			j := bytes.Index(lower[i:], w)
 			if j < 0 {
 				break
 			}
@@ -117,23 +118,6 @@ func liveValue(v []byte) bool {
 		}
 	}
 	return (upper || lower) && kinds >= 2 && entropy(v) > 3 && !Placeholder(string(v))
-}
-
-// indexFold is bytes.Index of a lower-case word in data, in any case.
-func indexFold(data, word []byte) int {
-	first := word[0]
-	for i := 0; i+len(word) <= len(data); {
-		j := bytes.IndexAny(data[i:len(data)-len(word)+1], string([]byte{first, first - 'a' + 'A'}))
-		if j < 0 {
-			return -1
-		}
-		at := i + j
-		if bytes.EqualFold(data[at:at+len(word)], word) {
-			return at
-		}
-		i = at + 1
-	}
-	return -1
 }
 
 // decodeView is data with percent escapes (%2B) and JSON escapes of
