@@ -23,7 +23,7 @@ var credentialWords = [][]byte{[]byte("key"), []byte("secret"), []byte("token"),
 // file pasted into a prompt): its span in data.
 func credentialField(data []byte) (start, end int, ok bool) {
 	best := -1
-	lower := bytes.ToLower(data)
+	lower := lowerASCII(data, nil) // same length as data, whatever its bytes
 	for _, w := range credentialWords {
 		for i := 0; i < len(data); {
 			j := bytes.Index(lower[i:], w)

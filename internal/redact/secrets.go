@@ -119,7 +119,7 @@ func awsSecretKey(field string, data []byte) *Leak {
 	if !hasSecretWord(data) {
 		return nil // every name holds "secret": most bodies are done here
 	}
-	lower := bytes.ToLower(data)
+	lower := lowerASCII(data, nil) // same length as data, whatever its bytes
 	for _, name := range awsSecretNames {
 		for i := 0; ; {
 			j := bytes.Index(lower[i:], name)
