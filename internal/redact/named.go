@@ -2,7 +2,6 @@ package redact
 
 import (
 	"bytes"
-	"strings"
 )
 
 // credentialNames are the JSON keys whose string value is a credential
@@ -55,8 +54,21 @@ func fieldValueAt(data []byte, at int) (start, end int, ok bool) {
 	if a == 0 || data[a-1] != '"' || z >= len(data) {
 		return 0, 0, false
 	}
-	name := strings.NewReplacer("_", "", "-", "", ".", "").Replace(strings.ToLower(string(data[a:z])))
-	if !credentialNames[name] {
+	if z-a > 24 {
+		return 0, 0, false
+	}
+	var buf [24]byte
+	name := buf[:0]
+	for _, c := range data[a:z] {
+		switch {
+		case c == '_' || c == '-' || c == '.':
+		case c >= 'A' && c <= 'Z':
+			name = append(name, c+'a'-'A')
+		default:
+			name = append(name, c)
+		}
+	}
+	if !credentialNames[string(name)] {
 		return 0, 0, false
 	}
 	k := z

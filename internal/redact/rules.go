@@ -29,6 +29,42 @@ type rule struct {
 	entropy     float64
 	allow       []allowlist
 	reach       int // how far past a keyword a match may end
+	// assign is set for rules of the form name, operator, value (the
+	// generic key and most vendor rules): a keyword is worth a regex run
+	// only when an operator and at least minValue value bytes follow it.
+	assign   bool
+	minValue int
+}
+
+// assignOps is the operator group of gitleaks' name = value rules.
+const assignOps = `(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`
+
+// assignmentAfter reports whether data at i, right after a keyword,
+// can continue as gitleaks' name = value rules require: up to 20 name
+// bytes and 3 quotes or spaces, an operator, up to 5 quotes, spaces or
+// '=', then at least n value bytes. It is a necessary condition only.
+func assignmentAfter(data []byte, i, n int) bool {
+	end := min(len(data), i+24)
+	for ; i < end; i++ {
+		c := data[i]
+		if strings.IndexByte("=>:|?,", c) >= 0 {
+			break
+		}
+		if !(tokenByte(c) || c == '.' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\'' || c == '"') {
+			return false
+		}
+	}
+	if i >= end {
+		return false
+	}
+	for k := 0; i < len(data) && k < 8 && strings.IndexByte("=>:|?,`'\" \t\n\r", data[i]) >= 0; k++ {
+		i++
+	}
+	v := i
+	for v < len(data) && v-i < n && (tokenByte(data[v]) || strings.IndexByte(".=+/", data[v]) >= 0) {
+		v++
+	}
+	return v-i >= n
 }
 
 // An allowlist rules a finding out when its secret (or the match) matches
@@ -130,7 +166,11 @@ func compileRules(src []byte) (*ruleSet, error) {
 		if err != nil {
 			return nil, fmt.Errorf("rule %s: %w", tr.ID, err)
 		}
-		r := rule{id: tr.ID, re: re, secretGroup: tr.SecretGroup, entropy: tr.Entropy, reach: 320}
+		r := rule{id: tr.ID, re: re, secretGroup: tr.SecretGroup, entropy: tr.Entropy, reach: 320,
+			assign: strings.Contains(tr.Regex, assignOps), minValue: 1}
+		if tr.ID == "generic-api-key" {
+			r.minValue = 10 // its value is {10,150}, or 12 or more of base64
+		}
 		switch {
 		case strings.Contains(tr.Regex, "PRIVATE KEY"):
 			r.reach = maxPEM
@@ -205,6 +245,9 @@ func (rs *ruleSet) find(data []byte, yield func(finding) bool) {
 	rs.keywords.Walk(lower, func(end, n, pattern int64) bool {
 		at := int(end - n + 1)
 		for _, i := range rs.byWord[pattern] {
+			if r := &rs.rules[i]; r.assign && !assignmentAfter(data, int(end)+1, r.minValue) {
+				continue
+			}
 			if windows == nil {
 				windows = map[int][]window{}
 			}
