@@ -55,7 +55,7 @@ var awsSecretNames = [][]byte{[]byte("secret_access_key"), []byte("secretaccessk
 func ScanNamed(field string, data []byte) *Leak {
 	l := scanFull(field, data)
 	if view, at := decodeView(data); view != nil {
-		if v := ScanAllPlain(field, view); v != nil && (l == nil || int64(at[v.Offset]) < l.Offset) {
+		if v := scanPlain(field, view); v != nil && (l == nil || int64(at[v.Offset]) < l.Offset) {
 			start, end := at[v.Offset], at[int(v.Offset)+v.Length]
 			v.Offset, v.Length, v.Prefix = int64(start), end-start, ""
 			l = v
@@ -64,8 +64,8 @@ func ScanNamed(field string, data []byte) *Leak {
 	return l
 }
 
-// ScanAllPlain is ScanAll without the decoded view.
-func ScanAllPlain(field string, data []byte) *Leak {
+// scanPlain is ScanAll without the decoded view.
+func scanPlain(field string, data []byte) *Leak {
 	l := Scan(field, data)
 	if r := scanFull(field, data); r != nil && (l == nil || r.Offset < l.Offset) {
 		l = r
