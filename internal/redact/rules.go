@@ -34,6 +34,24 @@ type rule struct {
 	// only when an operator and at least minValue value bytes follow it.
 	assign   bool
 	minValue int
+	// spaced is set for the rules whose keyword is not part of the
+	// secret's run of bytes (curl's options, a PEM's BEGIN line).
+	spaced bool
+}
+
+// secretRun is the length of the run of bytes a secret is made of
+// (base64, base64url, dots, tildes) that holds data[from:to]: a short
+// keyword is part of its secret in every rule that has one, and every
+// secret is longer than its keyword by 8 or more.
+func secretRun(data []byte, from, to int) int {
+	in := func(c byte) bool { return tokenByte(c) || c == '+' || c == '/' || c == '=' || c == '.' || c == '~' }
+	for from > 0 && in(data[from-1]) {
+		from--
+	}
+	for to < len(data) && in(data[to]) {
+		to++
+	}
+	return to - from
 }
 
 // assignOps is the operator group of gitleaks' name = value rules.
@@ -168,6 +186,7 @@ func compileRules(src []byte) (*ruleSet, error) {
 		}
 		r := rule{id: tr.ID, re: re, secretGroup: tr.SecretGroup, entropy: tr.Entropy, reach: 320,
 			assign: strings.Contains(tr.Regex, assignOps), minValue: 1}
+		r.spaced = strings.HasPrefix(tr.ID, "curl-") || strings.Contains(tr.Regex, "PRIVATE KEY")
 		if tr.ID == "generic-api-key" {
 			r.minValue = 10 // its value is {10,150}, or 12 or more of base64
 		}
@@ -245,8 +264,12 @@ func (rs *ruleSet) find(data []byte, yield func(finding) bool) {
 	rs.keywords.Walk(lower, func(end, n, pattern int64) bool {
 		at := int(end - n + 1)
 		for _, i := range rs.byWord[pattern] {
-			if r := &rs.rules[i]; r.assign && !assignmentAfter(data, int(end)+1, r.minValue) {
+			r := &rs.rules[i]
+			if r.assign && !assignmentAfter(data, int(end)+1, r.minValue) {
 				continue
+			}
+			if !r.assign && n <= 4 && !r.spaced && secretRun(data, at, int(end)+1) < int(n)+8 {
+				continue // "ey" in "they", "sk" in "ask", "s." ending a sentence
 			}
 			if windows == nil {
 				windows = map[int][]window{}
