@@ -39,19 +39,20 @@ type rule struct {
 	spaced bool
 }
 
-// secretRun is the length of the run of bytes a secret is made of
+// secretRun is the span of the run of bytes a secret is made of
 // (base64, base64url, dots, tildes) that holds data[from:to]: a short
 // keyword is part of its secret in every rule that has one, and every
 // secret is longer than its keyword by 8 or more.
-func secretRun(data []byte, from, to int) int {
+func secretRun(data []byte, from, to int) (int, int) {
 	in := func(c byte) bool { return tokenByte(c) || c == '+' || c == '/' || c == '=' || c == '.' || c == '~' }
-	for from > 0 && in(data[from-1]) {
+	hit := from
+	for from > 0 && in(data[from-1]) && hit-from <= 2048 {
 		from--
 	}
-	for to < len(data) && in(data[to]) {
+	for to < len(data) && in(data[to]) && to-from <= 4096 {
 		to++
 	}
-	return to - from
+	return from, to
 }
 
 // assignOps is the operator group of gitleaks' name = value rules.
@@ -268,8 +269,14 @@ func (rs *ruleSet) find(data []byte, yield func(finding) bool) {
 			if r.assign && !assignmentAfter(data, int(end)+1, r.minValue) {
 				continue
 			}
-			if !r.assign && n <= 4 && !r.spaced && secretRun(data, at, int(end)+1) < int(n)+8 {
-				continue // "ey" in "they", "sk" in "ask", "s." ending a sentence
+			if !r.assign && n <= 4 && !r.spaced {
+				from, to := secretRun(data, at, int(end)+1)
+				if to-from < int(n)+8 || to-from > 1024 && at-from > 8 {
+					// "ey" in "they", "sk" in "ask", "s." ending a sentence;
+					// or deep in a long run of base64 (a thinking signature),
+					// which a key does not start in the middle of.
+					continue
+				}
 			}
 			if windows == nil {
 				windows = map[int][]window{}
