@@ -50,6 +50,7 @@ func BenchmarkLayers(b *testing.B) {
 	}
 	prose := `Here's how to cross the street safely:\n\n## Basic Steps\n\n1. **Find a safe crossing point** - use crosswalks or intersections when possible.\n2. **Stop at the curb** and look left, right, then left again.\n3. **Listen** for approaching vehicles, especially ones you cannot see.\n\n`
 	body := []byte(`{"content":[{"signature":"` + string(sig) + `","thinking":"This is a straightforward question about pedestrian safety.","type":"thinking"},{"text":"` + strings.Repeat(prose, 5) + `","type":"text"}],"usage":{"input_tokens":12,"output_tokens":345}}`)
+	fullRules() // compiled once per process, not per value
 	for _, layer := range []struct {
 		name string
 		scan func([]byte) *Leak
