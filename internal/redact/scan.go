@@ -72,9 +72,20 @@ var shapes = []shape{
 	{"csk-", "cerebras-api-key", "a Cerebras API key", func(rest []byte) bool { return alnum(run(rest), 40) }},
 	{"lsv2_", "langsmith-api-key", "a LangSmith API key", func(rest []byte) bool { return len(run(rest)) >= 40 }},
 	{"tvly-", "tavily-api-key", "a Tavily API key", func(rest []byte) bool { return alnum(run(rest), 24) }},
-	{"sk_live_", "stripe-access-token", "a Stripe secret key", func(rest []byte) bool { return alnum(run(rest), 20) }},
-	{"rk_live_", "stripe-access-token", "a Stripe restricted key", func(rest []byte) bool { return alnum(run(rest), 20) }},
+	{"sk_live_", "stripe-access-token", "a Stripe secret key", stripeKey},
+	{"rk_live_", "stripe-access-token", "a Stripe restricted key", stripeKey},
+	{"sk_prod_", "stripe-access-token", "a Stripe secret key", stripeKey},
+	{"rk_prod_", "stripe-access-token", "a Stripe restricted key", stripeKey},
 	{"eyJ", "jwt", "a JSON Web Token", isJWT},
+}
+
+// stripeKey is 10 or more letters and digits, as gitleaks' rule has it.
+func stripeKey(rest []byte) bool {
+	n := 0
+	for n < len(rest) && (rest[n] >= '0' && rest[n] <= '9' || rest[n] >= 'a' && rest[n] <= 'z' || rest[n] >= 'A' && rest[n] <= 'Z') {
+		n++
+	}
+	return n >= 10
 }
 
 // letters reports whether run is at least n letters of both cases.
@@ -115,10 +126,24 @@ func awsKeyID(rest []byte) bool {
 	return digit
 }
 
-// slackToken is digits, a dash, digits, a dash, then the secret.
+// slackToken is digits, a dash, digits, then a dash and the secret; or,
+// as gitleaks' rule has it, two runs of 10 to 13 digits and the rest.
 func slackToken(rest []byte) bool {
 	parts := bytes.SplitN(run(rest), []byte("-"), 3)
+	if len(parts) >= 2 && len(parts[0]) >= 10 && len(parts[0]) <= 13 && allDigits(parts[0]) && allDigits(leadingDigits(parts[1])) && len(leadingDigits(parts[1])) >= 10 {
+		return true
+	}
 	return len(parts) == 3 && len(parts[0]) >= 6 && len(parts[1]) >= 6 && allDigits(parts[0]) && allDigits(parts[1]) && len(parts[2]) >= 16
+}
+
+// leadingDigits is the digits b starts with.
+func leadingDigits(b []byte) []byte {
+	for i, c := range b {
+		if c < '0' || c > '9' {
+			return b[:i]
+		}
+	}
+	return b
 }
 
 func allDigits(b []byte) bool {
