@@ -246,7 +246,7 @@ func (b *book) leakIn(in *cassette.Interaction, body *bodyBuffer) *redact.Leak {
 	if body == nil {
 		return nil
 	}
-	if l := body.scan.Leak(); l != nil {
+	if l := body.scan.End(); l != nil {
 		return l
 	}
 	return redact.ScanNamed("response.body", body.Bytes())

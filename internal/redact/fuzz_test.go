@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"strings"
@@ -33,7 +34,7 @@ func FuzzScan(f *testing.F) {
 		for i := 0; i < len(data); i += n {
 			s.Write(data[i:min(len(data), i+n)])
 		}
-		got := s.Leak()
+		got := s.End()
 		if (got == nil) != (want == nil) || got != nil && *got != *want {
 			t.Fatalf("in pieces of %d: %v; whole: %v", n, got, want)
 		}
@@ -85,7 +86,7 @@ func scanOneShapeAtATime(data []byte) (int, string) {
 			if best >= 0 && at >= best {
 				break
 			}
-			if startsToken(data, at) && s.check(data[at+len(p):]) {
+			if matchAt(s, data, at, true) {
 				best, kind = at, s.kind
 				break
 			}
@@ -143,4 +144,53 @@ func isASCII(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// FuzzFastWithinFull holds the fast path to the full rule set on what the
+// fast path claims to catch: where one of gitleaks' rules that a fast
+// shape stands for finds a secret starting with that shape's prefix, at a
+// place a token can start, the fast path finds a token there too, whole
+// and streamed (the recorder relies on it for bodies it does not keep).
+// Neither layer panics on any input.
+func FuzzFastWithinFull(f *testing.F) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for _, s := range credShapes {
+		f.Add([]byte(s.inJSON(s.make(r))))
+	}
+	for _, p := range placeholders {
+		f.Add([]byte(p))
+	}
+	// The fast path knows a long-lived Bedrock key by its decoded
+	// "BedrockAPIKey-" start, narrower than gitleaks' any-base64 rule (its
+	// '+' and '/' end a streamed run): it claims no more than that.
+	narrower := map[string]bool{"aws-amazon-bedrock-api-key-long-lived": true}
+	claimed := map[string][]shape{}
+	for _, s := range shapes {
+		if !narrower[s.rule] {
+			claimed[s.rule] = append(claimed[s.rule], s)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ScanAll("f", data)
+		ScanBody("f", data)
+		Scrub(data)
+		fullRules().find(data, func(fd finding) bool {
+			for _, s := range claimed[fd.rule] {
+				if !bytes.HasPrefix(data[fd.start:], []byte(s.prefix)) || !startsToken(data, fd.start) {
+					continue
+				}
+				if l := Scan("f", data); l == nil || l.Offset > int64(fd.start) {
+					t.Fatalf("rule %s finds %q at %d; the fast path finds %v", fd.rule, data[fd.start:fd.end], fd.start, l)
+				}
+				sc := NewScanner("f")
+				for i := 0; i < len(data); i += 7 {
+					sc.Write(data[i:min(len(data), i+7)])
+				}
+				if l := sc.End(); l == nil || l.Offset > int64(fd.start) {
+					t.Fatalf("rule %s finds %q at %d; the streamed fast path finds %v", fd.rule, data[fd.start:fd.end], fd.start, l)
+				}
+			}
+			return true
+		})
+	})
 }

@@ -14,47 +14,104 @@ import (
 // but shows only the secret's first characters.
 type Leak struct {
 	Field  string // e.g. "request.headers.X-Custom", "response.body"
+	Rule   string // the rule that matched, e.g. "huggingface-access-token"
 	Kind   string // e.g. "an OpenAI API key"
 	Offset int64  // byte offset of the secret in the field's value
-	Prefix string // the secret's first characters, for the reader to find it
+	Length int    // the secret's length in the field's value
+	Prefix string // the public prefix keys of its kind start with ("hf_"), or ""
 }
 
+// Error names the field, the rule and the offset, never the secret.
 func (l *Leak) Error() string {
-	return fmt.Sprintf("%s holds what looks like %s (%q…, at byte %d)", l.Field, l.Kind, l.Prefix, l.Offset)
+	return fmt.Sprintf("%s holds what looks like %s (rule %s, at byte %d)", l.Field, l.Kind, l.Rule, l.Offset)
 }
 
 // A shape is one kind of token: a literal prefix followed by a run of
 // base64url characters that must pass check.
 type shape struct {
 	prefix string
+	rule   string // gitleaks' rule id where gitleaks has one
 	kind   string
 	check  func(run []byte) bool // run starts right after prefix
 }
 
 var shapes = []shape{
 	// Anthropic and OpenRouter before OpenAI: all start "sk-".
-	{"sk-ant-", "an Anthropic API key", func(rest []byte) bool { return mixed(run(rest), 20) }},
-	{"sk-or-v1-", "an OpenRouter API key", func(rest []byte) bool { return hex(run(rest), 64) }},
-	{"sk-", "an OpenAI API key", func(rest []byte) bool {
-		return !bytes.HasPrefix(rest, []byte("ant-")) && !bytes.HasPrefix(rest, []byte("or-v1-")) && mixed(run(rest), 20)
+	{"sk-ant-admin01-", "anthropic-admin-api-key", "an Anthropic admin API key", func(rest []byte) bool { return len(run(rest)) >= 20 }},
+	{"sk-ant-", "anthropic-api-key", "an Anthropic API key", func(rest []byte) bool {
+		return !bytes.HasPrefix(rest, []byte("admin01-")) && mixed(run(rest), 20)
 	}},
-	{"AIza", "a Google API key", func(rest []byte) bool { return len(run(rest)) >= 35 }},
-	{"ya29.", "a Google OAuth access token", func(rest []byte) bool { return len(run(rest)) >= 20 }},
-	{"AKIA", "an AWS access key id", awsKeyID},
-	{"ASIA", "an AWS temporary access key id", awsKeyID},
-	{"ghp_", "a GitHub token", func(rest []byte) bool { return alnum(run(rest), 36) }},
-	{"github_pat_", "a GitHub fine-grained token", func(rest []byte) bool { return len(run(rest)) >= 40 }},
-	{"xoxb-", "a Slack bot token", slackToken},
-	{"xoxp-", "a Slack user token", slackToken},
-	{"gsk_", "a Groq API key", func(rest []byte) bool { return mixed(run(rest), 40) }},
-	{"eyJ", "a JSON Web Token", isJWT},
+	{"sk-or-v1-", "openrouter-api-key", "an OpenRouter API key", func(rest []byte) bool { return hex(run(rest), 64) }},
+	{"sk-", "openai-api-key", "an OpenAI API key", func(rest []byte) bool {
+		return !bytes.HasPrefix(rest, []byte("ant-")) && !bytes.HasPrefix(rest, []byte("or-v1-")) && (mixed(run(rest), 20) || hex(run(rest), 32))
+	}},
+	{"AIza", "gcp-api-key", "a Google API key", func(rest []byte) bool { return len(run(rest)) >= 35 }},
+	{"ya29.", "gcp-oauth-access-token", "a Google OAuth access token", func(rest []byte) bool { return len(run(rest)) >= 20 }},
+	{"GOCSPX-", "gcp-oauth-client-secret", "a Google OAuth client secret", func(rest []byte) bool { return len(run(rest)) >= 24 }},
+	{"AKIA", "aws-access-token", "an AWS access key id", awsKeyID},
+	{"ASIA", "aws-access-token", "an AWS temporary access key id", awsKeyID},
+	// Bedrock API keys are base64 of "BedrockAPIKey-…" (long-lived) or of
+	// a presigned bedrock.amazonaws.com URL (short-lived).
+	{"ABSK", "aws-amazon-bedrock-api-key-long-lived", "an Amazon Bedrock API key", func(rest []byte) bool {
+		return bytes.HasPrefix(rest, []byte("QmVkcm9ja0FQSUtleS")) && len(run(rest)) >= 24
+	}},
+	{"bedrock-api-key-", "aws-amazon-bedrock-api-key-short-lived", "an Amazon Bedrock API key", func(rest []byte) bool {
+		return bytes.HasPrefix(rest, []byte("YmVkcm9jay5hbWF6b25hd3MuY29t"))
+	}},
+	{"ghp_", "github-pat", "a GitHub token", func(rest []byte) bool { return alnum(run(rest), 36) }},
+	{"github_pat_", "github-fine-grained-pat", "a GitHub fine-grained token", func(rest []byte) bool { return len(run(rest)) >= 40 }},
+	{"xoxb-", "slack-bot-token", "a Slack bot token", slackToken},
+	{"xoxp-", "slack-user-token", "a Slack user token", slackToken},
+	{"gsk_", "groq-api-key", "a Groq API key", func(rest []byte) bool { return mixed(run(rest), 40) }},
+	{"hf_", "huggingface-access-token", "a Hugging Face token", func(rest []byte) bool { return letters(run(rest), 30) }},
+	{"xai-", "xai-api-key", "an xAI API key", func(rest []byte) bool { return mixed(run(rest), 40) }},
+	{"pplx-", "perplexity-api-key", "a Perplexity API key", func(rest []byte) bool { return alnum(run(rest), 32) }},
+	{"r8_", "replicate-api-token", "a Replicate API token", func(rest []byte) bool { return alnum(run(rest), 30) }},
+	{"fw_", "fireworks-api-key", "a Fireworks API key", func(rest []byte) bool { return alnum(run(rest), 20) }},
+	{"nvapi-", "nvidia-api-key", "an NVIDIA API key", func(rest []byte) bool { return len(run(rest)) >= 40 }},
+	{"csk-", "cerebras-api-key", "a Cerebras API key", func(rest []byte) bool { return alnum(run(rest), 40) }},
+	{"lsv2_", "langsmith-api-key", "a LangSmith API key", func(rest []byte) bool { return len(run(rest)) >= 40 }},
+	{"tvly-", "tavily-api-key", "a Tavily API key", func(rest []byte) bool { return alnum(run(rest), 24) }},
+	{"sk_live_", "stripe-access-token", "a Stripe secret key", stripeKey},
+	{"rk_live_", "stripe-access-token", "a Stripe restricted key", stripeKey},
+	{"sk_prod_", "stripe-access-token", "a Stripe secret key", stripeKey},
+	{"rk_prod_", "stripe-access-token", "a Stripe restricted key", stripeKey},
+	{"eyJ", "jwt", "a JSON Web Token", isJWT},
+}
+
+// stripeKey is 10 or more letters and digits, as gitleaks' rule has it.
+func stripeKey(rest []byte) bool {
+	n := 0
+	for n < len(rest) && (rest[n] >= '0' && rest[n] <= '9' || rest[n] >= 'a' && rest[n] <= 'z' || rest[n] >= 'A' && rest[n] <= 'Z') {
+		n++
+	}
+	return n >= 10
+}
+
+// letters reports whether run is at least n letters of both cases.
+func letters(run []byte, n int) bool {
+	if len(run) < n {
+		return false
+	}
+	var upper, lower bool
+	for _, c := range run {
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		default:
+			return false
+		}
+	}
+	return upper && lower
 }
 
 // awsKeyID is the 16 upper-case letters and digits after AKIA or ASIA,
 // and nothing more.
 func awsKeyID(rest []byte) bool {
 	r := run(rest)
-	if len(r) != 16 || bytes.Contains(r, []byte("EXAMPLE")) { // AWS's documented example key
+	if len(r) != 16 {
 		return false
 	}
 	digit := false
@@ -69,10 +126,24 @@ func awsKeyID(rest []byte) bool {
 	return digit
 }
 
-// slackToken is digits, a dash, digits, a dash, then the secret.
+// slackToken is digits, a dash, digits, then a dash and the secret; or,
+// as gitleaks' rule has it, two runs of 10 to 13 digits and the rest.
 func slackToken(rest []byte) bool {
 	parts := bytes.SplitN(run(rest), []byte("-"), 3)
+	if len(parts) >= 2 && len(parts[0]) >= 10 && len(parts[0]) <= 13 && allDigits(parts[0]) && allDigits(leadingDigits(parts[1])) && len(leadingDigits(parts[1])) >= 10 {
+		return true
+	}
 	return len(parts) == 3 && len(parts[0]) >= 6 && len(parts[1]) >= 6 && allDigits(parts[0]) && allDigits(parts[1]) && len(parts[2]) >= 16
+}
+
+// leadingDigits is the digits b starts with.
+func leadingDigits(b []byte) []byte {
+	for i, c := range b {
+		if c < '0' || c > '9' {
+			return b[:i]
+		}
+	}
+	return b
 }
 
 func allDigits(b []byte) bool {
@@ -204,7 +275,7 @@ func isJWT(rest []byte) bool {
 // Scan looks for a credential in data and returns the first one found, or
 // nil. field names data in the returned Leak.
 func Scan(field string, data []byte) *Leak {
-	return scan(field, data, 0, 0)
+	return scan(field, data, 0, 0, true)
 }
 
 // scan searches data for tokens that start at or after index from; base is
@@ -212,7 +283,11 @@ func Scan(field string, data []byte) *Leak {
 // of its prefix that is rare in prose and JSON (its anchor), a few passes of
 // bytes.IndexByte over data in all, and the earliest token wins: at one
 // offset, the shape that comes first in shapes.
-func scan(field string, data []byte, from int, base int64) *Leak {
+//
+// A token that runs to the end of data is judged only when final: the
+// Scanner may not have all of it yet, and a longer token may turn out a
+// placeholder.
+func scan(field string, data []byte, from int, base int64, final bool) *Leak {
 	best, bestShape := -1, 0
 	for _, a := range anchors {
 		for i := from + a.least; i < len(data); {
@@ -229,7 +304,7 @@ func scan(field string, data []byte, from int, base int64) *Leak {
 				if start < from || data[start] != u.first || best >= 0 && (start > best || start == best && u.shape > bestShape) {
 					continue
 				}
-				if matchAt(shapes[u.shape], data, start) {
+				if matchAt(shapes[u.shape], data, start, final) {
 					best, bestShape = start, u.shape
 				}
 			}
@@ -240,13 +315,23 @@ func scan(field string, data []byte, from int, base int64) *Leak {
 		return nil
 	}
 	s := shapes[bestShape]
-	end := min(len(data), best+len(s.prefix)+4)
-	return &Leak{Field: field, Kind: s.kind, Offset: base + int64(best), Prefix: string(data[best:end])}
+	return &Leak{Field: field, Rule: s.rule, Kind: s.kind, Offset: base + int64(best), Length: tokenEnd(data, best+len(s.prefix)) - best, Prefix: s.prefix}
 }
 
-// matchAt reports whether a token of shape s starts at data[at].
-func matchAt(s shape, data []byte, at int) bool {
-	return bytes.HasPrefix(data[at:], []byte(s.prefix)) && startsToken(data, at) && s.check(data[at+len(s.prefix):])
+// matchAt reports whether a token of shape s starts at data[at] and is
+// not a placeholder.
+func matchAt(s shape, data []byte, at int, final bool) bool {
+	if !bytes.HasPrefix(data[at:], []byte(s.prefix)) || !startsToken(data, at) || !s.check(data[at+len(s.prefix):]) {
+		return false
+	}
+	end := at + len(s.prefix)
+	for end < len(data) && runByte(data[end]) {
+		end++
+	}
+	if end == len(data) && !final {
+		return false
+	}
+	return !Placeholder(string(data[at:end]))
 }
 
 // An anchor is a byte that the prefixes of some shapes hold; scan looks
@@ -267,7 +352,7 @@ type anchorUse struct {
 // of them in it. They are bytes that are rare in the text and JSON a body
 // is mostly made of (a lower-case letter would stop scan at every other
 // word), and few, since each is a pass over the data.
-const anchorBytes = "-I9_J"
+const anchorBytes = "-I9_JK"
 
 var anchors = func() []anchor {
 	as := make([]anchor, len(anchorBytes))
@@ -362,7 +447,7 @@ func (s *Scanner) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	s.buf = append(append(s.buf[:0], s.tail...), p[:lead+1]...)
-	if s.leak = scan(s.field, s.buf, s.from, s.seen); s.leak != nil {
+	if s.leak = scan(s.field, s.buf, s.from, s.seen, false); s.leak != nil {
 		s.tail = nil
 		return len(p), nil
 	}
@@ -376,7 +461,7 @@ func (s *Scanner) Write(p []byte) (int, error) {
 // tokens that start at from or later, and keeps its trailing run as the
 // tail.
 func (s *Scanner) scanFrom(buf []byte, from int, base int64) {
-	if s.leak = scan(s.field, buf, from, base); s.leak != nil {
+	if s.leak = scan(s.field, buf, from, base, false); s.leak != nil {
 		s.tail = nil
 		return
 	}
@@ -409,3 +494,13 @@ func (s *Scanner) Pending() int { return len(s.tail) }
 
 // Leak returns the first credential found so far, or nil.
 func (s *Scanner) Leak() *Leak { return s.leak }
+
+// End judges the bytes still pending as the value's end and returns the
+// first credential found, or nil. Nothing may be written after it.
+func (s *Scanner) End() *Leak {
+	if s.leak == nil && len(s.tail) > 0 {
+		s.leak = scan(s.field, s.tail, s.from, s.seen, true)
+		s.tail = nil
+	}
+	return s.leak
+}

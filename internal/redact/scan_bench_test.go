@@ -38,3 +38,35 @@ func BenchmarkScanNamed(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLayers reports the cost of each layer of the scanner on a 2 KB
+// answer with no credential (a thinking signature, then markdown): the
+// fast path (Scan), the full rule set (gitleaks' rules, private keys,
+// credential-named keys) and both as ScanAll runs them.
+func BenchmarkLayers(b *testing.B) {
+	sig := make([]byte, 400)
+	for i := range sig {
+		sig[i] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"[(i*37+i*i*11)%64]
+	}
+	prose := `Here's how to cross the street safely:\n\n## Basic Steps\n\n1. **Find a safe crossing point** - use crosswalks or intersections when possible.\n2. **Stop at the curb** and look left, right, then left again.\n3. **Listen** for approaching vehicles, especially ones you cannot see.\n\n`
+	body := []byte(`{"content":[{"signature":"` + string(sig) + `","thinking":"This is a straightforward question about pedestrian safety.","type":"thinking"},{"text":"` + strings.Repeat(prose, 5) + `","type":"text"}],"usage":{"input_tokens":12,"output_tokens":345}}`)
+	fullRules() // compiled once per process, not per value
+	for _, layer := range []struct {
+		name string
+		scan func([]byte) *Leak
+	}{
+		{"fast", func(d []byte) *Leak { return Scan("f", d) }},
+		{"full", func(d []byte) *Leak { return ScanNamed("f", d) }},
+		{"all", func(d []byte) *Leak { return ScanAll("f", d) }},
+	} {
+		b.Run(layer.name, func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			for range b.N {
+				if l := layer.scan(body); l != nil {
+					b.Fatal(l)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(body))*1024/1000, "µs/KB")
+		})
+	}
+}

@@ -24,7 +24,7 @@ func replaceTokens(data []byte, with func(token []byte, l *Leak) string) ([]byte
 			break
 		}
 		start := from + int(l.Offset)
-		end := tokenEnd(data, start+len(l.Prefix))
+		end := start + l.Length
 		if out == nil {
 			out = make([]byte, 0, len(data))
 		}

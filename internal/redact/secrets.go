@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/binary"
 	"math/bits"
 	"strings"
@@ -33,27 +34,92 @@ func ScanBody(field string, data []byte) *Leak {
 	return nil
 }
 
-// ScanAll is Scan and the credentials known by their name rather than a
-// prefix: an AWS secret access key, 40 characters of base64 after
-// aws_secret_access_key, SecretAccessKey or the like.
+// ScanAll is every layer of the scanner on a whole value: Scan's shapes,
+// then the full rule set (gitleaks' rules, private keys, Google
+// service-account keys, values under credential-named JSON keys and AWS
+// secret access keys), on data as it is and, when it holds percent or JSON
+// escapes, as they decode. It returns the earliest credential, or nil.
 func ScanAll(field string, data []byte) *Leak {
-	if l := Scan(field, data); l != nil {
-		return l
+	l := Scan(field, data)
+	if r := ScanNamed(field, data); r != nil && (l == nil || r.Offset < l.Offset) {
+		l = r
 	}
-	return ScanNamed(field, data)
+	return l
 }
 
 // awsSecretNames are lower-case names an AWS secret access key is given.
 var awsSecretNames = [][]byte{[]byte("secret_access_key"), []byte("secretaccesskey"), []byte("aws_secret_key"), []byte("secret-access-key")}
 
-// ScanNamed is what ScanAll adds to Scan: the credentials known by their
-// name (an AWS secret access key), for a value a Scanner has scanned
-// already.
+// ScanNamed is what ScanAll adds to Scan, for a value a Scanner has
+// scanned already: the full rule set, on data and on its decoded view.
 func ScanNamed(field string, data []byte) *Leak {
+	l := scanFull(field, data)
+	if view, at := decodeView(data); view != nil {
+		if v := scanPlain(field, view); v != nil && (l == nil || int64(at[v.Offset]) < l.Offset) {
+			start, end := at[v.Offset], at[int(v.Offset)+v.Length]
+			v.Offset, v.Length, v.Prefix = int64(start), end-start, ""
+			l = v
+		}
+	}
+	return l
+}
+
+// scanPlain is ScanAll without the decoded view.
+func scanPlain(field string, data []byte) *Leak {
+	l := Scan(field, data)
+	if r := scanFull(field, data); r != nil && (l == nil || r.Offset < l.Offset) {
+		l = r
+	}
+	return l
+}
+
+// scanFull is the full rule set on data as it is: the earliest finding.
+func scanFull(field string, data []byte) *Leak {
+	var best *Leak
+	consider := func(rule, kind string, start, end int) {
+		if best == nil || int64(start) < best.Offset {
+			best = &Leak{Field: field, Rule: rule, Kind: kind, Offset: int64(start), Length: end - start}
+		}
+	}
+	fullRules().find(data, func(f finding) bool {
+		consider(f.rule, kindOf(f.rule), f.start, f.end)
+		return true
+	})
+	if start, end, ok := credentialField(data); ok {
+		consider("credential-field", "a credential under a credential-named JSON key", start, end)
+	}
+	if l := awsSecretKey(field, data); l != nil {
+		consider(l.Rule, l.Kind, int(l.Offset), int(l.Offset)+l.Length)
+	}
+	if best != nil && best.Rule == "private-key" && bytes.Contains(data, []byte("service_account")) {
+		best.Rule, best.Kind = "gcp-service-account", "a Google service-account key"
+	}
+	return best
+}
+
+// kindOf says what a rule finds, for messages.
+func kindOf(rule string) string {
+	switch rule {
+	case "private-key":
+		return "a private key"
+	case "generic-api-key":
+		return "an API key"
+	}
+	for _, s := range shapes {
+		if s.rule == rule {
+			return s.kind
+		}
+	}
+	return "a credential"
+}
+
+// awsSecretKey finds AWS secret access keys, 40 characters of base64 after
+// aws_secret_access_key, SecretAccessKey or the like.
+func awsSecretKey(field string, data []byte) *Leak {
 	if !hasSecretWord(data) {
 		return nil // every name holds "secret": most bodies are done here
 	}
-	lower := bytes.ToLower(data)
+	lower := lowerASCII(data, nil) // same length as data, whatever its bytes
 	for _, name := range awsSecretNames {
 		for i := 0; ; {
 			j := bytes.Index(lower[i:], name)
@@ -71,8 +137,8 @@ func ScanNamed(field string, data []byte) *Leak {
 			for v < len(data) && (tokenByte(data[v]) || data[v] == '/' || data[v] == '+') {
 				v++
 			}
-			if v-k == 40 && mixed(data[k:v], 40) && !bytes.Contains(data[k:v], []byte("EXAMPLEKEY")) {
-				return &Leak{Field: field, Kind: "an AWS secret access key", Offset: int64(k), Prefix: string(data[k : k+4])}
+			if v-k == 40 && mixed(data[k:v], 40) && !Placeholder(string(data[k:v])) {
+				return &Leak{Field: field, Rule: "aws-secret-access-key", Kind: "an AWS secret access key", Offset: int64(k), Length: 40}
 			}
 			i = at
 		}
@@ -99,9 +165,11 @@ func TextBytes(b []byte) []byte {
 func maskToken(_ []byte, l *Leak) string { return l.Prefix + "…REDACTED" }
 
 // Placeholder reports whether a credential value is a stand-in a test
-// suite or a scrubber put there, not a live key: the redaction mask,
-// <NAME> and {{NAME}} templates, runs of X or *, and the test-, fake- and
-// dummy- keys of examples.
+// suite, a document or a scrubber put there, not a live key: the redaction
+// mask, <NAME> and {{NAME}} templates, runs of X or *, keys that say they
+// are not real (AWS's documented AKIAIOSFODNN7EXAMPLE, AKIATEST…, the
+// test-, fake- and dummy- keys of SDK fixtures), and a word with padding
+// (sk-abc000000…, AKIAABCDEFGHIJKLMNOP, a unit repeated).
 func Placeholder(v string) bool {
 	v = strings.TrimSpace(v)
 	if after, ok := strings.CutPrefix(v, "Bearer "); ok {
@@ -116,12 +184,63 @@ func Placeholder(v string) bool {
 	case strings.Trim(v, "xX*-_.") == "" || strings.Contains(l, "xxxx") || strings.Contains(v, "****"):
 		return true
 	}
-	for _, w := range []string{"test", "fake", "dummy", "example", "mock", "sample", "your-", "your_"} {
+	for _, w := range placeholderWords {
 		if strings.Contains(l, w) {
 			return true
 		}
 	}
-	return false
+	if rest, ok := strings.CutPrefix(v, "ABSK"); ok { // base64 of "BedrockAPIKey-…"
+		if b, err := base64.StdEncoding.DecodeString(rest); err == nil && Placeholder(string(b[min(len(b), 14):])) {
+			return true
+		}
+	}
+	return padded(withoutPrefix(v))
+}
+
+// placeholderWords say a key is not a real one.
+var placeholderWords = []string{"test", "fake", "dummy", "example", "mock", "sample", "your-", "your_", "yourkey", "changeme", "notreal", "not-a-real", "invalid", "bogus", "lorem"}
+
+// withoutPrefix is v without the prefix of a known key shape.
+func withoutPrefix(v string) string {
+	for _, s := range shapes {
+		if after, ok := strings.CutPrefix(v, s.prefix); ok {
+			return strings.TrimPrefix(strings.TrimPrefix(after, "proj-"), "api03-")
+		}
+	}
+	return v
+}
+
+// padded reports whether what is left of v, once runs of one character
+// and runs of consecutive ones (0123, abcd) are taken out, is too short to
+// be a key, or v repeats a unit of up to eight characters.
+func padded(v string) bool {
+	if len(v) < 16 { // too short to be a key's random part: judged elsewhere
+		return len(v) > 0 && strings.Count(v, v[:1]) == len(v)
+	}
+	for p := 1; p <= 8 && 2*p <= len(v); p++ {
+		if v[p:] == v[:len(v)-p] {
+			return true
+		}
+	}
+	left := 0
+	for i := 0; i < len(v); {
+		j := i + 1
+		switch {
+		case j < len(v) && v[j] == v[i]:
+			for j < len(v) && v[j] == v[i] {
+				j++
+			}
+		case j < len(v) && v[j] == v[i]+1:
+			for j < len(v) && v[j] == v[j-1]+1 {
+				j++
+			}
+		}
+		if j-i < 4 {
+			left += j - i
+		}
+		i = j
+	}
+	return left < 12
 }
 
 // hasSecretWord reports whether "secret", in any case, occurs in data,

@@ -136,7 +136,7 @@ func bare(v string) string {
 
 // leakShape describes what the scanner found without showing it.
 func leakShape(l *redact.Leak) string {
-	return fmt.Sprintf("what looks like %s (starting %q, at byte %d)", l.Kind, l.Prefix, l.Offset)
+	return fmt.Sprintf("what looks like %s (rule %s, at byte %d)", l.Kind, l.Rule, l.Offset)
 }
 
 // valueShape describes a credential value without showing it: its length
