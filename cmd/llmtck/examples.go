@@ -39,6 +39,15 @@ var examples = map[string]string{
 	"scenarios list":   `  llmtck scenarios list`,
 	"scenarios show":   "  llmtck scenarios show anthropic/cancelled-tool\n  llmtck scenarios show --json anthropic/cancelled-tool > scenario.json",
 	"scenarios export": `  llmtck scenarios export out/ && llmtck check out/`,
+	"scenarios generate": `  llmtck scenarios generate --wire anthropic --seed 7 > anthropic-7.json
+  llmtck scenarios generate --wire gemini --seed 3 --faults rate_limit
+  llmtck replay --scenario anthropic-7.json`,
+	"test": `  llmtck test -- python3 my_harness.py
+  llmtck test --scenarios 'anthropic/*' --format junit --timeout 1m -- npm run conformance > report.xml
+  llmtck test --shard 2/4 --format github -- ./harness
+  llmtck test --explore 20 --seed 1 -- python3 my_harness.py`,
+	"explain": `  llmtck explain ANT-THINK-001
+  llmtck explain OAI-RSN-003 GEM-SIG-002`,
 }
 
 // addExamples gives each command below root its Examples section.

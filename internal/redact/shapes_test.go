@@ -9,8 +9,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-
-	"github.com/llmtck/llmtck/internal/cassette"
 )
 
 // A credShape makes a random value of one real credential format. Values
@@ -210,21 +208,17 @@ func TestCredentialShapesCaughtEverywhere(t *testing.T) {
 }
 
 // The same value in a cassette is what redact masks and the check then
-// passes: Policy.Cassette leaves nothing ScanAll finds.
+// passes: Policy.Call leaves nothing ScanAll finds.
 func TestRedactCassetteLeavesNoShape(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, s := range credShapes {
 		j := s.inJSON(s.make(r))
-		c := &cassette.Cassette{Interactions: []*cassette.Interaction{{
-			Request:  cassette.Request{Method: "POST", URL: "https://x/v1/messages", Header: http.Header{}, Body: []byte(escaped(j))},
-			Response: cassette.Response{Status: 200, Header: http.Header{}, Body: []byte(j)},
-		}}}
-		Default().Cassette(c)
-		in := c.Interactions[0]
-		if l := ScanAll("request.body", in.Request.Body); l != nil {
+		url, req, resp := "https://x/v1/messages", []byte(escaped(j)), []byte(j)
+		Default().Call(&url, http.Header{}, &req, http.Header{}, &resp)
+		if l := ScanAll("request.body", req); l != nil {
 			t.Errorf("%s: redact left %v", s.name, l)
 		}
-		if l := ScanAll("response.body", in.Response.Body); l != nil {
+		if l := ScanAll("response.body", resp); l != nil {
 			t.Errorf("%s: redact left %v", s.name, l)
 		}
 	}

@@ -94,8 +94,9 @@ func TestXPRawRules(t *testing.T) {
 // request to the same URL: a key in the history is reported once, where it
 // first appears, and a new key after it is still found.
 func TestXPSecretInGrowingHistory(t *testing.T) {
-	key1 := "sk-ant-api03-" + strings.Repeat("a1B2c3D4", 10)
-	key2 := "ghp_" + strings.Repeat("Zy9", 12)
+	// Real-shaped, not padding: a repeated unit is a placeholder.
+	key1 := "sk-ant-api03-Qm7vX2kLp9RtY4wZ8nBc3HdJ6fGs1AeU5iOo0TyMxN4qPrSlKjVhW2eD7cF9bG3aH5uJ8kL0zX1y"
+	key2 := "ghp_R4tY7uI9oP2aS5dF8gH1jK3lZ6xC0vB9nM2q"
 	pad := gemUser(strings.Repeat("filler ", 300)) // the keys sit far from where the bodies part
 	first := gemRequest(gemUser("my key is "+key1), pad)
 	second := gemRequest(gemUser("my key is "+key1), pad, gemModel(gemText("noted", "")), gemUser("and "+key2))
