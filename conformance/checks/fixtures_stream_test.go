@@ -1,6 +1,7 @@
 package checks_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/llmtck/llmtck/internal/cassette"
@@ -40,6 +41,13 @@ var streamFixtures = []fixtureSpec{
 	fixtureSpec{Check: "OAI-STREAM-001", Name: "real-multi-agent-streams", Pass: true, Source: srcChatStream},
 	fixtureSpec{Check: "OAI-STREAM-001", Name: "no-done", Interaction: 0, Source: srcChatStream,
 		Mutate: func(t *testing.T, c *cassette.Cassette) { truncateAt(t, c, 0, "data: [DONE]") }},
+	// Recorders that keep a stream as its chunks, one JSON object a line,
+	// never stored the SSE framing, so data: [DONE] cannot be there: the
+	// finish reasons say where the stream ended.
+	fixtureSpec{Check: "OAI-STREAM-001", Name: "chunks-as-json-lines", Pass: true, Source: srcChatStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { chunksAsJSONLines(t, c, 0, false) }},
+	fixtureSpec{Check: "OAI-STREAM-001", Name: "chunks-as-json-lines-cut", Interaction: 0, Source: srcChatStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { chunksAsJSONLines(t, c, 0, true) }},
 
 	fixtureSpec{Check: "OAI-STREAM-002", Name: "real-reasoning-stream", Pass: true, Source: srcResponsesStream},
 	fixtureSpec{Check: "OAI-STREAM-002", Name: "sequence-number-repeated", Interaction: 0, Source: srcResponsesStream,
@@ -54,6 +62,36 @@ var streamFixtures = []fixtureSpec{
 		}},
 
 	fixtureSpec{Check: "XP-DECODE-001", Name: "real-tool-stream", Pass: true, Source: srcAnthropicToolStream},
+	// A form Google's JSON parser accepts (one part for the parts list)
+	// decodes, with an info finding saying how it was read.
+	fixtureSpec{Check: "XP-DECODE-001", Name: "gemini-system-parts-one-object", Interaction: 1, Source: srcGemRetry,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			setJSON(t, c, 1, "systemInstruction.parts", `{"text":"You are a helpful chatbot."}`)
+		}},
 	fixtureSpec{Check: "XP-DECODE-001", Name: "messages-not-a-list", Interaction: 1, Source: srcAnthropicToolStream,
 		Mutate: func(t *testing.T, c *cassette.Cassette) { setJSON(t, c, 1, "messages", `{"role":"user"}`) }},
+}
+
+// chunksAsJSONLines rewrites interaction i's SSE response as its chunks,
+// one JSON object a line, as recorders that keep chunks store it; cut also
+// drops the chunks from the first finish_reason on.
+func chunksAsJSONLines(t *testing.T, c *cassette.Cassette, i int, cut bool) {
+	t.Helper()
+	body := bodyOf(t, c, i, "response")
+	var lines []string
+	for _, l := range strings.Split(string(*body), "\n") {
+		data, ok := strings.CutPrefix(l, "data: ")
+		if !ok || data == "[DONE]" {
+			continue
+		}
+		if cut && strings.Contains(data, `"finish_reason":"`) {
+			break
+		}
+		lines = append(lines, data)
+	}
+	if len(lines) < 2 {
+		t.Fatalf("interaction %d: %d chunks", i, len(lines))
+	}
+	*body = []byte(strings.Join(lines, "\n") + "\n")
+	c.Interactions[i].Response.Header.Set("Content-Type", "application/x-ndjson")
 }
