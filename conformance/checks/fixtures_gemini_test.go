@@ -94,6 +94,14 @@ var geminiFixtures = []fixtureSpec{
 	fixtureSpec{Check: "GEM-TOOL-002", Name: "real-sequential-steps", Pass: true, Source: srcGemRetry},
 	fixtureSpec{Check: "GEM-TOOL-002", Name: "function-response-dropped", Interaction: 2, Source: srcGemRetry,
 		Mutate: func(t *testing.T, c *cassette.Cassette) { deleteJSON(t, c, 2, "contents.4.parts.0") }},
+	// The same fault in a request whose systemInstruction.parts is one
+	// object (Gemini answers 200 to that form): the request decodes, so
+	// the check still runs.
+	fixtureSpec{Check: "GEM-TOOL-002", Name: "function-response-dropped-system-parts-one-object", Interaction: 2, Source: srcGemRetry,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			deleteJSON(t, c, 2, "contents.4.parts.0")
+			setJSON(t, c, 2, "systemInstruction.parts", `{"text":"You are a helpful chatbot."}`)
+		}},
 	// cagent names its responses after the call id; Gemini 2.5
 	// accepts it, so this real traffic raises an info finding.
 	fixtureSpec{Check: "GEM-TOOL-002", Name: "real-response-named-by-call-id", Interaction: 1, Source: srcGemCagentTool},
