@@ -39,6 +39,9 @@ type config struct {
 	scenarios  []string                // Scenarios globs
 	scenarioFS fs.FS                   // ScenarioFS: play these instead of the bundled ones
 	models     map[traffic.Wire]string // Model: the model each provider's turns name
+	explore    int                     // Explore: generated scenarios per wire
+	seed       uint64                  // Seed: the first seed explored
+	seedSet    bool
 }
 
 // tolerated lists what the simulator logs but does not refuse: declared
@@ -194,7 +197,7 @@ func (o capabilitiesOption) apply(c *config) error {
 	var errs []error
 	for _, cp := range o {
 		if !knownCapability(cp) {
-			errs = append(errs, fmt.Errorf("%q is not a provider (anthropic, openai, responses, gemini) or a feature (%s)", cp, strings.Join(scenario.Capabilities, ", ")))
+			errs = append(errs, fmt.Errorf("%q is not a provider (anthropic, openai, responses, gemini, bedrock) or a feature (%s)", cp, strings.Join(scenario.Capabilities, ", ")))
 			continue
 		}
 		c.caps[cp] = true
@@ -231,7 +234,7 @@ func validGlobs(globs []string) error {
 }
 
 func knownCapability(c string) bool {
-	for _, w := range []traffic.Wire{traffic.WireAnthropic, traffic.WireOpenAI, traffic.WireResponses, traffic.WireGemini} {
+	for _, w := range []traffic.Wire{traffic.WireAnthropic, traffic.WireOpenAI, traffic.WireResponses, traffic.WireGemini, traffic.WireBedrock} {
 		if c == string(w) {
 			return true
 		}

@@ -73,26 +73,10 @@ func Run(t *testing.T, h Harness, opts ...Option) {
 			// Every helper up to the user's test, so a failure names the
 			// line that called Run.
 			t.Helper()
-			if missing := cfg.missing(sc.Requires()); len(missing) > 0 {
-				t.Skipf("the harness does not declare %s (conformance.Capabilities)", strings.Join(missing, ", "))
-			}
-			ran++
-			sim := simulator.NewSimulator(withModels(sc, cfg.models))
-			sim.Tolerate = cfg.tolerated()
-			played := false
-			err := sim.Play(func(s *Session) error {
-				played = true
-				runHarness(t, h, s)
-				return nil
-			})
-			if played {
-				judgeRun(t, sim, selected, cfg, found)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			playScenario(t, h, sc, cfg, selected, found, &ran)
 		})
 	}
+	ran += explorePlay(t, h, cfg, selected, found)
 	if ran == 0 {
 		t.Errorf("no scenario ran: every one needs a capability the harness does not declare, so nothing was exercised")
 	}
@@ -101,6 +85,32 @@ func Run(t *testing.T, h Harness, opts ...Option) {
 			t.Errorf("stale gap: %s found nothing in any scenario; remove conformance.Gap(%q, %q)", id, id, reason)
 		}
 	}
+}
+
+// playScenario plays sc with the harness and judges it, in t, counting
+// it in ran once it starts (the harness declares what it needs); it
+// returns the simulator that judged it.
+func playScenario(t *testing.T, h Harness, sc *scenario.Scenario, cfg *config, selected []*check.Check, found map[string]int, ran *int) *simulator.Simulator {
+	t.Helper()
+	if missing := cfg.missing(sc.Requires()); len(missing) > 0 {
+		t.Skipf("the harness does not declare %s (conformance.Capabilities)", strings.Join(missing, ", "))
+	}
+	*ran++
+	sim := simulator.NewSimulator(withModels(sc, cfg.models))
+	sim.Tolerate = cfg.tolerated()
+	played := false
+	err := sim.Play(func(s *Session) error {
+		played = true
+		runHarness(t, h, s)
+		return nil
+	})
+	if played {
+		judgeRun(t, sim, selected, cfg, found)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sim
 }
 
 // runHarness runs h on a goroutine of its own and waits for it, so a

@@ -157,7 +157,7 @@ func TestRunBehaviour(t *testing.T) {
 		refuse []string // and must not
 	}{
 		{name: "capabilities", pass: true, want: capabilityLines(t)},
-		{name: "unknown-capability", want: []string{`conformance.Capabilities("anthropic", "telepathy"): "telepathy" is not a provider (anthropic, openai, responses, gemini) or a feature (cancel, stream, ephemeral, compaction)`},
+		{name: "unknown-capability", want: []string{`conformance.Capabilities("anthropic", "telepathy"): "telepathy" is not a provider (anthropic, openai, responses, gemini, bedrock) or a feature (cancel, stream, ephemeral, compaction, retry)`},
 			refuse: []string{"=== RUN   TestHelperRun/anthropic/"}},
 		{name: "unknown-gap", want: []string{`conformance.Gap("ANT-NOPE-999", "not a check"): no such check`},
 			refuse: []string{"=== RUN   TestHelperRun/anthropic/"}},

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/traffic"
 )
 

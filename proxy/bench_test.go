@@ -25,9 +25,10 @@ import (
 
 	"github.com/elazarl/goproxy"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/internal/rawjson"
 	"github.com/llmtck/llmtck/internal/redact"
+	"github.com/llmtck/llmtck/internal/reqmatch"
 	"github.com/llmtck/llmtck/traffic"
 )
 
@@ -634,7 +635,7 @@ func BenchmarkReplayThroughput(b *testing.B) {
 			elapsed := make([]time.Duration, 2)
 			const batch, workers = 400, 16
 			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
-			target := target(in.Request.URL)
+			target := reqmatch.Target(in.Request.URL)
 			load := func(s *httptest.Server) time.Duration {
 				return postInParallel(b, workers, batch, client, s.URL+target, func() []byte { return in.Request.Body })
 			}
@@ -704,9 +705,9 @@ func BenchmarkReplayLoad(b *testing.B) {
 // session id (the canonical path).
 func BenchmarkMatch(b *testing.B) {
 	_, ins := bigCassette(b, 1000)
-	p := newPlayer(Match{}, redact.Default().URL, ins)
+	p := newPlayer(cassette.Matcher{}, redact.Default().URL, ins)
 	in := ins[500]
-	tg := target(in.Request.URL)
+	tg := reqmatch.Target(in.Request.URL)
 	other := bytes.Replace(in.Request.Body, []byte("session-500"), []byte("session-xyz"), 1)
 	other = append([]byte("{ "), other[1:]...)
 	b.Run("same-bytes", func(b *testing.B) {

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/internal/cassetteyaml"
 	"github.com/llmtck/llmtck/internal/redact"
 )
 
@@ -171,13 +171,13 @@ func (b *bodyBuffer) toLines(piece []byte) {
 	}
 	if b.block {
 		var ok bool
-		b.lines, b.atLine, ok = cassette.AppendBlockLinesText(b.lines, piece, spilledIndent, b.atLine)
+		b.lines, b.atLine, ok = cassetteyaml.AppendBlockLinesText(b.lines, piece, spilledIndent, b.atLine)
 		// Text a block can hold is UTF-8: the pieces before were.
 		if !ok {
 			b.block, b.valid = false, utf8.Valid(piece)
 		}
 	} else {
-		b.lines, b.atLine = cassette.AppendBlockLines(b.lines, piece, spilledIndent, b.atLine)
+		b.lines, b.atLine = cassetteyaml.AppendBlockLines(b.lines, piece, spilledIndent, b.atLine)
 		b.valid = b.valid && utf8.Valid(piece)
 	}
 	b.spilt += int64(len(piece))
@@ -264,7 +264,7 @@ func (b *bodyBuffer) settle() {
 	b.settled = true
 	b.flushLines()
 	if b.block {
-		b.block = cassette.BlockText(b.mem)
+		b.block = cassetteyaml.BlockText(b.mem)
 	}
 	if !b.block && b.valid {
 		b.valid = utf8.Valid(b.mem)

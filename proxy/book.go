@@ -8,8 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/conformance/lint"
-	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/traffic"
 )
 

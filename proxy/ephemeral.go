@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"slices"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 )
 
 // HeaderEphemeral is the request header a harness sets to tell the recorder

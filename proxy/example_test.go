@@ -11,9 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/lint"
-	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/proxy"
 )
 

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 )
 
 // faultyProvider misbehaves as the request body asks.

@@ -72,7 +72,7 @@ func NewForward(rt http.RoundTripper, opts ForwardOptions) http.Handler {
 		logw = io.Discard
 	}
 	p := goproxy.NewProxyHttpServer()
-	p.Logger = log.New(logw, "llmtck: goproxy: ", 0)
+	p.Logger = log.New(explainHandshakes{logw}, "llmtck: goproxy: ", 0)
 	tr := NewUpstream()
 	if opts.Dial != nil {
 		tr.DialContext = opts.Dial

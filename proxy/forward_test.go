@@ -137,3 +137,29 @@ func TestReplayIsHermetic(t *testing.T) {
 	case <-time.After(100 * time.Millisecond):
 	}
 }
+
+// A client that does not trust the llmtck CA fails its handshake with a
+// bare TLS alert; the proxy's log says what happened and points to
+// --print-ca, naming the host.
+func TestUntrustedCAIsExplained(t *testing.T) {
+	ca, err := LoadOrCreateCA(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log syncBuffer
+	rec := mustRecorder(t, Options{Mode: ModeRecord, Dir: t.TempDir()})
+	fwd := httptest.NewServer(NewForward(rec, ForwardOptions{CA: ca, Log: &log}))
+	defer fwd.Close()
+	u, _ := url.Parse(fwd.URL)
+	client := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(u)}} // the system roots only
+	if _, err := client.Post("https://api.openai.com/v1/chat/completions", "application/json", strings.NewReader(`{}`)); err == nil {
+		t.Fatal("a client that does not trust the CA got through")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(log.String(), "--print-ca") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := log.String(); !strings.Contains(got, "api.openai.com:443: the client broke off the TLS handshake") || !strings.Contains(got, "llmtck proxy --print-ca") {
+		t.Errorf("the proxy's log does not explain the failed handshake:\n%s", got)
+	}
+}

@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/internal/redact"
+	"github.com/llmtck/llmtck/internal/reqmatch"
 	"github.com/llmtck/llmtck/providers"
 )
 
@@ -95,7 +96,7 @@ func httpHeaderName(name string) bool {
 
 // FuzzMatchAndNearest holds replay matching to its promises on any body: a
 // recorded request matches itself, and a miss names the nearest recorded
-// request with at most maxDiffLines differences.
+// request with at most reqmatch.MaxDiffs differences.
 func FuzzMatchAndNearest(f *testing.F) {
 	c := fuzzSeeds(f)
 	for _, in := range c.Interactions {
@@ -104,25 +105,25 @@ func FuzzMatchAndNearest(f *testing.F) {
 	}
 	f.Add([]byte(`{"a":[{"b":{"c":[1,2,{"d":null}]}}]}`), "header:X-A,body-json", "a.b")
 	f.Fuzz(func(t *testing.T, body []byte, on, ignore string) {
-		m, err := ParseMatch(on, strings.Split(ignore, ","))
+		m, err := cassette.ParseMatcher(on, strings.Split(ignore, ","))
 		if err != nil {
 			return
 		}
 		p := newPlayer(m, redact.Default().URL, c.Interactions)
 		for i, in := range c.Interactions {
 			wire := providers.Detect(in.Request.URL, in.Request.Body, nil)
-			if p.match(in.Request.Method, target(in.Request.URL), in.Request.Header, wire, in.Request.Body) == nil {
+			if p.match(in.Request.Method, reqmatch.Target(in.Request.URL), in.Request.Header, wire, in.Request.Body) == nil {
 				t.Fatalf("interaction %d does not match itself under %v", i, m)
 			}
 		}
 		in := c.Interactions[0]
 		wire := providers.Detect(in.Request.URL, body, nil)
-		if p.match(in.Request.Method, target(in.Request.URL), in.Request.Header, wire, body) != nil {
+		if p.match(in.Request.Method, reqmatch.Target(in.Request.URL), in.Request.Header, wire, body) != nil {
 			return
 		}
-		miss := p.nearest(in.Request.Method, target(in.Request.URL), wire, body)
-		if miss.nearest == nil || len(miss.diffs) > maxDiffLines {
-			t.Fatalf("miss: nearest %v, %d diffs", miss.nearest, len(miss.diffs))
+		miss := p.nearest(in.Request.Method, reqmatch.Target(in.Request.URL), wire, body)
+		if miss.Nearest == nil || len(miss.Diffs) > reqmatch.MaxDiffs {
+			t.Fatalf("miss: nearest %v, %d diffs", miss.Nearest, len(miss.Diffs))
 		}
 		_ = miss.String()
 	})

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 )
 
 // TestKillChild is the recorder that the kill tests run in a child process

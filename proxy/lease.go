@@ -7,7 +7,8 @@ import (
 	"os"
 	"sync"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
+	"github.com/llmtck/llmtck/internal/cassetteyaml"
 )
 
 // A lease lends the end of the cassette to one event stream too large to
@@ -39,7 +40,7 @@ type lease struct {
 
 // guessedIndicator is the block indicator a lease writes before it knows how
 // the body ends: an event stream ends in a blank line, so keep chomping.
-func guessedIndicator(first byte) string { return cassette.BlockIndicator(first, 2) }
+func guessedIndicator(first byte) string { return cassetteyaml.BlockIndicator(first, 2) }
 
 // borrow lends the cassette's end to a body that starts spilling, or
 // returns nil when it is taken (another stream has it, or an append is
@@ -212,7 +213,7 @@ func (s *sink) appendLeased(seq uint64, in *cassette.Interaction, body *bodyBuff
 	if err != nil {
 		return 0, err
 	}
-	indicator, guessed := cassette.BlockIndicator(body.first, trailing), guessedIndicator(body.first)
+	indicator, guessed := cassetteyaml.BlockIndicator(body.first, trailing), guessedIndicator(body.first)
 	head := len(l.head) - len(guessed)
 	if s.lease != l || !body.BlockSafe() || len(indicator) != len(guessed) ||
 		len(before) != head || !bytes.Equal(before[len(itemStart):], l.head[len(cassette.Busy):head]) {
@@ -222,7 +223,7 @@ func (s *sink) appendLeased(seq uint64, in *cassette.Interaction, body *bodyBuff
 	// The body's newest bytes, as block lines after those the lease wrote;
 	// a body that ends in a line break has the one the item's rest starts
 	// with already.
-	tail, _ := cassette.AppendBlockLines(make([]byte, 0, len(body.mem)+len(body.mem)/8+64), body.mem, spilledIndent, body.atLine)
+	tail, _ := cassetteyaml.AppendBlockLines(make([]byte, 0, len(body.mem)+len(body.mem)/8+64), body.mem, spilledIndent, body.atLine)
 	if trailing > 0 {
 		after = after[1:]
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 )
 
 // smallSpill makes bodies spill past 64 KB, kept by a keeper past 32 KB,

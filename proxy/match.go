@@ -8,7 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
+	"github.com/llmtck/llmtck/internal/reqmatch"
 	"github.com/llmtck/llmtck/providers"
 	"github.com/llmtck/llmtck/traffic"
 )
@@ -99,7 +100,7 @@ func (g *group) take() *entry {
 // wire's volatile fields ignored). Credentials in the URL are compared
 // masked, as they were recorded.
 type player struct {
-	m Match
+	m reqmatch.Spec
 	// mask is the redaction of URLs: a recorded URL is matched as the
 	// incoming one is, with its credentials masked (another tool may have
 	// recorded key=test-api-key).
@@ -110,8 +111,8 @@ type player struct {
 	byRaw   map[string]*group // exact keys seen before: a repeated request skips canonicalising
 }
 
-func newPlayer(m Match, mask func(string) string, interactions []*cassette.Interaction) *player {
-	p := &player{m: m, mask: mask, byKey: map[string]*group{}, byRaw: map[string]*group{}}
+func newPlayer(m cassette.Matcher, mask func(string) string, interactions []*cassette.Interaction) *player {
+	p := &player{m: reqmatch.Spec(m), mask: mask, byKey: map[string]*group{}, byRaw: map[string]*group{}}
 	for i, in := range interactions {
 		p.add(i, in, nil)
 	}
@@ -128,10 +129,10 @@ func (p *player) add(index int, in *cassette.Interaction, final *placement) {
 		final:  final,
 		in:     in,
 		method: in.Request.Method,
-		target: target(p.mask(in.Request.URL)),
+		target: reqmatch.Target(p.mask(in.Request.URL)),
 		wire:   providers.Detect(in.Request.URL, in.Request.Body, nil),
 	}
-	key := string(p.m.key(nil, e.method, e.target, in.Request.Header, e.wire, in.Request.Body))
+	key := string(p.m.Key(nil, e.method, e.target, in.Request.Header, string(e.wire), in.Request.Body))
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.entries = append(p.entries, e)
@@ -151,7 +152,7 @@ var keyBufs = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b
 func (p *player) match(method, target string, header http.Header, wire traffic.Wire, body []byte) *entry {
 	raw := keyBufs.Get().(*[]byte)
 	defer keyBufs.Put(raw)
-	*raw = p.m.rawKey((*raw)[:0], method, target, header, body)
+	*raw = p.m.RawKey((*raw)[:0], method, target, header, body)
 	p.mu.Lock()
 	g := p.byRaw[string(*raw)]
 	if g != nil {
@@ -162,7 +163,7 @@ func (p *player) match(method, target string, header http.Header, wire traffic.W
 
 	canon := keyBufs.Get().(*[]byte)
 	defer keyBufs.Put(canon)
-	*canon = p.m.key((*canon)[:0], method, target, header, wire, body)
+	*canon = p.m.Key((*canon)[:0], method, target, header, string(wire), body)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	g = p.byKey[string(*canon)]
@@ -173,4 +174,16 @@ func (p *player) match(method, target string, header http.Header, wire traffic.W
 		p.byRaw[string(*raw)] = g // bounded: volatile fields may differ on every call
 	}
 	return g.take()
+}
+
+// nearest explains a miss: the recorded request closest to the incoming one
+// and how they differ.
+func (p *player) nearest(method, target string, wire traffic.Wire, body []byte) *reqmatch.Miss {
+	p.mu.Lock()
+	recorded := make([]reqmatch.Recorded, len(p.entries))
+	for i, e := range p.entries {
+		recorded[i] = reqmatch.Recorded{Index: e.index, Method: e.method, Target: e.target, Wire: string(e.wire), Body: e.in.Request.Body}
+	}
+	p.mu.Unlock()
+	return reqmatch.Nearest(recorded, method, target, string(wire), body)
 }

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 )
 
 // Replay matches on what Match says: the default compares the JSON body,
@@ -44,7 +44,7 @@ func TestReplayMatchOptions(t *testing.T) {
 		{"exact bytes, same value respaced", "method,path,body", nil, " " + recorded, "acme", 404},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := ParseMatch(tc.on, tc.ignore)
+			m, err := cassette.ParseMatcher(tc.on, tc.ignore)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,11 +67,11 @@ func TestReplayMatchOptions(t *testing.T) {
 		})
 	}
 	for _, bad := range []string{"method,colour", "header:", "path,,query"} {
-		if _, err := ParseMatch(bad, nil); err == nil {
+		if _, err := cassette.ParseMatcher(bad, nil); err == nil {
 			t.Errorf("--match %q accepted", bad)
 		}
 	}
-	if _, err := ParseMatch("", []string{"metadata..user_id"}); err == nil {
+	if _, err := cassette.ParseMatcher("", []string{"metadata..user_id"}); err == nil {
 		t.Error("a malformed --match-ignore path accepted")
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/llmtck/llmtck/internal/redact"
+	"github.com/llmtck/llmtck/cassette"
 )
 
 // Mode says what the recorder does with a call.
@@ -71,8 +71,10 @@ type Options struct {
 	Dir      string
 	// Upstream sends forwarded calls; nil means NewUpstream().
 	Upstream http.RoundTripper
-	// Redact is the credential policy; nil means redact.Default().
-	Redact *redact.Policy
+	// RedactHeaders names headers whose values are masked in cassettes and
+	// logs besides the credential headers every provider uses (API keys,
+	// bearer tokens, cookies), which always are.
+	RedactHeaders []string
 	// Judge, when set, builds the judge of each cassette (lint.New with
 	// the checks to run; `llmtck` passes the whole catalogue), which
 	// judges every request against the calls before it on the same
@@ -92,7 +94,7 @@ type Options struct {
 	CassetteFormat string
 	// Match says what replay compares; the zero value compares method,
 	// path, query and the body as JSON.
-	Match Match
+	Match cassette.Matcher
 	// Log receives one line per call and warnings; nil discards them. A
 	// cassette's lines come in the order its calls' requests started (a
 	// call's line waits for the calls before it), and cassette=FILE#N

@@ -12,6 +12,7 @@ import (
 
 	"github.com/llmtck/llmtck/conformance/lint"
 	"github.com/llmtck/llmtck/internal/redact"
+	"github.com/llmtck/llmtck/internal/reqmatch"
 	"github.com/llmtck/llmtck/providers"
 )
 
@@ -51,7 +52,7 @@ func (r *Recorder) recorded(u *url.URL) *recordedURL {
 		return m
 	}
 	s := r.policy.URL(u.String())
-	m := &recordedURL{u: *u, url: s, target: target(s)}
+	m := &recordedURL{u: *u, url: s, target: reqmatch.Target(s)}
 	r.lastURL.Store(m)
 	return m
 }
@@ -73,11 +74,7 @@ func NewRecorder(opts Options) (*Recorder, error) {
 	if r.up == nil {
 		r.up = NewUpstream()
 	}
-	if opts.Redact != nil {
-		r.policy = *opts.Redact
-	} else {
-		r.policy = redact.Default()
-	}
+	r.policy = redact.Default().WithHeaders(opts.RedactHeaders...)
 	if opts.Cassette != "" && opts.Mode != ModePassthrough {
 		if _, err := r.book(""); err != nil {
 			return nil, err

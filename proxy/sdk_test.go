@@ -19,7 +19,7 @@ import (
 	oopt "github.com/openai/openai-go/option"
 	"github.com/openai/openai-go/responses"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 )
 
 // capture keeps every response body a client receives, verbatim.

@@ -41,8 +41,7 @@ func TestSecretsNeverReachDisk(t *testing.T) {
 	defer up.Close()
 	path := filepath.Join(t.TempDir(), "secrets.yaml")
 	var logs syncBuffer
-	policy := redact.Default().WithHeaders("X-Tenant-Token")
-	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path, Redact: &policy, Log: &logs})
+	rec := mustRecorder(t, Options{Mode: ModeRecord, Cassette: path, RedactHeaders: []string{"X-Tenant-Token"}, Log: &logs})
 	u, _ := url.Parse(up.URL)
 	front := httptest.NewServer(NewHandler(rec, u))
 	defer front.Close()

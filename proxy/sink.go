@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 )
 
 // errClosed answers appends that arrive after Close.

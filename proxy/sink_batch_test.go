@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 )
 
 // Appends that come while the file is being written are written in one

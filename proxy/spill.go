@@ -8,7 +8,8 @@ import (
 	"errors"
 	"io"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
+	"github.com/llmtck/llmtck/internal/cassetteyaml"
 )
 
 // encodeSpilled writes an interaction whose response body is too large to
@@ -72,7 +73,7 @@ func writeBlock(w io.Writer, body *bodyBuffer) error {
 	if err != nil {
 		return err
 	}
-	if _, err := io.WriteString(w, cassette.BlockIndicator(body.first, trailing)); err != nil {
+	if _, err := io.WriteString(w, cassetteyaml.BlockIndicator(body.first, trailing)); err != nil {
 		return err
 	}
 	// Block lines end in as many line breaks as the text; the last is the
@@ -92,7 +93,7 @@ func writeBlock(w io.Writer, body *bodyBuffer) error {
 			return err
 		}
 	}
-	out, _ := cassette.AppendBlockLines(make([]byte, 0, len(mem)+len(mem)/8+64), mem, spilledIndent, body.atLine)
+	out, _ := cassetteyaml.AppendBlockLines(make([]byte, 0, len(mem)+len(mem)/8+64), mem, spilledIndent, body.atLine)
 	_, err = w.Write(out)
 	return err
 }
@@ -108,7 +109,7 @@ func writeDoubleQuoted(w io.Writer, r io.Reader) error {
 		n, rerr := r.Read(in[carried:])
 		n += carried
 		var took int
-		out, took = cassette.AppendEscaped(out, in[:n], rerr == nil)
+		out, took = cassetteyaml.AppendEscaped(out, in[:n], rerr == nil)
 		carried = copy(in, in[took:n])
 		if len(out) > 64<<10 || rerr != nil {
 			if _, err := w.Write(out); err != nil {

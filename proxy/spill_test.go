@@ -9,7 +9,8 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
+	"github.com/llmtck/llmtck/internal/cassetteyaml"
 )
 
 // pieces reads data n bytes at a time, so runes are cut between reads.
@@ -42,7 +43,7 @@ func FuzzWriteDoubleQuoted(f *testing.F) {
 		if err := writeDoubleQuoted(&got, &pieces{data: data, n: int(step%97) + 1}); err != nil {
 			t.Fatal(err)
 		}
-		want, _ := cassette.AppendEscaped([]byte{'"'}, data, false)
+		want, _ := cassetteyaml.AppendEscaped([]byte{'"'}, data, false)
 		want = append(want, '"')
 		if !bytes.Equal(got.Bytes(), want) {
 			t.Fatalf("streamed %q\nwhole    %q", got.Bytes(), want)

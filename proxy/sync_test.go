@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 )
 
 // Close does not wait for the syncer's next turn: it fsyncs the file

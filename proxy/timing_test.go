@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/internal/sse"
 )
 

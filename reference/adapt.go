@@ -36,7 +36,7 @@ func adapt(conv *conversation, to source, b breaks) []traffic.Message {
 		}
 		rebuilt := traffic.Message{Role: traffic.RoleAssistant}
 		for _, blk := range m.Blocks {
-			rebuilt.Blocks = append(rebuilt.Blocks, carry(blk, tags, b.leakThoughts)...)
+			rebuilt.Blocks = append(rebuilt.Blocks, carry(blk, w, tags, b.leakThoughts)...)
 		}
 		if len(rebuilt.Blocks) == 0 {
 			continue
@@ -53,9 +53,10 @@ func adapt(conv *conversation, to source, b breaks) []traffic.Message {
 }
 
 // carry is what of block b, produced by another wire, goes to an adapter
-// that replays the tags in accepts. leak is the broken engine that sends an
+// on wire w that replays the tags in accepts: a thought for the side
+// channel has no place in a replayed history, so it is left out. leak is the broken engine that sends an
 // opaque thought the adapter did not declare, relabelled as its own.
-func carry(b traffic.Block, accepts []string, leak bool) []traffic.Block {
+func carry(b traffic.Block, w traffic.Wire, accepts []string, leak bool) []traffic.Block {
 	if isReasoning(b) {
 		now := time.Now()
 		t, ok := engine.ThoughtFromBlock(b, engine.RawThought{ID: "thought", CreatedAt: now, UpdatedAt: now})
@@ -65,7 +66,7 @@ func carry(b traffic.Block, accepts []string, leak bool) []traffic.Block {
 		if leak && t.Opaque() && len(accepts) > 0 && !slices.Contains(accepts, t.ReplayCompatibility) {
 			t.ReplayCompatibility = accepts[0]
 		}
-		d := engine.RouteThoughts([]engine.Thought{t}, accepts)
+		d := engine.RouteThoughts([]engine.Thought{t}, w, accepts)
 		switch {
 		case len(d.Opaque) > 0:
 			if tb, ok := engine.ThoughtBlock(t); ok {

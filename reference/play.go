@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/llmtck/llmtck/conformance/simulator"
 	"github.com/llmtck/llmtck/reference/engine"
@@ -72,8 +73,9 @@ func playTurn(ctx context.Context, s *simulator.Session, opts Options, b breaks,
 
 	h, err := harness.New(harness.Config{
 		BaseURL: s.BaseURL(turn.Provider), Wire: turn.Provider, Model: turn.Model, MaxTokens: s.MaxTokens,
-		Stream: opts.Stream, Thinking: thinkingFor(turn.Provider, s.Thinking), HTTPClient: b.client(opts.HTTPClient, turn.Provider),
-		ReplayTags: b.replayTags(turn.Provider),
+		Stream: opts.Stream, Thinking: thinkingFor(turn.Provider, s.Thinking),
+		HTTPClient: retryBreak(ctx, b.client(opts.HTTPClient, turn.Provider), opts.Variant, turn.Provider, s),
+		ReplayTags: b.replayTags(turn.Provider), Retries: 2, RetryBackoff: 2 * time.Millisecond,
 	})
 	if err != nil {
 		return err

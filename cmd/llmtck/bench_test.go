@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 )
 
 // writeConversation writes a cassette of n Anthropic calls: one agent

@@ -9,7 +9,7 @@ import (
 
 	"gotest.tools/v3/golden"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 )
 

@@ -17,8 +17,8 @@ import (
 
 	govcr "github.com/dnaeon/go-vcr/v2/cassette"
 
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/conformance/report"
-	"github.com/llmtck/llmtck/internal/cassette"
 )
 
 // A disk that fills up while recording: every client still gets its
@@ -195,5 +195,33 @@ func TestRecordOntoExistingCassette(t *testing.T) {
 	session("--overwrite")
 	if n := count(); n != 1 {
 		t.Fatalf("--overwrite: %d interactions, want 1", n)
+	}
+}
+
+// A cassette cut inside its only interaction holds nothing to check: check
+// calls it unreadable (exit 2) in every format, instead of passing it.
+func TestTornCassetteWithNothingLeftIsUnreadable(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "fixtures", "checks", "ANT-TOOL-001", "pass-real-tool-call.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := cassette.Parse("x.yaml", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Interactions = c.Interactions[:1]
+	big := c.Interactions[0]
+	big.Response.Body = append([]byte(`{"padding":"`+strings.Repeat("x", 5<<20)), `"}`...)
+	var buf bytes.Buffer
+	if err := c.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "torn.yaml")
+	writeFile(t, file, buf.Bytes()[:buf.Len()-(3<<20)])
+	for _, format := range []string{"text", "json", "junit", "sarif", "github"} {
+		code, stdout, stderr := runCLI(t, "check", "--format", format, file)
+		if code != 2 || !strings.Contains(stdout+stderr, "cut in the middle") {
+			t.Errorf("check --format %s of a cassette with no complete interaction: exit %d\n%s%s", format, code, stdout, stderr)
+		}
 	}
 }

@@ -41,8 +41,8 @@ func TestCheckExcludeAndNotARecording(t *testing.T) {
 func TestImportNewFormats(t *testing.T) {
 	out := t.TempDir()
 	srcs := []string{
-		"../../internal/cassette/testdata/nock-openai-tool-loop.json",
-		"../../internal/cassette/testdata/polly-anthropic.har",
+		"../../cassette/testdata/nock-openai-tool-loop.json",
+		"../../cassette/testdata/polly-anthropic.har",
 		"../../testdata/corpus/wave2/0xPlaygrounds__rig/tests__cassettes__deepseek__reasoning_tool_roundtrip__nonstreaming.yaml",
 		"../../testdata/corpus/wave2/langchain-ai__langchain-aws/libs__aws__tests__cassettes__test_thinking[v1].yaml.gz",
 	}

@@ -7,8 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/llmtck/llmtck/internal/cassette"
-	"github.com/llmtck/llmtck/internal/redact"
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/spf13/cobra"
 )
 
@@ -66,7 +65,7 @@ stock go-vcr v4 loads and replays.`,
 				}
 				c, err := loadAs(args[0], from)
 				if err == nil {
-					redact.Default().Cassette(c)
+					scrubCassette(c)
 					var b []byte
 					if b, err = encode(c); err == nil {
 						_, err = cmd.OutOrStdout().Write(b)
@@ -101,7 +100,7 @@ stock go-vcr v4 loads and replays.`,
 				c, err := loadAs(src, from)
 				masked := 0
 				if err == nil {
-					masked = redact.Default().Cassette(c)
+					masked = scrubCassette(c)
 					err = save(dst, c)
 				}
 				if err != nil {

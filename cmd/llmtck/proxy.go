@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/llmtck/llmtck/internal/redact"
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/proxy"
 )
 
@@ -65,14 +65,13 @@ Each call prints one line on stderr. Stops cleanly on SIGINT or SIGTERM.`,
 			if err != nil {
 				return usageErr("proxy: --timing: %v", err)
 			}
-			match, err := proxy.ParseMatch(matchOn, matchIgnore)
+			match, err := cassette.ParseMatcher(matchOn, matchIgnore)
 			if err != nil {
 				return usageErr("proxy: %v", err)
 			}
 			opts := proxy.Options{Mode: m, Dir: dir, Timing: t, Check: check, Log: cmd.ErrOrStderr(), Match: match}
 			opts.Judge = judgeIf(m != proxy.ModeReplay || check)
-			policy := redact.Default().WithHeaders(redactHeaders...)
-			opts.Redact = &policy
+			opts.RedactHeaders = redactHeaders
 			rec, err := proxy.NewRecorder(opts)
 			if err != nil {
 				return usageErr("proxy: %v", err)
@@ -92,7 +91,7 @@ Each call prints one line on stderr. Stops cleanly on SIGINT or SIGTERM.`,
 	f.BoolVar(&check, "check", false, "in replay and auto modes, answer a request that breaks a check with the provider's own error")
 	f.StringVar(&timing, "timing", "instant", "replay pacing: instant, recorded or scale=K")
 	f.StringSliceVar(&redactHeaders, "redact-header", nil, "also mask these headers (repeatable)")
-	f.StringVar(&matchOn, "match", strings.Join(proxy.DefaultMatchOn, ","), "in replay and auto modes, what a recorded request must share with an incoming one (see llmtck replay --help)")
+	f.StringVar(&matchOn, "match", strings.Join(cassette.DefaultMatchOn, ","), "in replay and auto modes, what a recorded request must share with an incoming one (see llmtck replay --help)")
 	f.StringArrayVar(&matchIgnore, "match-ignore", nil, "object-key path the body-json match leaves out (repeatable)")
 	return cmd
 }

@@ -15,8 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/llmtck/llmtck/internal/cassette"
-	"github.com/llmtck/llmtck/internal/redact"
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/proxy"
 )
 
@@ -69,9 +68,8 @@ with the findings of the check catalogue. Stops cleanly on SIGINT or SIGTERM.`,
 					return usageErr("record: %s already holds %s: pass --append to add to it or --overwrite to start it over", file, count(n, "interaction"))
 				}
 			}
-			policy := redact.Default().WithHeaders(redactHeaders...)
 			rec, err := proxy.NewRecorder(proxy.Options{
-				Mode: proxy.ModeRecord, Cassette: file, Redact: &policy,
+				Mode: proxy.ModeRecord, Cassette: file, RedactHeaders: redactHeaders,
 				Judge: catalogue, Log: cmd.ErrOrStderr(), CassetteFormat: format,
 			})
 			if err != nil {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/conformance/report"
-	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/internal/redact"
 )
 
@@ -79,9 +79,19 @@ func redactFile(path string, dryRun bool) (int, error) {
 	default:
 		return 0, fmt.Errorf("a %s recording: redact rewrites go-vcr cassettes only; llmtck import converts it to one and scrubs it", c.Format)
 	}
-	n := redact.Default().Cassette(c)
+	n := scrubCassette(c)
 	if n == 0 || dryRun {
 		return n, nil
 	}
 	return n, save(path, c)
+}
+
+// scrubCassette masks c's credentials in place as the recorder would have
+// (redact.Policy.Call on every interaction) and counts them.
+func scrubCassette(c *cassette.Cassette) int {
+	p, n := redact.Default(), 0
+	for _, in := range c.Interactions {
+		n += p.Call(&in.Request.URL, in.Request.Header, &in.Request.Body, in.Response.Header, &in.Response.Body)
+	}
+	return n
 }

@@ -10,8 +10,8 @@ import (
 	govcr2 "github.com/dnaeon/go-vcr/v2/cassette"
 	govcr4 "gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
 
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/conformance/report"
-	"github.com/llmtck/llmtck/internal/cassette"
 )
 
 // The credentials in XP-SECRET-001's fail fixtures (a key header, a key

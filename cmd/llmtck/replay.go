@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/proxy"
 )
@@ -68,7 +69,7 @@ Stops cleanly on SIGINT or SIGTERM.`,
 			if err != nil {
 				return usageErr("replay: --timing: %v", err)
 			}
-			match, err := proxy.ParseMatch(matchOn, matchIgnore)
+			match, err := cassette.ParseMatcher(matchOn, matchIgnore)
 			if err != nil {
 				return usageErr("replay: %v", err)
 			}
@@ -87,7 +88,7 @@ Stops cleanly on SIGINT or SIGTERM.`,
 	f.StringVar(&listen, "listen", "127.0.0.1:0", "address to listen on (loopback by default)")
 	f.StringVar(&timing, "timing", "instant", "pacing: instant, recorded (as recorded) or scale=K (K times the recorded delays)")
 	f.BoolVar(&check, "check", false, "answer a request that breaks a check with the provider's own status and error body (always on with --scenario)")
-	f.StringVar(&matchOn, "match", strings.Join(proxy.DefaultMatchOn, ","), "what a recorded request must share with an incoming one: method, path, query, body-json (JSON value; key order, whitespace and volatile fields aside), body (exact bytes), header:NAME")
+	f.StringVar(&matchOn, "match", strings.Join(cassette.DefaultMatchOn, ","), "what a recorded request must share with an incoming one: method, path, query, body-json (JSON value; key order, whitespace and volatile fields aside), body (exact bytes), header:NAME")
 	f.StringArrayVar(&matchIgnore, "match-ignore", nil, "object-key path body-json leaves out, e.g. metadata.user_id or temperature (repeatable)")
 	completeValues(cmd, "scenario", scenario.Names()...)
 	completeValues(cmd, "timing", "instant", "recorded", "scale=")

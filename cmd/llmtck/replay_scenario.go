@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -13,13 +15,14 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/scenario"
 	"github.com/llmtck/llmtck/conformance/simulator"
+	"github.com/llmtck/llmtck/providers"
 	"github.com/llmtck/llmtck/traffic"
 )
 
 // replayScenario serves the simulator of the scenario called name on addr
 // until SIGINT or SIGTERM.
 func replayScenario(cmd *cobra.Command, name, addr string) error {
-	sc, err := scenario.Load(name)
+	sc, err := loadScenario(name)
 	if err != nil {
 		return usageErr("replay: --scenario: %v", err)
 	}
@@ -30,6 +33,31 @@ func replayScenario(cmd *cobra.Command, name, addr string) error {
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "llmtck: simulating %s, %d steps (%s)\n", sc.Name, len(sc.Steps), strings.Join(eps, "; "))
 	return serve(cmd, addr, h, h)
+}
+
+// loadScenario is the bundled scenario called name, or, for a name ending
+// in .json, the scenario file at that path: generated or hand-written,
+// named <provider>/<what>.json or <provider>-<what>.json (as explore keeps
+// its failures).
+func loadScenario(name string) (*scenario.Scenario, error) {
+	if !strings.HasSuffix(name, ".json") {
+		return scenario.Load(name)
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	base := strings.TrimSuffix(filepath.Base(name), ".json")
+	dir := filepath.Base(filepath.Dir(name))
+	for _, w := range providers.Wires() {
+		switch {
+		case dir == string(w):
+			return scenario.Parse(dir+"/"+base, data)
+		case strings.HasPrefix(base, string(w)+"-"):
+			return scenario.Parse(string(w)+"/"+base, data)
+		}
+	}
+	return nil, fmt.Errorf("%s: name the file <provider>/<what>.json or <provider>-<what>.json, so its provider is known", name)
 }
 
 // endpoints are the paths each simulated provider answers, for the

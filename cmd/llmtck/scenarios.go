@@ -17,7 +17,7 @@ import (
 
 func newScenariosCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "scenarios [list | show NAME [--json] | export DIR]",
+		Use:   "scenarios [list | show NAME [--json] | export DIR | generate --wire W --seed N [--faults LIST]]",
 		Short: "List the bundled scenarios, or export them as cassettes",
 		Long: `scenarios lists the scripted conversations the simulator serves, one per line:
 the name (<provider>/<what>), then tab-separated the number of steps, what a
@@ -42,7 +42,7 @@ llmtck replay --scenario NAME serves one for a harness in any language.`,
 		Short: "List the bundled scenarios, one per line, name first",
 		Args:  cobra.NoArgs,
 		RunE:  func(cmd *cobra.Command, _ []string) error { return listScenarios(cmd) },
-	}, newScenarioShowCmd(), &cobra.Command{
+	}, newScenarioShowCmd(), newScenarioGenerateCmd(), &cobra.Command{
 		Use:   "export DIR",
 		Short: "Write each scenario, as the reference engine plays it, as a cassette under DIR",
 		Args:  cobra.ExactArgs(1),

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/conformance/report"
-	"github.com/llmtck/llmtck/internal/cassette"
 )
 
 // stdinPaths returns args with "-" replaced by a temporary file holding

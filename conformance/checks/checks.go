@@ -11,12 +11,13 @@ import (
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks/anthropic"
 	"github.com/llmtck/llmtck/conformance/checks/bedrock"
+	"github.com/llmtck/llmtck/conformance/checks/crosswire"
 	"github.com/llmtck/llmtck/conformance/checks/gemini"
 	"github.com/llmtck/llmtck/conformance/checks/history"
 	"github.com/llmtck/llmtck/conformance/checks/openai"
 	"github.com/llmtck/llmtck/conformance/checks/responses"
+	"github.com/llmtck/llmtck/conformance/checks/retry"
 	"github.com/llmtck/llmtck/conformance/checks/stream"
-	"github.com/llmtck/llmtck/conformance/checks/xp"
 )
 
 // families are the check families, each a package of its own.
@@ -28,7 +29,9 @@ var families = [][]*check.Check{
 	bedrock.Checks(),
 	history.Checks(),
 	stream.Checks(),
-	xp.Checks(),
+	crosswire.Checks(),
+
+	retry.Checks(),
 }
 
 // catalogue is every check, sorted by ID, and byID indexes it.
@@ -73,7 +76,7 @@ func Select(only, skip []string) ([]*check.Check, error) {
 	}{{"only", only}, {"skip", skip}} {
 		for _, p := range set.patterns {
 			if !slices.ContainsFunc(catalogue, func(c *check.Check) bool { return MatchAny([]string{p}, c.ID) }) {
-				return nil, fmt.Errorf("--%s %s: no check has this ID (llmtck check --list names them)", set.flag, p)
+				return nil, fmt.Errorf("no check matches --%s %s (llmtck check --list names them)", set.flag, p)
 			}
 		}
 	}

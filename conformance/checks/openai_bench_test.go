@@ -14,6 +14,11 @@ import (
 // `turns` turns each, interleaved turn by turn: every response is an
 // encrypted reasoning item plus a function call, and every next request
 // resends the whole history with the output appended (stateless mode).
+const (
+	responsesURL = "https://api.openai.com/v1/responses"
+	chatURL      = "https://api.openai.com/v1/chat/completions"
+)
+
 func growingResponses(threads, turns int) *check.Traffic {
 	tr := &check.Traffic{}
 	history := make([][]string, threads)

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/conformance/check"
-	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/providers"
 	"github.com/llmtck/llmtck/traffic"
 )
@@ -190,6 +190,11 @@ func checkFile(path string, checks []*check.Check, wire traffic.Wire) (fr FileRe
 	tr, err := LoadTraffic(path, wire)
 	if err != nil {
 		fr.Error = err.Error()
+		return fr
+	}
+	if tr.Torn > 0 && len(tr.Exchanges) == 0 {
+		// Nothing was checked: passing it would pass a broken cassette.
+		fr.Error = fmt.Sprintf("%s: its only interaction is cut in the middle (the last %d bytes: a recorder was killed while writing it); no complete interaction is left to check", path, tr.Torn)
 		return fr
 	}
 	fr.Interactions = len(tr.Exchanges)

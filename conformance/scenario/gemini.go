@@ -279,8 +279,14 @@ func gemRender(s *Scenario, st Step, n int, content []json.RawMessage) []byte {
 // it: the candidate, usage, the model version and the response id;
 // finishReason only on the last chunk of a stream.
 func gemChunk(s *Scenario, st Step, n int, parts []json.RawMessage, last bool) []byte {
+	// The API writes each chunk on one line: a part spelled over several
+	// lines in the scenario is sent compact (key order kept).
+	compact := make([]json.RawMessage, len(parts))
+	for i, p := range parts {
+		compact[i] = rawjson.Compact(p)
+	}
 	var content rawjson.Object
-	content.Raw("parts", rawjson.ArrayOf(parts))
+	content.Raw("parts", rawjson.ArrayOf(compact))
 	content.String("role", "model")
 	var cand rawjson.Object
 	cand.Raw("content", content.Bytes())

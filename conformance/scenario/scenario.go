@@ -83,6 +83,9 @@ type Step struct {
 	// AbortAfter > 0 makes the user press stop after that many parts of
 	// the response (stream events; the whole body counts as one) were sent.
 	AbortAfter int
+	// Faults are failed attempts served, in order, before the answer: a
+	// harness that retries gets the same step again.
+	Faults []ProviderFault
 }
 
 // file is a scenario file's JSON layout. A scenario with one turn may give
@@ -120,6 +123,7 @@ type fileStep struct {
 	StopReason string            `json:"stop_reason"`
 	Usage      json.RawMessage   `json:"usage"`
 	AbortAfter int               `json:"abort_after"`
+	Faults     []ProviderFault   `json:"faults"`
 }
 
 // FromFS loads every <provider>/<what>.json of fsys, in name order.
@@ -272,12 +276,17 @@ func (s *Scenario) turn(i int, ft fileTurn, model string, tools map[string]bool)
 	}
 	w := wires[t.Wire]
 	for j, fs := range ft.Steps {
-		st := Step{Turn: i, Wire: t.Wire, Model: t.Model, Content: fs.Content, StopReason: fs.StopReason, Usage: fs.Usage, AbortAfter: fs.AbortAfter}
+		st := Step{Turn: i, Wire: t.Wire, Model: t.Model, Content: fs.Content, StopReason: fs.StopReason, Usage: fs.Usage, AbortAfter: fs.AbortAfter, Faults: fs.Faults}
 		if len(st.Content) == 0 {
 			return t, fmt.Errorf("steps[%d].content: a step serves at least one item", j)
 		}
 		if fs.AbortAfter < 0 {
 			return t, fmt.Errorf("steps[%d].abort_after: want a count of parts, got %d", j, fs.AbortAfter)
+		}
+		for k, f := range fs.Faults {
+			if err := f.check(); err != nil {
+				return t, fmt.Errorf("steps[%d].faults[%d].%v", j, k, err)
+			}
 		}
 		if err := w.checkStep(s, st, tools); err != nil {
 			return t, fmt.Errorf("steps[%d].%v", j, err)
@@ -301,7 +310,8 @@ func (s *Scenario) Wires() []traffic.Wire {
 // Requires lists what a harness must support to play the scenario: its
 // providers, then "cancel" (a tool or stream is cancelled), "stream" (a
 // response is cut mid-stream), "ephemeral" (an answer is retried with
-// ephemeral feedback) and "compaction".
+// ephemeral feedback), "compaction" and "retry" (a call fails and must be
+// retried).
 func (s *Scenario) Requires() []string {
 	var out []string
 	for _, w := range s.Wires() {
@@ -325,6 +335,9 @@ func (s *Scenario) Requires() []string {
 			add("cancel")
 			add("stream")
 		}
+		if len(st.Faults) > 0 {
+			add("retry")
+		}
 	}
 	for _, t := range s.Turns {
 		if t.Feedback != "" {
@@ -338,7 +351,7 @@ func (s *Scenario) Requires() []string {
 }
 
 // Capabilities are the names Requires uses besides provider names.
-var Capabilities = []string{"cancel", "stream", "ephemeral", "compaction"}
+var Capabilities = []string{"cancel", "stream", "ephemeral", "compaction", "retry"}
 
 // Tool returns the tool called name.
 func (s *Scenario) Tool(name string) (Tool, bool) {

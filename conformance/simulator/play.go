@@ -69,6 +69,7 @@ func NewSession(sc *scenario.Scenario, urls map[traffic.Wire]string, sim *Simula
 	s := newSession(sc, urls)
 	if sim != nil {
 		sim.OnCancel = s.cancel
+		s.onExec = sim.executed
 	}
 	return s
 }

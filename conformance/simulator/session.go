@@ -32,6 +32,9 @@ type Session struct {
 
 	mu       sync.Mutex
 	onCancel func()
+	// onExec is told of every tool execution (the simulator counts them
+	// per call).
+	onExec func(name string, input json.RawMessage)
 }
 
 // Turn is one user message.
@@ -97,6 +100,9 @@ const cancelWait = 5 * time.Second
 // cancels presses stop instead and returns when ctx is done, with ctx's
 // error; if the harness does not cancel it within 5 s it fails.
 func (t Tool) Call(ctx context.Context, input json.RawMessage) (string, error) {
+	if t.s != nil && t.s.onExec != nil {
+		t.s.onExec(t.Name, input)
+	}
 	if !t.cancels {
 		return t.Result, nil
 	}

@@ -12,11 +12,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/conformance/check"
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/lint"
 	"github.com/llmtck/llmtck/conformance/scenario"
-	"github.com/llmtck/llmtck/internal/cassette"
 	"github.com/llmtck/llmtck/providers"
 	"github.com/llmtck/llmtck/traffic"
 )
@@ -72,7 +72,11 @@ type Simulator struct {
 	// unstreamedAbort are the steps (1-based) meant to be stopped mid-way
 	// whose request did not ask for a stream.
 	unstreamedAbort []int
-	sides           []string // requests answered outside the script
+	sides           []string      // requests answered outside the script
+	attempts        map[int]int   // step → failed attempts served
+	faulted         map[int]bool  // interactions answered with a scripted failure
+	retry           *pendingRetry // the last failure that asked for a wait
+	runs            []string      // tool executions since the last request (ToolRunsHeader)
 }
 
 // Rejection is a request the simulator refused: the step it asked for
@@ -210,6 +214,9 @@ func (s *Simulator) Judge(cs []*check.Check) []check.Finding {
 		if c := checks.Lookup(f.Check); s.cut[f.Interaction] && c != nil && c.Scope == "S" {
 			continue
 		}
+		if s.faulted[f.Interaction] && strings.HasPrefix(f.Location, "response") {
+			continue // the scripted failure broke the answer, not the harness
+		}
 		out = append(out, f)
 	}
 	return out
@@ -243,6 +250,7 @@ var origins = map[traffic.Wire]string{
 // serve judges one request that came to wire w and answers it. Requests
 // of one conversation are served one at a time, in arrival order.
 func (s *Simulator) serve(w traffic.Wire, rw http.ResponseWriter, r *http.Request) {
+	arrived := time.Now()
 	s.init()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -252,6 +260,7 @@ func (s *Simulator) serve(w traffic.Wire, rw http.ResponseWriter, r *http.Reques
 	}}
 	s.log = append(s.log, in)
 	step := s.served
+	s.annotate(in, step, arrived)
 	reject := func(rj lint.Rejection) {
 		if rj.Body == nil {
 			rj.Body = providers.ErrorBody(w, rj.Status, rj.Message)
@@ -312,9 +321,16 @@ func (s *Simulator) serve(w traffic.Wire, rw http.ResponseWriter, r *http.Reques
 		reject(*rj)
 		return
 	}
-	parts, contentType, err := s.sc.Respond(s.mints[w], step, ex.Request, ex.Request.Stream || pathStream)
+	stream := ex.Request.Stream || pathStream
+	parts, contentType, err := s.sc.Respond(s.mints[w], step, ex.Request, stream)
 	if err != nil { // the scenario was validated when parsed
 		reject(lint.Rejection{Status: http.StatusInternalServerError, Message: "llmtck simulator: " + err.Error()})
+		return
+	}
+	if failed, drop := s.serveFault(rw, in, ex, step, parts, contentType, stream); failed {
+		if drop {
+			panic(http.ErrAbortHandler) // the deferred Add still records the call
+		}
 		return
 	}
 	cut := false

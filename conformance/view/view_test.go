@@ -15,10 +15,10 @@ import (
 
 	"gotest.tools/v3/golden"
 
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/conformance/checks"
 	"github.com/llmtck/llmtck/conformance/report"
 	"github.com/llmtck/llmtck/conformance/view"
-	"github.com/llmtck/llmtck/internal/cassette"
 )
 
 // Real recordings with findings of three kinds: reasoning dropped from a
@@ -126,25 +126,16 @@ func chromium(t *testing.T) string {
 // In a real headless browser the page loads, the turns and the findings are
 // in the DOM, and a screenshot of it is taken.
 func TestPageInBrowser(t *testing.T) {
-	bin := chromium(t)
 	page, _ := render(t, sample)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write([]byte(page))
-	}))
-	defer srv.Close()
-	dir := t.TempDir()
-	args := []string{"--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=" + filepath.Join(dir, "profile")}
-	dom, err := exec.Command(bin, append(args, "--dump-dom", srv.URL)...).Output()
-	if err != nil {
-		t.Fatalf("chromium --dump-dom: %v", err)
-	}
+	b := openBrowser(t, page)
+	bin, args, dir, srv := b.bin, b.args, b.dir, b.srv
+	dom := b.dom(t)
 	for _, want := range []string{
 		"What is the largest city in the user country?",           // a user turn
 		`data-check="BDR-THINK-004"`, `data-check="ANT-TOOL-001"`, // findings where they point
 		"tool call list_directory", "HTTP 200",
 	} {
-		if !strings.Contains(string(dom), want) {
+		if !strings.Contains(dom, want) {
 			t.Errorf("the rendered DOM lacks %q", want)
 		}
 	}
@@ -157,4 +148,35 @@ func TestPageInBrowser(t *testing.T) {
 		t.Fatalf("no screenshot: %v", err)
 	}
 	t.Logf("screenshot: %s (%d bytes)", shot, st.Size())
+}
+
+// browser is a headless Chromium and a loopback server of one page.
+type browser struct {
+	bin, dir string
+	args     []string
+	srv      *httptest.Server
+}
+
+// openBrowser serves page on loopback for a headless Chromium, or skips
+// the test when there is none.
+func openBrowser(t *testing.T, page string) *browser {
+	bin := chromium(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(page))
+	}))
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	args := []string{"--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=" + filepath.Join(dir, "profile")}
+	return &browser{bin: bin, dir: dir, args: args, srv: srv}
+}
+
+// dom is the page's DOM as the browser built it.
+func (b *browser) dom(t *testing.T) string {
+	t.Helper()
+	dom, err := exec.Command(b.bin, append(b.args, "--dump-dom", b.srv.URL)...).Output()
+	if err != nil {
+		t.Fatalf("chromium --dump-dom: %v", err)
+	}
+	return string(dom)
 }

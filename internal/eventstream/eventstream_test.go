@@ -11,7 +11,7 @@ import (
 
 	awses "github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 )
 

@@ -3,8 +3,6 @@ package redact
 import (
 	"net/http"
 	"strings"
-
-	"github.com/llmtck/llmtck/internal/cassette"
 )
 
 // Scrub returns data with every credential ScanAll finds replaced by Mask,
@@ -53,27 +51,24 @@ func mask(n int) string {
 	return Mask + strings.Repeat("X", max(0, n-len(Mask)))
 }
 
-// Cassette scrubs c in place: the values of p's headers and query
-// parameters are masked as the recorder masks them, unless they are
+// Call scrubs one recorded call in place: the values of p's headers and
+// query parameters are masked as the recorder masks them, unless they are
 // placeholders already (test-api-key stays, so a cassette another tool
 // recorded keeps matching its tests), and every credential-shaped value
-// left in a URL, a header or a body is replaced by Scrub. It returns how
-// many values it masked.
-func (p Policy) Cassette(c *cassette.Cassette) int {
-	n := 0
+// left in the URL, a header or a body is replaced by Scrub. It returns how
+// many values it masked. It takes the call's parts, not a cassette's
+// interaction, so that the cassette package can use this one.
+func (p Policy) Call(url *string, reqHeader http.Header, reqBody *[]byte, respHeader http.Header, respBody *[]byte) int {
 	live := func(v string) bool { return !Placeholder(v) }
-	for _, in := range c.Interactions {
-		n += p.header(in.Request.Header) + p.header(in.Response.Header)
-		u, k := p.maskQuery(in.Request.URL, live)
-		n += k
-		scrubbed, k := Scrub([]byte(u))
-		in.Request.URL, n = string(scrubbed), n+k
-		in.Request.Body, k = Scrub(in.Request.Body)
-		n += k
-		in.Response.Body, k = Scrub(in.Response.Body)
-		n += k
-	}
-	return n
+	n := p.header(reqHeader) + p.header(respHeader)
+	u, k := p.maskQuery(*url, live)
+	n += k
+	scrubbed, k := Scrub([]byte(u))
+	*url, n = string(scrubbed), n+k
+	*reqBody, k = Scrub(*reqBody)
+	n += k
+	*respBody, k = Scrub(*respBody)
+	return n + k
 }
 
 // header masks h in place and counts the values it changed.

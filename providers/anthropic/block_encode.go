@@ -5,8 +5,23 @@ import (
 	"sort"
 
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/providers/media"
 	"github.com/llmtck/llmtck/traffic"
 )
+
+// mediaSource is a media block's source on this wire: a neutral
+// {mediaType, data} becomes a base64 source block; a wire source is kept.
+func mediaSource(src json.RawMessage) json.RawMessage {
+	mt, data, ok := media.Neutral(src)
+	if !ok {
+		return src
+	}
+	var o rawjson.Object
+	o.String("type", "base64")
+	o.String("media_type", mt)
+	o.String("data", data)
+	return o.Bytes()
+}
 
 // objectWriter builds a JSON object in wire order and remembers which keys it
 // wrote, so Extra never repeats a named key.
@@ -79,10 +94,10 @@ func encodeBlock(path string, b *traffic.Block) (json.RawMessage, error) {
 		w.raw("data", b.Data)
 	case traffic.BlockImage:
 		w.str("type", wireImage)
-		w.raw("source", b.Source)
+		w.raw("source", mediaSource(b.Source))
 	case traffic.BlockDocument:
 		w.str("type", wireDocument)
-		w.raw("source", b.Source)
+		w.raw("source", mediaSource(b.Source))
 	case traffic.BlockToolCall:
 		w.str("type", wireToolUse)
 		w.str("id", b.ID)

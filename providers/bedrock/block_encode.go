@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/providers/media"
 	"github.com/llmtck/llmtck/traffic"
 )
 
@@ -77,6 +78,20 @@ func encodeBlock(b *traffic.Block) (json.RawMessage, error) {
 		var o rawjson.Object
 		o.Raw(memberReasoning, reasoning.Bytes())
 		return o.Bytes(), nil
+	case traffic.BlockImage, traffic.BlockDocument:
+		mt, data, ok := media.Neutral(b.Source)
+		if !ok {
+			return nil, fmt.Errorf("%s: Converse takes a %s as {format, source: {bytes}}; this one's source is another wire's", b.Path, b.Type)
+		}
+		member = "image"
+		inner.String("format", media.Format(mt))
+		if b.Type == traffic.BlockDocument {
+			member = "document"
+			inner.String("name", "document")
+		}
+		var src rawjson.Object
+		src.String("bytes", data)
+		inner.Raw("source", src.Bytes())
 	case traffic.BlockRedacted:
 		var reasoning rawjson.Object
 		reasoning.Raw("redactedContent", b.Data)

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/providers/media"
 	"github.com/llmtck/llmtck/traffic"
 )
 
@@ -58,7 +59,12 @@ func encodePart(b traffic.Block) (json.RawMessage, error) {
 		o.Raw(key, v)
 	case traffic.BlockImage, traffic.BlockDocument:
 		v := b.Source
-		if len(v) == 0 {
+		if mt, data, ok := media.Neutral(v); ok {
+			var src rawjson.Object
+			src.String(pick(snake, nMimeType), mt)
+			src.String("data", data)
+			v = src.Bytes()
+		} else if len(v) == 0 {
 			var src rawjson.Object
 			src.StringNonEmpty(pick(snake, nMimeType), b.MediaType)
 			v = src.Bytes()

@@ -9,7 +9,7 @@ import (
 
 	"gotest.tools/v3/golden"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/providers/openai"
 	"github.com/llmtck/llmtck/traffic"

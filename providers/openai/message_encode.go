@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/providers/media"
 	"github.com/llmtck/llmtck/traffic"
 )
 
@@ -126,11 +127,22 @@ func encodePart(b *traffic.Block, path string) (json.RawMessage, error) {
 		payload, value = "text", rawjson.Quote(b.Text)
 	case traffic.BlockImage:
 		payload, value = "image_url", b.Source
-		if b.Path == "" {
+		if mt, data, ok := media.Neutral(b.Source); ok {
+			// A neutral part: Chat takes inline images as data URLs.
+			var u rawjson.Object
+			u.String("url", media.DataURL(mt, data))
+			value = u.Bytes()
+		} else if b.Path == "" {
 			value = wrapURL(b.Source)
 		}
 	case traffic.BlockDocument:
 		payload, value = "file", b.Source
+		if mt, data, ok := media.Neutral(b.Source); ok {
+			var f rawjson.Object
+			f.String("filename", media.Filename(mt))
+			f.String("file_data", media.DataURL(mt, data))
+			value = f.Bytes()
+		}
 	case traffic.BlockOther:
 		if len(b.Raw) == 0 {
 			return nil, fmt.Errorf("%s: an other block has no Raw to write", path)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/providers/media"
 	"github.com/llmtck/llmtck/traffic"
 )
 
@@ -30,6 +31,9 @@ func partJSON(b traffic.Block, role traffic.Role, path string) (json.RawMessage,
 		w.raw("image_url", sourceURL(b))
 	case traffic.BlockDocument:
 		w.str("type", orDefault(b.WireType, "input_file"))
+		if mt, _, ok := media.Neutral(b.Source); ok {
+			w.str("filename", media.Filename(mt))
+		}
 		w.raw("file_data", sourceURL(b))
 	case traffic.BlockOther:
 		if len(b.Raw) == 0 {
@@ -56,6 +60,9 @@ func orDefault(s, def string) string {
 func sourceURL(b traffic.Block) json.RawMessage {
 	if len(b.Source) == 0 || rawjson.Kind(b.Source) == "string" {
 		return b.Source
+	}
+	if mt, data, ok := media.Neutral(b.Source); ok {
+		return rawjson.Quote(media.DataURL(mt, data))
 	}
 	o, err := parseObject(b.Source, "source")
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmtck/llmtck/internal/cassette"
+	"github.com/llmtck/llmtck/cassette"
 	"github.com/llmtck/llmtck/internal/corpus"
 	"github.com/llmtck/llmtck/providers"
 	"github.com/llmtck/llmtck/reference/engine"

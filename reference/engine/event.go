@@ -43,7 +43,9 @@ type EventHeader struct {
 // Run returns the header.
 func (h EventHeader) Run() EventHeader { return h }
 
-// EndReason says why a run ended.
+// EndReason says why a run ended. The seed names final and max_iterations;
+// cancelled and error are llmtck's additions, so that a consumer can tell a
+// run that was stopped or failed from one that answered.
 type EndReason string
 
 const (

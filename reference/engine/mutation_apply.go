@@ -15,16 +15,23 @@ func (m AssistantMessage) apply(t *Transcript) error {
 	if msg.Role == "" {
 		msg.Role = traffic.RoleAssistant
 	}
+	if msg.Role == traffic.RoleAssistant && msg.Ephemeral {
+		// Sent with the next request only, like an ephemeral user message.
+		if err := checkEphemeral(k, "message", msg); err != nil {
+			return err
+		}
+		t.ephemeral = append(t.ephemeral, msg)
+		return nil
+	}
 	switch {
 	case msg.Role != traffic.RoleAssistant:
 		return reject(k, ErrInvalidMessage, "role %q, want assistant", msg.Role)
-	case msg.Ephemeral:
-		return reject(k, ErrInvalidMessage, "an assistant message cannot be ephemeral")
 	case len(t.pending) > 0:
 		return reject(k, ErrPendingToolCalls, "%s", t.pendingIDs())
-	case len(msg.Blocks) == 0:
-		return reject(k, ErrInvalidMessage, "the message has no content")
 	}
+	// A message with no content and no tool calls is allowed: the seed's
+	// content is optional and tool_calls may be empty. It stays in the
+	// history; Compile leaves it out of requests, which refuse empty turns.
 	v := validator{seen: map[string]loc{}}
 	v.message(loc{"message", -1, -1}, &msg)
 	if len(v.problems) > 0 {
@@ -119,6 +126,12 @@ func (m MultimodalToolResult) apply(t *Transcript) error {
 	if len(host.Blocks) == 0 {
 		t.msgs = slices.Delete(t.msgs, at, at+1)
 		t.notes = slices.Delete(t.notes, at, at+1)
+		switch {
+		case t.anchor == at+1:
+			t.anchor = 0
+		case t.anchor > at+1:
+			t.anchor--
+		}
 		for j := range t.pending {
 			if t.pending[j].msg > at {
 				t.pending[j].msg--
@@ -193,6 +206,7 @@ func (m ContextSummary) apply(t *Transcript) error {
 	}
 	t.msgs = append(t.msgs[:n:n], s)
 	t.notes = append(t.notes[:n:n], Note{})
+	t.anchor = 0
 	t.pending, t.deferred, t.callIDs = nil, nil, map[string]struct{}{}
 	for _, r := range m.Remember {
 		id := t.newExperienceID()
@@ -258,11 +272,14 @@ func (m AssistantTruncated) apply(t *Transcript) error {
 	if len(t.pending) > 0 {
 		return reject(KindAssistantTruncated, ErrPendingToolCalls, "%s", t.pendingIDs())
 	}
-	if m.PartialContent == "" {
-		return nil
+	// The record is appended even when no text arrived, so the abort and
+	// its reason stay in the history (docs/reference-model.md, seed 001);
+	// Compile leaves a record without content out of requests.
+	msg := traffic.Message{Role: traffic.RoleAssistant}
+	if m.PartialContent != "" {
+		msg.Blocks = []traffic.Block{{Type: traffic.BlockText, Text: m.PartialContent}}
 	}
-	t.push(traffic.Message{Role: traffic.RoleAssistant, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: m.PartialContent}}},
-		Note{Truncated: true, AbortReason: m.AbortReason})
+	t.push(msg, Note{Truncated: true, AbortReason: m.AbortReason})
 	return nil
 }
 

@@ -127,7 +127,7 @@ func checkSequence(t *testing.T, data []byte) {
 	if err := Validate(tr.Messages()); err != nil {
 		t.Fatalf("after abort: %v", err)
 	}
-	c, err := tr.Compile(nil, nil)
+	c, err := tr.Compile(nil, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,33 +18,68 @@ type Dispatch struct {
 	Plain []Thought
 	// Side thoughts are opaque thoughts whose tag the adapter declares but
 	// whose wire has no reasoning channel for it (a DeepSeek handle on Chat
-	// Completions, a custom tag): they go with the request under the
-	// side-channel key SideChannelKey, payload bytes untouched.
+	// Completions, an Anthropic signature declared by a Gemini adapter):
+	// they go with the request under the side-channel key, payload bytes
+	// untouched.
 	Side []Thought
+	// Present thoughts are already in the history as sent (their payload,
+	// or their text, is there): they are not sent a second time.
+	Present []Thought
 	// Elided thoughts are not sent to this adapter but stay in context for a
 	// later adapter that declares their tag.
 	Elided []Thought
 }
 
-// SideChannelKey is the top-level request body key side-channel thoughts
-// are sent under: an array of {"id", "replayCompatibility", "payload"}.
+// SideChannelKey is the request body key side-channel thoughts are sent
+// under: an array of {"id", "replayCompatibility", "payload"}. It is the
+// same top-level key on every wire, since none of the five defines a field
+// for another vendor's reasoning (docs/reference-model.md, seed 003):
+//
+//	anthropic  {"model":…, "messages":…, "llmtck_thoughts":[…]}
+//	openai     {"model":…, "messages":…, "llmtck_thoughts":[…]}   (Chat Completions: no reasoning channel at all)
+//	responses  {"model":…, "input":…,    "llmtck_thoughts":[…]}
+//	gemini     {"contents":…,            "llmtck_thoughts":[…]}
+//	bedrock    {"messages":…,            "llmtck_thoughts":[…]}
+//
+// Each provider's own endpoint refuses an unknown top-level field, so a
+// side channel is only for an adapter whose server reads it: an adapter
+// declares a foreign tag only when it talks to such a server.
 const SideChannelKey = "llmtck_thoughts"
 
-// RouteThoughts routes thoughts for an adapter that can replay the tags in
-// accepts (docs/reference-model.md, seed 003). A thought with a payload is
-// opaque whatever its tag and is never inlined: when the adapter declares its
-// tag (every adapter declares plain-text) it goes to the wire's reasoning
-// channel, or to the side channel where the wire has none for the tag;
-// otherwise it is elided. A thought without a payload is inlined when it is
-// plain text or its tag is declared, else elided. thoughts itself is not
-// changed: eliding never removes a thought from context.
-func RouteThoughts(thoughts []Thought, accepts []string) Dispatch {
+// ThoughtWire is the wire whose typed reasoning channel carries thoughts
+// tagged tag; ok is false for a tag no wire here has a channel for.
+func ThoughtWire(tag string) (w traffic.Wire, ok bool) {
+	switch tag {
+	case ReplayAnthropicThinking, ReplayAnthropicRedacted:
+		return traffic.WireAnthropic, true
+	case ReplayResponsesReasoning:
+		return traffic.WireResponses, true
+	case ReplayGeminiSignature:
+		return traffic.WireGemini, true
+	case ReplayBedrockReasoning, ReplayBedrockRedacted:
+		return traffic.WireBedrock, true
+	}
+	return "", false
+}
+
+// RouteThoughts routes thoughts for an adapter on wire that can replay the
+// tags in accepts (docs/reference-model.md, seed 003). A thought with a
+// payload is opaque whatever its tag and is never inlined: when the adapter
+// declares its tag (every adapter declares plain-text) it goes to the
+// wire's typed reasoning channel if the tag belongs to that wire, else to
+// the side channel; otherwise it is elided. The channel is chosen by (tag,
+// wire), never by the tag alone: an Anthropic signature on a Gemini request
+// would be a thoughtSignature Gemini cannot verify. A thought without a
+// payload is inlined when it is plain text or its tag is declared, else
+// elided. thoughts itself is not changed: eliding never removes a thought
+// from context.
+func RouteThoughts(thoughts []Thought, wire traffic.Wire, accepts []string) Dispatch {
 	var d Dispatch
 	for _, t := range thoughts {
 		declared := t.ReplayCompatibility == ReplayPlainText || slices.Contains(accepts, t.ReplayCompatibility)
 		switch {
 		case t.Opaque() && declared:
-			if _, ok := ThoughtBlock(t); ok {
+			if w, ok := ThoughtWire(t.ReplayCompatibility); ok && w == wire {
 				d.Opaque = append(d.Opaque, t)
 			} else {
 				d.Side = append(d.Side, t)

@@ -74,10 +74,15 @@ type Identity struct {
 var DefaultIdentity = Identity{Identifier: "assistant", Representation: "assistant"}
 
 // RawThought is the input a Thought is validated from
-// (docs/reference-model.md, seed 003). CreatedAt and UpdatedAt accept what the
-// seed's Luxon parses: an ISO 8601 string (date only, no zone, +0200…), Unix
-// seconds or JavaScript milliseconds (any Go integer or float, or json.Number)
-// or a time.Time; Identity accepts nil, a string, an Identity or a *Identity.
+// (docs/reference-model.md, seed 003). CreatedAt and UpdatedAt accept what
+// the seed's date library parses: an ISO 8601 string (date only, no zone,
+// +0200…), a time.Time, or a number. A bare number (any Go integer or
+// float, or a json.Number) is JavaScript milliseconds, the unit of a JS
+// Date and of the seed's TypeScript callers; give seconds as UnixSeconds.
+// No unit is guessed from a number's size. Any time from year 1 to 9999 is
+// accepted, before 1970 included, and no order between createdAt and
+// updatedAt is required, as the seed states none. Identity accepts nil, a
+// string, an Identity or a *Identity.
 type RawThought struct {
 	ID                  string
 	Content             string
@@ -155,10 +160,6 @@ func NewThought(raw RawThought) (Thought, error) {
 	if t.UpdatedAt, err = thoughtTime(raw.UpdatedAt); err != nil {
 		return Thought{}, &ThoughtError{"updatedAt", err.Error()}
 	}
-	if t.UpdatedAt.Before(t.CreatedAt) {
-		return Thought{}, &ThoughtError{"updatedAt", fmt.Sprintf("%s is before createdAt %s",
-			t.UpdatedAt.Format(time.RFC3339Nano), t.CreatedAt.Format(time.RFC3339Nano))}
-	}
 	if t.Identity, err = thoughtIdentity(raw.Identity); err != nil {
 		return Thought{}, &ThoughtError{"identity", err.Error()}
 	}
@@ -176,19 +177,29 @@ func NewThought(raw RawThought) (Thought, error) {
 	return t, nil
 }
 
-// maxUnixSeconds is the end of year 9999: larger "seconds" are almost
-// certainly JavaScript milliseconds.
-const maxUnixSeconds = 253402300799
+// UnixSeconds is a time given in Unix seconds, for a RawThought time.
+type UnixSeconds float64
+
+// UnixMillis is a time given in Unix milliseconds, the unit a bare number
+// is read in; it only says so.
+type UnixMillis float64
+
+// Thought times span the years a thought's RFC 3339 form can hold, so a
+// thought written with AppendJSON reads back.
+var (
+	minThoughtTime = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxThoughtTime = time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
+)
 
 func thoughtTime(v any) (time.Time, error) {
 	switch x := v.(type) {
 	case nil:
-		return time.Time{}, errors.New("required: an RFC 3339 string, Unix seconds or a time.Time")
+		return time.Time{}, errors.New("required: an ISO 8601 string, Unix milliseconds or a time.Time")
 	case time.Time:
 		if x.IsZero() {
 			return time.Time{}, errors.New("required: the zero time.Time is not a time")
 		}
-		return x.UTC(), nil
+		return inRange(x.UTC(), x.UTC().Format(time.RFC3339Nano))
 	case *time.Time:
 		if x == nil {
 			return thoughtTime(nil)
@@ -196,47 +207,48 @@ func thoughtTime(v any) (time.Time, error) {
 		return thoughtTime(*x)
 	case string:
 		return isoTime(x)
+	case UnixSeconds:
+		return unixTime(float64(x)*1000, "Unix seconds")
+	case UnixMillis:
+		return unixTime(float64(x), "Unix milliseconds")
 	case json.Number:
 		f, err := x.Float64()
 		if err != nil {
 			return time.Time{}, fmt.Errorf("%s is not a number", x)
 		}
-		return unixSeconds(f)
+		return unixTime(f, "Unix milliseconds")
 	case float64:
-		return unixSeconds(x)
+		return unixTime(x, "Unix milliseconds")
 	case float32:
-		return unixSeconds(float64(x))
+		return unixTime(float64(x), "Unix milliseconds")
 	case int:
-		return unixSeconds(float64(x))
+		return unixTime(float64(x), "Unix milliseconds")
 	case int32:
-		return unixSeconds(float64(x))
+		return unixTime(float64(x), "Unix milliseconds")
 	case int64:
-		return unixSeconds(float64(x))
+		return unixTime(float64(x), "Unix milliseconds")
 	case uint32:
-		return unixSeconds(float64(x))
+		return unixTime(float64(x), "Unix milliseconds")
 	case uint64:
-		return unixSeconds(float64(x))
+		return unixTime(float64(x), "Unix milliseconds")
 	}
-	return time.Time{}, fmt.Errorf("a %T is not a time: want an RFC 3339 string, Unix seconds or a time.Time", v)
+	return time.Time{}, fmt.Errorf("a %T is not a time: want an ISO 8601 string, Unix milliseconds (or UnixSeconds) or a time.Time", v)
 }
 
-// msThreshold separates seconds from JavaScript milliseconds: 1e11 seconds
-// is the year 5138, 1e11 milliseconds is March 1973. A JS client sends
-// Date.now(), milliseconds; a Unix client sends seconds.
-const msThreshold = 1e11
+// unixTime reads ms milliseconds since 1970, negative ones before it.
+func unixTime(ms float64, unit string) (time.Time, error) {
+	if math.IsNaN(ms) || math.IsInf(ms, 0) || ms < float64(minThoughtTime.UnixMilli()) || ms > float64(maxThoughtTime.UnixMilli()) {
+		return time.Time{}, fmt.Errorf("%v %s is outside the years 1 to 9999", ms, unit)
+	}
+	whole, frac := math.Modf(ms)
+	return time.UnixMilli(int64(whole)).Add(time.Duration(math.Round(frac * 1e6))).UTC(), nil
+}
 
-func unixSeconds(f float64) (time.Time, error) {
-	if math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
-		return time.Time{}, fmt.Errorf("%v is not a Unix time in seconds or milliseconds", f)
+func inRange(t time.Time, what string) (time.Time, error) {
+	if t.Before(minThoughtTime) || t.After(maxThoughtTime) {
+		return time.Time{}, fmt.Errorf("%s is outside the years 1 to 9999", what)
 	}
-	if f >= msThreshold {
-		f /= 1000
-	}
-	if f > maxUnixSeconds {
-		return time.Time{}, fmt.Errorf("%v is past year 9999 as Unix milliseconds", f*1000)
-	}
-	sec, frac := math.Modf(f)
-	return time.Unix(int64(sec), int64(math.Round(frac*1e9))).UTC(), nil
+	return t, nil
 }
 
 // isoLayouts are the ISO 8601 forms Luxon's DateTime.fromISO reads (the
@@ -367,7 +379,7 @@ func jsonTime(v json.RawMessage) (any, error) {
 	case "null":
 		return nil, nil
 	}
-	return nil, fmt.Errorf("must be an RFC 3339 string or Unix seconds, found %s", rawjson.Kind(v))
+	return nil, fmt.Errorf("must be an ISO 8601 string or Unix milliseconds, found %s", rawjson.Kind(v))
 }
 
 func jsonIdentity(v json.RawMessage) (any, error) {

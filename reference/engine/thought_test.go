@@ -27,10 +27,21 @@ func TestNewThought(t *testing.T) {
 	}{
 		{name: "rfc3339 strings", raw: RawThought{ID: "a", Content: "c", CreatedAt: "2025-06-01T12:00:00+02:00", UpdatedAt: "2025-06-01T10:00:00.5Z"},
 			want: Thought{ID: "a", Content: "c", CreatedAt: t0, UpdatedAt: t0.Add(500 * time.Millisecond), Identity: DefaultIdentity}},
-		{name: "unix seconds int and float", raw: RawThought{ID: "a", CreatedAt: int64(t0.Unix()), UpdatedAt: float64(t0.Unix()) + 0.25},
+		{name: "milliseconds int and float", raw: RawThought{ID: "a", CreatedAt: t0.UnixMilli(), UpdatedAt: float64(t0.UnixMilli()) + 0.25},
+			want: Thought{ID: "a", CreatedAt: t0, UpdatedAt: t0.Add(250 * time.Microsecond), Identity: DefaultIdentity}},
+		{name: "seconds said so", raw: RawThought{ID: "a", CreatedAt: UnixSeconds(t0.Unix()), UpdatedAt: UnixSeconds(float64(t0.Unix()) + 0.25)},
 			want: Thought{ID: "a", CreatedAt: t0, UpdatedAt: t0.Add(250 * time.Millisecond), Identity: DefaultIdentity}},
-		{name: "json number", raw: RawThought{ID: "a", CreatedAt: json.Number("1748772000"), UpdatedAt: json.Number("1748772000")},
+		{name: "json number", raw: RawThought{ID: "a", CreatedAt: json.Number("1748772000000"), UpdatedAt: UnixMillis(1748772000000)},
 			want: Thought{ID: "a", CreatedAt: t0, UpdatedAt: t0, Identity: DefaultIdentity}},
+		// The seed states no order between the two times, and a JS Date
+		// reaches before 1970.
+		{name: "updated before created", raw: RawThought{ID: "a", CreatedAt: t0, UpdatedAt: t0.Add(-time.Second)},
+			want: Thought{ID: "a", CreatedAt: t0, UpdatedAt: t0.Add(-time.Second), Identity: DefaultIdentity}},
+		{name: "before 1970", raw: RawThought{ID: "a", CreatedAt: -1, UpdatedAt: "1969-07-20T20:17:40Z"},
+			want: Thought{ID: "a", CreatedAt: time.UnixMilli(-1), UpdatedAt: time.Date(1969, 7, 20, 20, 17, 40, 0, time.UTC), Identity: DefaultIdentity}},
+		// 5e10 ms is 1971; no size makes a number seconds.
+		{name: "small milliseconds stay milliseconds", raw: RawThought{ID: "a", CreatedAt: int64(5e10), UpdatedAt: json.Number("50000000000")},
+			want: Thought{ID: "a", CreatedAt: time.UnixMilli(5e10), UpdatedAt: time.UnixMilli(5e10), Identity: DefaultIdentity}},
 		{name: "time.Time in another zone", raw: RawThought{ID: "a", CreatedAt: t0.In(berlin), UpdatedAt: &t0},
 			want: Thought{ID: "a", CreatedAt: t0, UpdatedAt: t0, Identity: DefaultIdentity}},
 		{name: "identity string", raw: RawThought{ID: "a", CreatedAt: t0, UpdatedAt: t0, Identity: "planner"},
@@ -49,9 +60,8 @@ func TestNewThought(t *testing.T) {
 		{name: "zero time", raw: RawThought{ID: "a", CreatedAt: time.Time{}, UpdatedAt: t0}, field: "createdAt"},
 		{name: "not rfc3339", raw: RawThought{ID: "a", CreatedAt: "June 1st", UpdatedAt: t0}, field: "createdAt"},
 		{name: "past 9999 in milliseconds", raw: RawThought{ID: "a", CreatedAt: t0, UpdatedAt: int64(253402300800000)}, field: "updatedAt"},
-		{name: "negative", raw: RawThought{ID: "a", CreatedAt: -1, UpdatedAt: t0}, field: "createdAt"},
+		{name: "before year 1", raw: RawThought{ID: "a", CreatedAt: UnixSeconds(-62135596801), UpdatedAt: t0}, field: "createdAt"},
 		{name: "wrong type", raw: RawThought{ID: "a", CreatedAt: true, UpdatedAt: t0}, field: "createdAt"},
-		{name: "updated before created", raw: RawThought{ID: "a", CreatedAt: t0, UpdatedAt: t0.Add(-time.Second)}, field: "updatedAt"},
 		{name: "empty identity", raw: RawThought{ID: "a", CreatedAt: t0, UpdatedAt: t0, Identity: Identity{}}, field: "identity"},
 		{name: "identity of wrong type", raw: RawThought{ID: "a", CreatedAt: t0, UpdatedAt: t0, Identity: 7}, field: "identity"},
 	}
@@ -201,18 +211,19 @@ func TestRouteThoughts(t *testing.T) {
 	}
 	tests := []struct {
 		name                  string
+		wire                  traffic.Wire
 		accepts               []string
 		opaque, plain, elided string
 	}{
-		{"anthropic", ReplayTags(traffic.WireAnthropic), "ant,ant-red", "plain,explicit-plain", "oai,gem,ft,ds"},
-		{"responses", ReplayTags(traffic.WireResponses), "oai", "plain,explicit-plain", "ant,ant-red,gem,ft,ds"},
-		{"gemini", ReplayTags(traffic.WireGemini), "gem", "plain,explicit-plain", "ant,ant-red,oai,ft,ds"},
-		{"openai chat", ReplayTags(traffic.WireOpenAI), "", "plain,explicit-plain", "ant,ant-red,oai,gem,ft,ds"},
-		{"fine-tuned variant", []string{"ft-variant-v1"}, "", "plain,explicit-plain,ft", "ant,ant-red,oai,gem,ds"},
+		{"anthropic", traffic.WireAnthropic, ReplayTags(traffic.WireAnthropic), "ant,ant-red", "plain,explicit-plain", "oai,gem,ft,ds"},
+		{"responses", traffic.WireResponses, ReplayTags(traffic.WireResponses), "oai", "plain,explicit-plain", "ant,ant-red,gem,ft,ds"},
+		{"gemini", traffic.WireGemini, ReplayTags(traffic.WireGemini), "gem", "plain,explicit-plain", "ant,ant-red,oai,ft,ds"},
+		{"openai chat", traffic.WireOpenAI, ReplayTags(traffic.WireOpenAI), "", "plain,explicit-plain", "ant,ant-red,oai,gem,ft,ds"},
+		{"fine-tuned variant", traffic.WireOpenAI, []string{"ft-variant-v1"}, "", "plain,explicit-plain,ft", "ant,ant-red,oai,gem,ds"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := RouteThoughts(all, tt.accepts)
+			d := RouteThoughts(all, tt.wire, tt.accepts)
 			if ids(d.Opaque) != tt.opaque || ids(d.Plain) != tt.plain || ids(d.Elided) != tt.elided {
 				t.Errorf("opaque %s plain %s elided %s", ids(d.Opaque), ids(d.Plain), ids(d.Elided))
 			}
@@ -222,8 +233,8 @@ func TestRouteThoughts(t *testing.T) {
 		})
 	}
 	// An elided thought is picked up by a later adapter that declares it.
-	first := RouteThoughts(all, ReplayTags(traffic.WireOpenAI))
-	later := RouteThoughts(first.Elided, ReplayTags(traffic.WireGemini))
+	first := RouteThoughts(all, traffic.WireOpenAI, ReplayTags(traffic.WireOpenAI))
+	later := RouteThoughts(first.Elided, traffic.WireGemini, ReplayTags(traffic.WireGemini))
 	if ids(later.Opaque) != "gem" {
 		t.Errorf("later dispatch got %s", ids(later.Opaque))
 	}
@@ -259,8 +270,8 @@ func TestThoughtTimesAsLuxon(t *testing.T) {
 	want := time.Date(2026, 1, 2, 13, 4, 5, 0, time.UTC)
 	for _, v := range []any{
 		"2026-01-02T13:04:05Z", "2026-01-02T15:04:05+02:00", "2026-01-02T15:04:05+0200", "2026-01-02T15:04:05+02",
-		"2026-01-02T13:04:05", "20260102T130405Z", "2026-01-02 13:04:05", int64(1767359045), int64(1767359045000),
-		float64(1767359045000), json.Number("1767359045"),
+		"2026-01-02T13:04:05", "20260102T130405Z", "2026-01-02 13:04:05", UnixSeconds(1767359045), int64(1767359045000),
+		float64(1767359045000), json.Number("1767359045000"),
 	} {
 		got, err := thoughtTime(v)
 		if err != nil || !got.Equal(want) {
@@ -316,7 +327,7 @@ func TestThoughtRoutingSeed003(t *testing.T) {
 		mk("anthropic", ReplayAnthropicThinking, `"sig"`),
 		mk("other", "someone-else-v1", `"x"`),
 	}
-	d := RouteThoughts(ths, []string{"deepseek-reasoning-handle-v1"}) // a Chat Completions adapter for DeepSeek
+	d := RouteThoughts(ths, traffic.WireOpenAI, []string{"deepseek-reasoning-handle-v1"}) // a Chat Completions adapter for DeepSeek
 	ids := func(ts []Thought) (out []string) {
 		for _, th := range ts {
 			out = append(out, th.ID)

@@ -30,6 +30,11 @@ type Transcript struct {
 	nextExp     int
 
 	ephemeral []traffic.Message
+
+	// anchor is 1 + the index of the message routed thoughts lead: the
+	// latest assistant message the transcript started with; 0 when there
+	// was none, or a reset or compaction replaced it.
+	anchor int
 }
 
 // ToolCallRef names a tool call.
@@ -59,6 +64,12 @@ func NewTranscript(msgs ...traffic.Message) (*Transcript, error) {
 	t := &Transcript{expIDs: map[string]bool{}}
 	if err := t.reset(KindContextReplace, msgs); err != nil {
 		return nil, err
+	}
+	for i := len(t.msgs) - 1; i >= 0; i-- {
+		if t.msgs[i].Role == traffic.RoleAssistant {
+			t.anchor = i + 1
+			break
+		}
 	}
 	return t, nil
 }
@@ -222,7 +233,7 @@ func (t *Transcript) reset(k MutationKind, msgs []traffic.Message) error {
 			}
 		}
 	}
-	t.msgs, t.notes = keep, make([]Note, len(keep))
+	t.msgs, t.notes, t.anchor = keep, make([]Note, len(keep)), 0
 	t.pending, t.deferred, t.callIDs = pendingCalls(keep), nil, ids
 	t.ephemeral = eph
 	return nil
@@ -272,11 +283,14 @@ func checkContent(k MutationKind, what string, m traffic.Message) error {
 	return nil
 }
 
-// checkEphemeral allows ephemeral user and system messages without tool
-// blocks: a tool call or result must stay paired in history.
+// checkEphemeral allows ephemeral system, user and assistant messages
+// (docs/reference-model.md, seed 000: any message; an assistant one is a
+// retry's refused answer) without tool or reasoning blocks: a tool call or
+// result must stay paired in history, and signed reasoning must be echoed
+// where it was produced.
 func checkEphemeral(k MutationKind, what string, m traffic.Message) error {
-	if m.Role != traffic.RoleUser && m.Role != traffic.RoleSystem {
-		return reject(k, ErrInvalidMessage, "%s: only user and system messages can be ephemeral, found %s", what, m.Role)
+	if m.Role != traffic.RoleUser && m.Role != traffic.RoleSystem && m.Role != traffic.RoleAssistant {
+		return reject(k, ErrInvalidMessage, "%s: only system, user and assistant messages can be ephemeral, found %s", what, m.Role)
 	}
 	return checkContent(k, what, m)
 }

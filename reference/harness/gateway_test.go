@@ -112,4 +112,58 @@ func TestRegistry(t *testing.T) {
 	if l := reg.List(); len(l) != 1 || l[0].ID != "ref" {
 		t.Errorf("List: %+v", l)
 	}
+	// registeredAt is a Unix number in JSON, as the type of
+	// docs/reference-model.md, seed 004 says.
+	at := time.UnixMilli(1767359045123).UTC()
+	data, err := json.Marshal(harness.Info{ID: "x", Name: "X", RegisteredAt: at})
+	if err != nil || string(data) != `{"id":"x","name":"X","registeredAt":1767359045123}` {
+		t.Errorf("Info JSON %s %v", data, err)
+	}
+	var back harness.Info
+	if err := json.Unmarshal(data, &back); err != nil || !back.RegisteredAt.Equal(at) {
+		t.Errorf("Info read back %+v %v", back, err)
+	}
+}
+
+// The invoke parameters of docs/reference-model.md, seed 004: model,
+// env.parentId and env.spawn(task, parentId) are the caller's to set. The request names the given model,
+// every event carries the given parent id, and a tool's Spawn goes to the
+// given function with the spawning call's id.
+func TestInvokeParams(t *testing.T) {
+	p := newProvider(t, streamed(turn{calls: []call{{"toolu_9", "delegate", `{"task":"sum it"}`}}}), streamed(turn{text: "done"}))
+	tool := engine.ToolDefinition{Name: "delegate", Execute: func(ctx context.Context, args json.RawMessage, tc engine.ToolContext) (engine.ToolExecutionResult, error) {
+		out, err := tc.Spawn(ctx, "sum it")
+		return engine.ToolExecutionResult{Context: out}, err
+	}}
+	var spawned []string
+	run, err := newHarness(t, p).Start(context.Background(), harness.Params{
+		Model: "claude-other", ParentID: "outer-call-1",
+		Spawn: func(_ context.Context, task, parentID string) (string, error) {
+			spawned = append(spawned, task+"@"+parentID)
+			return "42", nil
+		},
+		Messages: []traffic.Message{userText("go")}, Tools: []engine.ToolDefinition{tool},
+		Permissions: engine.Permissions{Allowlist: []engine.ToolPermission{{Tool: "delegate"}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := collect(t, run.Events(), nil)
+	checkEvents(t, evs)
+	for _, ev := range evs {
+		if h := ev.Run(); h.ParentID != "outer-call-1" {
+			t.Errorf("%T carries parentId %q", ev, h.ParentID)
+		}
+	}
+	if len(spawned) != 1 || spawned[0] != "sum it@toolu_9" {
+		t.Errorf("spawned %v", spawned)
+	}
+	for i, req := range p.requests() {
+		if req.Model != "claude-other" {
+			t.Errorf("request %d names model %q", i, req.Model)
+		}
+	}
+	if !strings.Contains(p.body(1), "42") {
+		t.Errorf("the spawn's answer did not reach the model:\n%s", p.body(1))
+	}
 }

@@ -52,6 +52,14 @@ type Config struct {
 	HTTPClient *http.Client // nil means http.DefaultClient
 	// MaxDepth bounds sub-agent nesting; 0 means 2.
 	MaxDepth int
+	// Retries is how many times a failed call is tried again, as the
+	// official SDKs do: a rate limit, an overload, a server error, an error
+	// mid-stream or a dropped connection. The retry sends the same request
+	// and keeps nothing of the failed answer. 0 means none.
+	Retries int
+	// RetryBackoff is the first wait between attempts when the answer asks
+	// for none (retry-after-ms, retry-after), doubled each time.
+	RetryBackoff time.Duration
 }
 
 // Harness runs loops against one provider.
@@ -89,13 +97,29 @@ func New(cfg Config) (*Harness, error) {
 // Params are one invocation's inputs (GeneratorInvokeParams of
 // docs/reference-model.md, seed 004).
 type Params struct {
+	// Model is this invocation's model (the invoke model of
+	// docs/reference-model.md, seed 004); "" means Config.Model. It is not
+	// checked against SupportedModels: the provider says which models it
+	// serves.
+	Model string
+	// ParentID is the id this run's events carry as parentId (env.parentId
+	// of docs/reference-model.md, seed 004): the call or run that started
+	// it, when it is part of a larger one. A sub-agent gets its spawning
+	// call's id.
+	ParentID string
+	// Spawn, when set, is what a tool's ToolContext.Spawn calls, with the
+	// spawning call's id as parentID (env.spawn(task, parentId) of
+	// docs/reference-model.md, seed 004); nil means a sub-agent of this
+	// harness on the same provider.
+	Spawn func(ctx context.Context, task, parentID string) (string, error)
 	// Messages is the starting transcript: system prompt, history and the
 	// new user message. Ephemeral ones are sent with the first request only.
 	Messages    []traffic.Message
 	Tools       []engine.ToolDefinition
 	Permissions engine.Permissions
-	// Thoughts are routed for this adapter and placed before the first
-	// request; the elided ones are reported in Run.Dispatch.
+	// Thoughts are routed for this adapter's wire and tags as each request
+	// is compiled, and never enter the history (so never the Store); the
+	// elided ones are reported in Run.Dispatch.
 	Thoughts []engine.Thought
 	// Context is more context for the model (the invoke context of
 	// docs/reference-model.md, seed 004): it is sent as a system message after
@@ -114,9 +138,8 @@ type Params struct {
 	Store          store.MessageStore
 	ConversationID string
 
-	parentID string
-	depth    int
-	gate     *engine.PermissionGate // shared with sub-agents
+	depth int
+	gate  *engine.PermissionGate // shared with sub-agents
 }
 
 // Run is one invocation. Consume Events once; afterwards Transcript holds
@@ -171,6 +194,9 @@ func (h *Harness) Start(ctx context.Context, p Params) (*Run, error) {
 	if p.FileTime == nil {
 		p.FileTime = &engine.FileTime{}
 	}
+	if p.Model == "" {
+		p.Model = h.cfg.Model
+	}
 	start := p.Messages
 	if p.Context != "" {
 		n := 0
@@ -180,8 +206,7 @@ func (h *Harness) Start(ctx context.Context, p Params) (*Run, error) {
 		extra := traffic.Message{Role: traffic.RoleSystem, Blocks: []traffic.Block{{Type: traffic.BlockText, Text: p.Context}}}
 		start = slices.Concat(start[:n], []traffic.Message{extra}, start[n:])
 	}
-	msgs, dispatch := engine.PlaceThoughts(start, p.Thoughts, h.cfg.ReplayTags)
-	tr, err := engine.NewTranscript(msgs...)
+	tr, err := engine.NewTranscript(start...)
 	if err != nil {
 		return nil, fmt.Errorf("harness: starting transcript: %w", err)
 	}
@@ -191,7 +216,7 @@ func (h *Harness) Start(ctx context.Context, p Params) (*Run, error) {
 	if p.Store != nil && p.ConversationID == "" {
 		return nil, fmt.Errorf("harness: a Store needs a ConversationID")
 	}
-	r := &Run{h: h, p: p, tr: tr, box: box, gate: gate, runID: newRunID(), max: p.MaxIterations, dispatch: dispatch}
+	r := &Run{h: h, p: p, tr: tr, box: box, gate: gate, runID: newRunID(), max: p.MaxIterations}
 	if r.max <= 0 {
 		r.max = 10
 	}
@@ -220,7 +245,7 @@ func (r *Run) Transcript() *engine.Transcript { return r.tr }
 // ID is the run id its events carry.
 func (r *Run) ID() string { return r.runID }
 
-// Dispatch says where the invocation's thoughts went.
+// Dispatch says where the invocation's thoughts went in the latest request.
 func (r *Run) Dispatch() engine.Dispatch { return r.dispatch }
 
 // Thoughts is the run's durable reasoning context
@@ -256,7 +281,7 @@ func newRunID() string {
 }
 
 func (r *Run) header() engine.EventHeader {
-	return engine.EventHeader{RunID: r.runID, ParentID: r.p.parentID}
+	return engine.EventHeader{RunID: r.runID, ParentID: r.p.ParentID}
 }
 
 // emit sends ev on; once the consumer stops, nothing more is sent and the

@@ -89,4 +89,11 @@ func TestOpenAIChatLoop(t *testing.T) {
 	if len(ran) != 1 || ran[0] != "call_abc" {
 		t.Errorf("ran %v", ran)
 	}
+	// The tool_call event's input is the parsed arguments, as on every
+	// other wire, not Chat's JSON string (docs/reference-model.md, seed 004).
+	for _, ev := range evs {
+		if c, ok := ev.(engine.ToolCallEvent); ok && string(c.Input) != `{"path": "src/<a>.go"}` {
+			t.Errorf("tool_call input %s, want the arguments object", c.Input)
+		}
+	}
 }

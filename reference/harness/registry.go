@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -9,14 +10,49 @@ import (
 )
 
 // Info is a registered harness's metadata (the Harness of
-// docs/reference-model.md, seed 004).
+// docs/reference-model.md, seed 004). In JSON, registeredAt is a Unix
+// timestamp in milliseconds, a number as the seed's type says (a JavaScript
+// Date's unit), and left out when zero.
 type Info struct {
 	ID              string    `json:"id"`
 	Name            string    `json:"name"`
 	Description     string    `json:"description,omitempty"`
 	ModulePath      string    `json:"modulePath,omitempty"`
 	SupportedModels []string  `json:"supportedModels,omitempty"`
-	RegisteredAt    time.Time `json:"registeredAt"`
+	RegisteredAt    time.Time `json:"-"`
+}
+
+// infoJSON is Info as the seed writes it.
+type infoJSON struct {
+	ID              string   `json:"id"`
+	Name            string   `json:"name"`
+	Description     string   `json:"description,omitempty"`
+	ModulePath      string   `json:"modulePath,omitempty"`
+	SupportedModels []string `json:"supportedModels,omitempty"`
+	RegisteredAt    *int64   `json:"registeredAt,omitempty"`
+}
+
+// MarshalJSON writes registeredAt as Unix milliseconds.
+func (i Info) MarshalJSON() ([]byte, error) {
+	j := infoJSON{i.ID, i.Name, i.Description, i.ModulePath, i.SupportedModels, nil}
+	if !i.RegisteredAt.IsZero() {
+		ms := i.RegisteredAt.UnixMilli()
+		j.RegisteredAt = &ms
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads registeredAt as Unix milliseconds.
+func (i *Info) UnmarshalJSON(data []byte) error {
+	var j infoJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	*i = Info{ID: j.ID, Name: j.Name, Description: j.Description, ModulePath: j.ModulePath, SupportedModels: j.SupportedModels}
+	if j.RegisteredAt != nil {
+		i.RegisteredAt = time.UnixMilli(*j.RegisteredAt).UTC()
+	}
+	return nil
 }
 
 // Registry holds harnesses by id (the LoadedHarness of

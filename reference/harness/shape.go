@@ -18,8 +18,10 @@ func shape(w traffic.Wire, system []traffic.Block, msgs []traffic.Message) ([]tr
 		}
 		lead := traffic.Message{Role: traffic.RoleSystem, Blocks: system, ContentString: len(system) == 1}
 		return nil, append([]traffic.Message{lead}, msgs...)
-	case traffic.WireAnthropic, traffic.WireBedrock:
+	case traffic.WireAnthropic:
 		return system, toolResultsInUserMessages(msgs)
+	case traffic.WireBedrock:
+		return system, joinUserRuns(toolResultsInUserMessages(msgs))
 	case traffic.WireResponses:
 		return system, responsesItems(msgs)
 	case traffic.WireGemini:
@@ -51,4 +53,23 @@ func toolResultsInUserMessages(msgs []traffic.Message) []traffic.Message {
 
 func leadsWithResult(m traffic.Message) bool {
 	return len(m.Blocks) > 0 && m.Blocks[0].Type == traffic.BlockToolResult
+}
+
+// joinUserRuns joins consecutive user messages into one (a compaction
+// summary and the next prompt, a cancelled call's results and the next
+// prompt): Converse refuses two user messages in a row, where the Messages
+// API joins them itself.
+func joinUserRuns(msgs []traffic.Message) []traffic.Message {
+	out := make([]traffic.Message, 0, len(msgs))
+	for _, m := range msgs {
+		if n := len(out); n > 0 && m.Role == traffic.RoleUser && out[n-1].Role == traffic.RoleUser {
+			joined := out[n-1]
+			joined.Blocks = append(append([]traffic.Block(nil), joined.Blocks...), m.Blocks...)
+			joined.ContentString = false
+			out[n-1] = joined
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
 }

@@ -59,13 +59,19 @@ func failed(format string, args ...any) outcome {
 }
 
 // announce sends the call's tool_call event, once the gate has decided it.
+// Its input is the parsed arguments object on every wire (the input of
+// docs/reference-model.md, seed 004); arguments that are not an object are sent as the wire had them.
 func (r *Run) announce(c traffic.Block) {
 	if r.announced == nil {
 		r.announced = map[string]bool{}
 	}
 	if !r.announced[c.ID] {
 		r.announced[c.ID] = true
-		r.emit(engine.ToolCallEvent{EventHeader: r.header(), ID: c.ID, Name: c.Name, Input: c.Input})
+		input := c.Input
+		if args, err := engine.ToolArguments(c.Input); err == nil {
+			input = args
+		}
+		r.emit(engine.ToolCallEvent{EventHeader: r.header(), ID: c.ID, Name: c.Name, Input: input})
 	}
 }
 
@@ -155,6 +161,9 @@ func (r *Run) relay(c traffic.Block, args json.RawMessage) (engine.PermissionRes
 // its events, carrying parentId = the spawning call, flow into this run's
 // stream. Call it from Execute's goroutine.
 func (r *Run) spawner(callID string) func(ctx context.Context, task string) (string, error) {
+	if r.p.Spawn != nil {
+		return func(ctx context.Context, task string) (string, error) { return r.p.Spawn(ctx, task, callID) }
+	}
 	return func(ctx context.Context, task string) (string, error) {
 		if r.p.depth+1 > r.h.cfg.MaxDepth {
 			return "", fmt.Errorf("spawn: depth %d exceeds the limit of %d", r.p.depth+1, r.h.cfg.MaxDepth)
@@ -164,7 +173,8 @@ func (r *Run) spawner(callID string) func(ctx context.Context, task string) (str
 			Tools:         r.p.Tools,
 			MaxIterations: r.p.MaxIterations,
 			FileTime:      r.p.FileTime,
-			parentID:      callID,
+			Model:         r.p.Model,
+			ParentID:      callID,
 			depth:         r.p.depth + 1,
 			gate:          r.gate,
 		})

@@ -18,8 +18,8 @@ func TestAntModelFamily(t *testing.T) {
 		"us.anthropic.claude-opus-4-1-20250805-v1:0": "claude-opus-4-1",
 		"claude-opus-4-1@20250805":                   "claude-opus-4-1",
 	} {
-		if got := antModelFamily(model); got != family {
-			t.Errorf("antModelFamily(%q) = %q, want %q", model, got, family)
+		if got := modelFamily(model); got != family {
+			t.Errorf("modelFamily(%q) = %q, want %q", model, got, family)
 		}
 	}
 }
@@ -45,10 +45,10 @@ func TestEachWalksTheLatestOnlyLive(t *testing.T) {
 		{latest: false, each: []int{0, 1}, everyone: []int{0, 1}},
 		{latest: true, each: []int{1}, everyone: []int{0, 1}},
 	} {
-		a := antAnalyze(&check.Traffic{Exchanges: exs, Latest: tc.latest})
+		a := analyze(&check.Traffic{Exchanges: exs, Latest: tc.latest})
 		var each, everyone []int
-		a.each(func(i int, _ *antReq) { each = append(each, i) })
-		a.eachAll(func(i int, _ *antReq) { everyone = append(everyone, i) })
+		a.each(func(i int, _ *request) { each = append(each, i) })
+		a.eachAll(func(i int, _ *request) { everyone = append(everyone, i) })
 		if !slices.Equal(each, tc.each) || !slices.Equal(everyone, tc.everyone) {
 			t.Errorf("Latest %v: each walked %v, eachAll %v; want %v and %v", tc.latest, each, everyone, tc.each, tc.everyone)
 		}

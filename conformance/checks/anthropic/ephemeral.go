@@ -25,7 +25,7 @@ var ephemeralChecks = []*check.Check{
 			"check.Severity is error, the default for accounts created from 2026-08-31; it is a warning when the request sets prefix_mismatch_behavior to \"drop_block\". Older models without preserved thinking do not check the prefix. " +
 			"Fix: make such content append-only — send updates as new trailing messages that stay — or put it in a place that is not part of the prefix of any block you will echo.",
 		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Models: "models with preserved thinking (bound signatures)", Sources: []string{"anomalyco/opencode#48637", "Anthropic docs: preserved-thinking, fix-bound-to-a-different-conversation", "docs/provider-rules.md A12, §1.7"}},
-		Judge:    judgeAntEph001,
+		Judge:    judgeNoThinkingAfterEphemeral,
 	},
 	&check.Check{
 		ID: "ANT-EPH-002", Title: "Ephemeral content stays out of tool pairs",
@@ -34,15 +34,15 @@ var ephemeralChecks = []*check.Check{
 		ProviderError: "messages.N: Did not find 1 `tool_result` block(s) at the beginning of this message. Messages following `tool_use` blocks must begin with a matching number of `tool_result` blocks.",
 		Troubleshoot:  "Harnesses that inject a reminder, interrupt notice or file snapshot for one request often put it at the start of the user message that carries the tool results, or as a message of its own right after the assistant's tool_use. Both break the pair (A6/A8). Append it after the last tool_result block instead; the finding points at where it was.",
 		Evidence:      check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/claude-code#37", "anthropics/anthropic-sdk-typescript#653", "docs/provider-rules.md A8, §1.7"}},
-		Judge:         judgeAntEph002,
+		Judge:         judgeEphemeralOutOfToolPairs,
 	},
 }
 
-// judgeAntEph001 looks, for each echoed thinking block, at the request whose
+// judgeNoThinkingAfterEphemeral looks, for each echoed thinking block, at the request whose
 // response produced it: if that request carried content of the thread's
 // ephemeral set that this request no longer carries, the block's prefix is
 // gone. Each block is reported once, where it is first echoed so.
-func judgeAntEph001(tr *check.Traffic, r *check.Reporter) {
+func judgeNoThinkingAfterEphemeral(tr *check.Traffic, r *check.Reporter) {
 	a := thread.Of(tr)
 	origins := origin.Of(tr)
 	reported := map[string]bool{}
@@ -60,7 +60,7 @@ func judgeAntEph001(tr *check.Traffic, r *check.Reporter) {
 				if !isThinkingBlock(b) {
 					continue
 				}
-				key := antPayload(b)
+				key := payloadOf(b)
 				o, ok := origins.First(traffic.WireAnthropic, origin.Payload, key, i)
 				j := o.Exchange
 				if key == "" || !ok || reported[key] || a.Req(j) == nil || a.Req(j).Thread != hr.Thread {
@@ -107,8 +107,8 @@ func goneEphemeral(req *thread.Request, present map[uint64]bool) []string {
 	return out
 }
 
-// judgeAntEph002 checks where each request's ephemeral content sat.
-func judgeAntEph002(tr *check.Traffic, r *check.Reporter) {
+// judgeEphemeralOutOfToolPairs checks where each request's ephemeral content sat.
+func judgeEphemeralOutOfToolPairs(tr *check.Traffic, r *check.Reporter) {
 	a := thread.Of(tr)
 	for i, hr := range a.Requests() {
 		if hr.Wire != traffic.WireAnthropic {

@@ -9,17 +9,17 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// antTraffic is what the Anthropic checks learn from one walk over the
+// analysis is what the Anthropic checks learn from one walk over the
 // traffic: every signed thinking block, redacted block and tool call indexed
 // by the response that produced it, and every echo of one in a later request
 // resolved to that origin, wherever in the cassette it was. The walk visits
 // each exchange once and looks origins up in maps, so the checks stay linear
 // in the size of the traffic.
-type antTraffic struct {
+type analysis struct {
 	tr *check.Traffic
 	// reqs holds the request of exchange tr.From+k at k, nil where there
 	// is no Anthropic request: the judged exchanges only (see req).
-	reqs []*antReq
+	reqs []*request
 
 	// origins ties an echo to the first Anthropic response that produced
 	// its payload, thinking text or tool_use id.
@@ -40,11 +40,11 @@ type antTraffic struct {
 	// last is the latest request resolved: a request that extends its
 	// messages in memory, in the same context, once the provider took it,
 	// takes over their hashes and knows them judged.
-	last *antReq
+	last *request
 }
 
-// antOrigin is one block of a recorded Anthropic response.
-type antOrigin struct {
+// source is one block of a recorded Anthropic response.
+type source struct {
 	ex    int // exchange index
 	pos   int // block index in the output message
 	block *traffic.Block
@@ -53,33 +53,33 @@ type antOrigin struct {
 	unfinished bool
 }
 
-// antMatch says how an echoed block was tied to its origin.
-type antMatch int
+// matchKind says how an echoed block was tied to its origin.
+type matchKind int
 
 const (
-	antUnmatched  antMatch = iota
-	antBySig               // the payload (signature or data) equals a recorded one
-	antByText              // the thinking text equals a recorded one; the payload differs
-	antByPosition          // same place in the message that echoes a recorded response
+	unmatched  matchKind = iota
+	bySig                // the payload (signature or data) equals a recorded one
+	byText               // the thinking text equals a recorded one; the payload differs
+	byPosition           // same place in the message that echoes a recorded response
 )
 
-// antEcho is a thinking or redacted_thinking block of an assistant message.
-type antEcho struct {
+// echo is a thinking or redacted_thinking block of an assistant message.
+type echo struct {
 	msg, pos int // message index, block index
 	block    *traffic.Block
-	origin   *antOrigin
-	match    antMatch
+	origin   *source
+	match    matchKind
 }
 
-// antToolEcho is a tool_use block of an assistant message.
-type antToolEcho struct {
+// toolEcho is a tool_use block of an assistant message.
+type toolEcho struct {
 	msg, pos int
 	block    *traffic.Block
-	origin   *antOrigin
+	origin   *source
 }
 
-// antReq is one Anthropic request with its echoes resolved.
-type antReq struct {
+// request is one Anthropic request with its echoes resolved.
+type request struct {
 	at      int // position in the traffic
 	ex      *traffic.Exchange
 	req     *traffic.Request
@@ -103,12 +103,12 @@ type antReq struct {
 	// fresh messages are resolved: origin is -1 and echoes lists nothing
 	// for the others (every message after a fresh one is fresh too).
 	origin []int
-	echoes []antEcho
-	calls  []antToolEcho // of every assistant message; origins of fresh ones only
+	echoes []echo
+	calls  []toolEcho // of every assistant message; origins of fresh ones only
 	// lastAssistant is the index of the last assistant message, -1 if none.
 	lastAssistant int
 	// silent is the severity of the rules providers enforce only on
-	// preserved-thinking models (antSilentSeverity).
+	// preserved-thinking models (silentSeverity).
 	silent check.Severity
 	// fresh[k] is false when an earlier accepted request sent message k in
 	// the same context (model, thinking, system, tools, every message before
@@ -120,14 +120,14 @@ type antReq struct {
 	ctx   []uint64 // the judging context of each message
 }
 
-// antAnalyze returns the analysis of tr, computed once per traffic: Judge
+// analyze returns the analysis of tr, computed once per traffic: Judge
 // runs the Anthropic checks one after the other, and each needs the same walk.
-func antAnalyze(tr *check.Traffic) *antTraffic { return check.Analysis(tr, "anthropic", newAntTraffic) }
+func analyze(tr *check.Traffic) *analysis { return check.Analysis(tr, "anthropic", newAnalysis) }
 
-func newAntTraffic(tr *check.Traffic) *antTraffic {
-	a := &antTraffic{
+func newAnalysis(tr *check.Traffic) *analysis {
+	a := &analysis{
 		tr:      tr,
-		reqs:    make([]*antReq, len(tr.Exchanges)-tr.From),
+		reqs:    make([]*request, len(tr.Exchanges)-tr.From),
 		origins: origin.Of(tr),
 		h:       thread.HasherFor(tr, traffic.WireAnthropic),
 		threads: thread.Of(tr),
@@ -147,7 +147,7 @@ func newAntTraffic(tr *check.Traffic) *antTraffic {
 			if a.full == nil {
 				a.full = map[uint64]int{}
 			}
-			if antOutput(ex) != nil {
+			if outputOf(ex) != nil {
 				a.full[r.prefix[len(r.prefix)-1]] = i
 			}
 			a.unindexedLen = max(a.unindexedLen, len(r.ctx))
@@ -169,8 +169,8 @@ func mostMessages(tr *check.Traffic) int {
 	return n
 }
 
-// antOutput is the assistant message of an Anthropic response, or nil.
-func antOutput(ex *traffic.Exchange) *traffic.Message {
+// outputOf is the assistant message of an Anthropic response, or nil.
+func outputOf(ex *traffic.Exchange) *traffic.Message {
 	if ex.Response == nil || len(ex.Response.Output) == 0 || len(ex.Response.Output[0].Blocks) == 0 {
 		return nil
 	}
@@ -178,57 +178,57 @@ func antOutput(ex *traffic.Exchange) *traffic.Message {
 }
 
 // output is the output message of exchange i.
-func (a *antTraffic) output(i int) *traffic.Message {
+func (a *analysis) output(i int) *traffic.Message {
 	if i < 0 || i >= len(a.tr.Exchanges) {
 		return nil
 	}
-	return antOutput(&a.tr.Exchanges[i])
+	return outputOf(&a.tr.Exchanges[i])
 }
 
 func isThinkingBlock(b *traffic.Block) bool {
 	return b.Type == traffic.BlockThinking || b.Type == traffic.BlockRedacted
 }
 
-// antPayload is the opaque token that identifies a thinking block: the
+// payloadOf is the opaque token that identifies a thinking block: the
 // decoded signature, or the decoded data of a redacted block.
-func antPayload(b *traffic.Block) string { return string(antPayloadKey(b)) }
+func payloadOf(b *traffic.Block) string { return string(payloadKey(b)) }
 
-// antPayloadKey is antPayload without the allocation, for map lookups.
-func antPayloadKey(b *traffic.Block) []byte {
+// payloadKey is payloadOf without the allocation, for map lookups.
+func payloadKey(b *traffic.Block) []byte {
 	switch b.Type {
 	case traffic.BlockThinking:
-		return antKey(b.Signature)
+		return payloadBytes(b.Signature)
 	case traffic.BlockRedacted:
-		return antKey(b.Data)
+		return payloadBytes(b.Data)
 	}
 	return nil
 }
 
-// antPartial reports whether ex's response came from a stream that did not
+// isPartial reports whether ex's response came from a stream that did not
 // complete (cut off, or ended by an error event).
-func antPartial(ex *traffic.Exchange) bool {
+func isPartial(ex *traffic.Exchange) bool {
 	st := ex.Response.Stream
 	return st != nil && !st.Complete
 }
 
-// antUnfinished reports whether block b of a response must not be echoed:
+// isUnfinished reports whether block b of a response must not be echoed:
 // the decoder marked it Incomplete (never stopped, tool input that did not
 // parse), or the stream was cut and b is thinking without its signature,
 // which arrives last.
-func antUnfinished(partial bool, b *traffic.Block) bool {
+func isUnfinished(partial bool, b *traffic.Block) bool {
 	if !partial {
 		return false
 	}
-	return b.Incomplete || isThinkingBlock(b) && antPayload(b) == ""
+	return b.Incomplete || isThinkingBlock(b) && payloadOf(b) == ""
 }
 
 // resolve hashes a request's history and, with echoes, ties each echoed
 // block to the response that produced it.
-func (a *antTraffic) resolve(at int, ex *traffic.Exchange, echoes bool) *antReq {
+func (a *analysis) resolve(at int, ex *traffic.Exchange, echoes bool) *request {
 	req := ex.Request
 	n := len(req.Messages)
 	hashes := make([]uint64, 3*n+1) // msgHash, prefix and ctx, in one allocation
-	r := &antReq{
+	r := &request{
 		at: at, ex: ex, req: req,
 		msgHash:       hashes[:n:n],
 		prefix:        hashes[n : 2*n+1 : 2*n+1],
@@ -284,7 +284,7 @@ func (a *antTraffic) resolve(at int, ex *traffic.Exchange, echoes bool) *antReq 
 			a.listCalls(r, k)
 		}
 	}
-	r.silent = antSilentSeverity(r)
+	r.silent = silentSeverity(r)
 	return r
 }
 
@@ -296,7 +296,7 @@ func (a *antTraffic) resolve(at int, ex *traffic.Exchange, echoes bool) *antReq 
 // grows by one exchange at a time looks up past every request before it,
 // and none of them is indexed: judging the next turn live does not insert
 // every message of the turn before again.
-func (a *antTraffic) wasAccepted(r *antReq, k int) bool {
+func (a *analysis) wasAccepted(r *request, k int) bool {
 	if k < a.unindexedLen {
 		a.index(r.at - a.tr.From)
 	}
@@ -305,7 +305,7 @@ func (a *antTraffic) wasAccepted(r *antReq, k int) bool {
 
 // index puts the contexts of the accepted requests in reqs[:before] in
 // the accepted map.
-func (a *antTraffic) index(before int) {
+func (a *analysis) index(before int) {
 	if a.accepted == nil {
 		a.accepted = make(map[uint64]bool, mostMessages(a.tr)) // an entry per message of the longest
 	}
@@ -321,11 +321,11 @@ func (a *antTraffic) index(before int) {
 
 // listCalls records the tool calls of a message judged before, unresolved:
 // only the id checks look at them again, to find repeated ids.
-func (a *antTraffic) listCalls(r *antReq, k int) {
+func (a *analysis) listCalls(r *request, k int) {
 	m := &r.req.Messages[k]
 	for p := range m.Blocks {
 		if b := &m.Blocks[p]; b.Type == traffic.BlockToolCall {
-			r.calls = append(r.calls, antToolEcho{msg: k, pos: p, block: b})
+			r.calls = append(r.calls, toolEcho{msg: k, pos: p, block: b})
 		}
 	}
 }
@@ -333,7 +333,7 @@ func (a *antTraffic) listCalls(r *antReq, k int) {
 // resolveMessage ties the thinking blocks and tool calls of assistant
 // message k to their origins: by payload, then by thinking text, then by
 // position within the response the message recognisably echoes.
-func (a *antTraffic) resolveMessage(r *antReq, k int) {
+func (a *analysis) resolveMessage(r *request, k int) {
 	m := &r.req.Messages[k]
 	first := len(r.echoes)
 	anchor := -1
@@ -341,18 +341,18 @@ func (a *antTraffic) resolveMessage(r *antReq, k int) {
 		b := &m.Blocks[p]
 		switch {
 		case isThinkingBlock(b):
-			e := antEcho{msg: k, pos: p, block: b}
-			if o := a.first(origin.Payload, antPayload(b), r.at); o != nil && antPayload(b) != "" {
-				e.origin, e.match = o, antBySig
+			e := echo{msg: k, pos: p, block: b}
+			if o := a.first(origin.Payload, payloadOf(b), r.at); o != nil && payloadOf(b) != "" {
+				e.origin, e.match = o, bySig
 			} else if o := a.first(origin.Thinking, b.Text, r.at); o != nil && b.Type == traffic.BlockThinking && b.Text != "" {
-				e.origin, e.match = o, antByText
+				e.origin, e.match = o, byText
 			}
 			if e.origin != nil && anchor < 0 {
 				anchor = e.origin.ex
 			}
 			r.echoes = append(r.echoes, e)
 		case b.Type == traffic.BlockToolCall:
-			c := antToolEcho{msg: k, pos: p, block: b}
+			c := toolEcho{msg: k, pos: p, block: b}
 			if b.ID != "" {
 				c.origin = a.first(origin.Call, b.ID, r.at)
 			}
@@ -362,7 +362,7 @@ func (a *antTraffic) resolveMessage(r *antReq, k int) {
 			r.calls = append(r.calls, c)
 		}
 	}
-	if anchor < 0 && r.producer[k] >= 0 && antSharesText(m, a.output(r.producer[k])) {
+	if anchor < 0 && r.producer[k] >= 0 && sharesText(m, a.output(r.producer[k])) {
 		anchor = r.producer[k]
 	}
 	r.origin[k] = anchor
@@ -392,7 +392,7 @@ func (a *antTraffic) resolveMessage(r *antReq, k int) {
 		}
 		ob := &out.Blocks[next]
 		e.origin = a.originAt(anchor, next)
-		e.match = antByPosition
+		e.match = byPosition
 		claimed[ob] = true
 		next++
 	}
@@ -400,24 +400,36 @@ func (a *antTraffic) resolveMessage(r *antReq, k int) {
 
 // first is the first block of an Anthropic response before exchange
 // before that produced the key, or nil.
-func (a *antTraffic) first(kind origin.Kind, key string, before int) *antOrigin {
+func (a *analysis) first(kind origin.Kind, key string, before int) *source {
 	o, ok := a.origins.First(traffic.WireAnthropic, kind, key, before)
 	if !ok || o.Output != 0 {
 		return nil
 	}
-	return a.originAt(o.Exchange, o.Block)
+	f := a.originAt(o.Exchange, o.Block)
+	if f.unfinished {
+		// A stream that failed, then answered again whole by its retry:
+		// the finished block is what the request echoes.
+		for _, later := range a.origins.All(kind, key, before) {
+			if later.Wire == traffic.WireAnthropic && later.Output == 0 && later.Exchange > o.Exchange {
+				if g := a.originAt(later.Exchange, later.Block); !g.unfinished {
+					return g
+				}
+			}
+		}
+	}
+	return f
 }
 
 // originAt is block p of exchange i's output.
-func (a *antTraffic) originAt(i, p int) *antOrigin {
+func (a *analysis) originAt(i, p int) *source {
 	ex := &a.tr.Exchanges[i]
-	b := &antOutput(ex).Blocks[p]
-	return &antOrigin{ex: i, pos: p, block: b, unfinished: antUnfinished(antPartial(ex), b)}
+	b := &outputOf(ex).Blocks[p]
+	return &source{ex: i, pos: p, block: b, unfinished: isUnfinished(isPartial(ex), b)}
 }
 
-// antSharesText reports whether m has a non-empty text block equal to one
+// sharesText reports whether m has a non-empty text block equal to one
 // of out's.
-func antSharesText(m, out *traffic.Message) bool {
+func sharesText(m, out *traffic.Message) bool {
 	if out == nil {
 		return false
 	}
@@ -436,7 +448,7 @@ func antSharesText(m, out *traffic.Message) bool {
 }
 
 // each calls f for each Anthropic request judged, in order.
-func (a *antTraffic) each(f func(i int, r *antReq)) {
+func (a *analysis) each(f func(i int, r *request)) {
 	// A live judgement wants the last request's findings only: the ones
 	// before it (a growing conversation's previous call, as long as it)
 	// were judged when each was the last.
@@ -447,9 +459,9 @@ func (a *antTraffic) each(f func(i int, r *antReq)) {
 // requests before it: one that judges each distinct thing once, at the
 // first request that sends it, must see the earlier ones in a live
 // judgement too.
-func (a *antTraffic) eachAll(f func(i int, r *antReq)) { a.walk(a.tr.From, f) }
+func (a *analysis) eachAll(f func(i int, r *request)) { a.walk(a.tr.From, f) }
 
-func (a *antTraffic) walk(start int, f func(i int, r *antReq)) {
+func (a *analysis) walk(start int, f func(i int, r *request)) {
 	for i := start; i < len(a.tr.Exchanges); i++ {
 		if r := a.req(i); r != nil {
 			f(i, r)
@@ -459,7 +471,7 @@ func (a *antTraffic) walk(start int, f func(i int, r *antReq)) {
 
 // req is the Anthropic request of exchange i, or nil when there is none or
 // it comes before the exchanges judged.
-func (a *antTraffic) req(i int) *antReq {
+func (a *analysis) req(i int) *request {
 	k := i - a.tr.From
 	if k < 0 || k >= len(a.reqs) {
 		return nil

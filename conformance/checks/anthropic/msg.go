@@ -9,9 +9,9 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-func judgeAntMsg001(tr *check.Traffic, r *check.Reporter) {
-	a := antAnalyze(tr)
-	a.each(func(i int, q *antReq) {
+func judgeNoEmptyContent(tr *check.Traffic, r *check.Reporter) {
+	a := analyze(tr)
+	a.each(func(i int, q *request) {
 		msgs := q.req.Messages
 		for k := range msgs {
 			m := &msgs[k]
@@ -22,7 +22,7 @@ func judgeAntMsg001(tr *check.Traffic, r *check.Reporter) {
 				r.Add(i, "request."+m.Path+".content", "messages[%d] (%s) has empty content", k, m.Role)
 				continue
 			}
-			substance := antHasSubstance(m)
+			substance := hasSubstance(m)
 			for p := range m.Blocks {
 				b := &m.Blocks[p]
 				if b.Type != traffic.BlockText || strings.TrimSpace(b.Text) != "" {
@@ -30,9 +30,9 @@ func judgeAntMsg001(tr *check.Traffic, r *check.Reporter) {
 				}
 				switch {
 				case b.Text == "":
-					r.Add(i, antLoc(b, "text"), "text block content[%d] of messages[%d] (%s) is empty", p, k, m.Role)
+					r.Add(i, blockLoc(b, "text"), "text block content[%d] of messages[%d] (%s) is empty", p, k, m.Role)
 				case !substance:
-					r.Add(i, antLoc(b, "text"), "text block content[%d] of messages[%d] (%s) is whitespace only, and the message holds nothing else", p, k, m.Role)
+					r.Add(i, blockLoc(b, "text"), "text block content[%d] of messages[%d] (%s) is whitespace only, and the message holds nothing else", p, k, m.Role)
 				}
 				// Whitespace beside other content is accepted: LibreChat-AI/agents#124
 				// tried [text:' ', text:'real'] on the API, and a " " text before
@@ -42,9 +42,9 @@ func judgeAntMsg001(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-func judgeAntMsg002(tr *check.Traffic, r *check.Reporter) {
-	a := antAnalyze(tr)
-	a.each(func(i int, q *antReq) {
+func judgeRolesAlternate(tr *check.Traffic, r *check.Reporter) {
+	a := analyze(tr)
+	a.each(func(i int, q *request) {
 		// The Messages API, on Amazon Bedrock's InvokeModel too, combines
 		// consecutive same-role turns (docs/provider-rules.md A11); only a
 		// recorded refusal that names the rule makes it an error.
@@ -62,9 +62,9 @@ func judgeAntMsg002(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-// judgeAntHdr001 reports a missing version header once per cassette: it is
+// judgeVersionHeaderKept reports a missing version header once per cassette: it is
 // the recorder's policy, not one request's fault.
-func judgeAntHdr001(tr *check.Traffic, r *check.Reporter) {
+func judgeVersionHeaderKept(tr *check.Traffic, r *check.Reporter) {
 	var noVersion []int
 	requests := 0
 	for i := tr.From; i < len(tr.Exchanges); i++ {
@@ -78,24 +78,24 @@ func judgeAntHdr001(tr *check.Traffic, r *check.Reporter) {
 		if ex.Request != nil {
 			_, bodyVersion = ex.Request.Extra["anthropic_version"]
 		}
-		if len(h) > 0 && h.Get("Anthropic-Version") == "" && !bodyVersion && antPlatform(ex.URL) == "the Anthropic API" {
+		if len(h) > 0 && h.Get("Anthropic-Version") == "" && !bodyVersion && platform(ex.URL) == "the Anthropic API" {
 			noVersion = append(noVersion, i)
 		}
 	}
 	if len(noVersion) > 0 {
 		i := noVersion[0]
 		r.Add(i, "request.headers.anthropic-version", "%d of %d recorded requests have no anthropic-version header, this one first (recorded headers: %s)",
-			len(noVersion), requests, antHeaderNames(tr.Exchanges[i].RequestHeader))
+			len(noVersion), requests, headerNames(tr.Exchanges[i].RequestHeader))
 	}
 }
 
-func antHeaderNames(h http.Header) string {
+func headerNames(h http.Header) string {
 	return strings.ToLower(strings.Join(sortedKeys(h), ", "))
 }
 
-// antHasSubstance reports whether a message holds anything but blank text:
+// hasSubstance reports whether a message holds anything but blank text:
 // non-whitespace text, a tool call or result, an image, thinking.
-func antHasSubstance(m *traffic.Message) bool {
+func hasSubstance(m *traffic.Message) bool {
 	for p := range m.Blocks {
 		b := &m.Blocks[p]
 		if b.Type != traffic.BlockText || strings.TrimSpace(b.Text) != "" {

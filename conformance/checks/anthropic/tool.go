@@ -12,18 +12,18 @@ import (
 )
 
 var (
-	antToolIDRe   = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
-	antServerIDRe = regexp.MustCompile(`^srvtoolu_[a-zA-Z0-9_]+$`)
-	// antInterrupted recognises a user message that reports an interruption,
+	toolIDRe   = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+	serverIDRe = regexp.MustCompile(`^srvtoolu_[a-zA-Z0-9_]+$`)
+	// interrupted recognises a user message that reports an interruption,
 	// such as Claude Code's "[Request interrupted by user for tool use]".
-	antInterrupted = regexp.MustCompile(`(?i)interrupt|cancel|abort`)
-	// antCancelWords recognises a tool result that reports a cancellation
+	interrupted = regexp.MustCompile(`(?i)interrupt|cancel|abort`)
+	// cancelWords recognises a tool result that reports a cancellation
 	// or denial rather than the tool's output.
-	antCancelWords = regexp.MustCompile(`(?i)\b(cancell?ed|interrupted|denied|rejected|aborted)\b|doesn't want to proceed`)
+	cancelWords = regexp.MustCompile(`(?i)\b(cancell?ed|interrupted|denied|rejected|aborted)\b|doesn't want to proceed`)
 )
 
-// antResults maps the tool_use_id of each tool_result of m to its block.
-func antResults(m *traffic.Message) map[string]*traffic.Block {
+// resultsByID maps the tool_use_id of each tool_result of m to its block.
+func resultsByID(m *traffic.Message) map[string]*traffic.Block {
 	out := map[string]*traffic.Block{}
 	for p := range m.Blocks {
 		if b := &m.Blocks[p]; b.Type == traffic.BlockToolResult {
@@ -33,16 +33,16 @@ func antResults(m *traffic.Message) map[string]*traffic.Block {
 	return out
 }
 
-// antUnanswered lists the tool_use blocks of assistant message k that the
+// unanswered lists the tool_use blocks of assistant message k that the
 // next message does not answer, and describes that next message. Most
 // assistant messages call no tool: they cost a look at their blocks.
-func antUnanswered(msgs []traffic.Message, k int) (missing []*traffic.Block, next string) {
+func unanswered(msgs []traffic.Message, k int) (missing []*traffic.Block, next string) {
 	if !hasBlock(&msgs[k], traffic.BlockToolCall) {
 		return nil, ""
 	}
 	var answered map[string]*traffic.Block // none when the next message is not the user's
 	if k+1 < len(msgs) && msgs[k+1].Role == traffic.RoleUser {
-		answered = antResults(&msgs[k+1])
+		answered = resultsByID(&msgs[k+1])
 	}
 	for p := range msgs[k].Blocks {
 		b := &msgs[k].Blocks[p]
@@ -62,7 +62,7 @@ func antUnanswered(msgs []traffic.Message, k int) (missing []*traffic.Block, nex
 	return missing, next
 }
 
-func antIDs(bs []*traffic.Block) string {
+func idList(bs []*traffic.Block) string {
 	ids := make([]string, len(bs))
 	for i, b := range bs {
 		ids[i] = b.ID
@@ -70,11 +70,11 @@ func antIDs(bs []*traffic.Block) string {
 	return strings.Join(ids, ", ")
 }
 
-// antText is the text of a tool result: its string content, or its text blocks joined.
-func antText(b *traffic.Block) string {
+// resultText is the text of a tool result: its string content, or its text blocks joined.
+func resultText(b *traffic.Block) string {
 	if len(b.ResultRaw) > 0 {
 		if rawjson.Kind(b.ResultRaw) == "string" {
-			return antStr(b.ResultRaw)
+			return str(b.ResultRaw)
 		}
 		return ""
 	}
@@ -87,8 +87,8 @@ func antText(b *traffic.Block) string {
 	return strings.Join(parts, "\n")
 }
 
-// antUserText joins the text blocks of a message.
-func antUserText(m *traffic.Message) string {
+// userText joins the text blocks of a message.
+func userText(m *traffic.Message) string {
 	var parts []string
 	for i := range m.Blocks {
 		if m.Blocks[i].Type == traffic.BlockText {
@@ -98,24 +98,24 @@ func antUserText(m *traffic.Message) string {
 	return strings.Join(parts, "\n")
 }
 
-func judgeAntTool001(tr *check.Traffic, r *check.Reporter) {
-	a := antAnalyze(tr)
-	a.each(func(i int, q *antReq) {
+func judgeToolUseAnswered(tr *check.Traffic, r *check.Reporter) {
+	a := analyze(tr)
+	a.each(func(i int, q *request) {
 		msgs := q.req.Messages
 		for k := range msgs {
 			if msgs[k].Role != traffic.RoleAssistant || k+1 < len(msgs) && !q.fresh[k+1] {
 				continue
 			}
-			if missing, next := antUnanswered(msgs, k); len(missing) > 0 {
-				r.Add(i, antLoc(missing[0], "id"), "tool_use %s of messages[%d] not answered: %s", antIDs(missing), k, next)
+			if missing, next := unanswered(msgs, k); len(missing) > 0 {
+				r.Add(i, blockLoc(missing[0], "id"), "tool_use %s of messages[%d] not answered: %s", idList(missing), k, next)
 			}
 		}
 	})
 }
 
-func judgeAntTool002(tr *check.Traffic, r *check.Reporter) {
-	a := antAnalyze(tr)
-	a.each(func(i int, q *antReq) {
+func judgeToolResultHasUse(tr *check.Traffic, r *check.Reporter) {
+	a := analyze(tr)
+	a.each(func(i int, q *request) {
 		msgs := q.req.Messages
 		for k := range msgs {
 			m := &msgs[k]
@@ -124,7 +124,7 @@ func judgeAntTool002(tr *check.Traffic, r *check.Reporter) {
 			}
 			for p := range m.Blocks {
 				b := &m.Blocks[p]
-				if b.Type != traffic.BlockToolResult || k > 0 && msgs[k-1].Role == traffic.RoleAssistant && antCalls(&msgs[k-1], b.ToolCallID) {
+				if b.Type != traffic.BlockToolResult || k > 0 && msgs[k-1].Role == traffic.RoleAssistant && hasCall(&msgs[k-1], b.ToolCallID) {
 					continue
 				}
 				prev := "messages[0] has no previous message"
@@ -132,19 +132,19 @@ func judgeAntTool002(tr *check.Traffic, r *check.Reporter) {
 					prev = fmt.Sprintf("the previous message messages[%d] (%s) has no tool_use with that id", k-1, msgs[k-1].Role)
 				}
 				for j := k - 2; j >= 0; j-- {
-					if msgs[j].Role == traffic.RoleAssistant && antCalls(&msgs[j], b.ToolCallID) {
+					if msgs[j].Role == traffic.RoleAssistant && hasCall(&msgs[j], b.ToolCallID) {
 						prev += fmt.Sprintf("; it was called in messages[%d]", j)
 						break
 					}
 				}
-				r.Add(i, antLoc(b, "tool_use_id"), "tool_result for %s in messages[%d]: %s", b.ToolCallID, k, prev)
+				r.Add(i, blockLoc(b, "tool_use_id"), "tool_result for %s in messages[%d]: %s", b.ToolCallID, k, prev)
 			}
 		}
 	})
 }
 
-// antCalls reports whether m has a tool_use with the given id.
-func antCalls(m *traffic.Message, id string) bool {
+// hasCall reports whether m has a tool_use with the given id.
+func hasCall(m *traffic.Message, id string) bool {
 	for p := range m.Blocks {
 		if b := &m.Blocks[p]; b.Type == traffic.BlockToolCall && b.ID == id {
 			return true
@@ -153,9 +153,9 @@ func antCalls(m *traffic.Message, id string) bool {
 	return false
 }
 
-func judgeAntTool003(tr *check.Traffic, r *check.Reporter) {
-	a := antAnalyze(tr)
-	a.each(func(i int, q *antReq) {
+func judgeToolResultsFirst(tr *check.Traffic, r *check.Reporter) {
+	a := analyze(tr)
+	a.each(func(i int, q *request) {
 		for k := range q.req.Messages {
 			if !q.fresh[k] {
 				continue
@@ -171,8 +171,8 @@ func judgeAntTool003(tr *check.Traffic, r *check.Reporter) {
 					continue
 				}
 				if other >= 0 {
-					r.Add(i, antLoc(&m.Blocks[other], ""), "messages[%d] has a %s block at content[%d] before the tool_result for %s at content[%d]; tool_result blocks must come first",
-						k, antWireType(&m.Blocks[other]), other, b.ToolCallID, p)
+					r.Add(i, blockLoc(&m.Blocks[other], ""), "messages[%d] has a %s block at content[%d] before the tool_result for %s at content[%d]; tool_result blocks must come first",
+						k, wireType(&m.Blocks[other]), other, b.ToolCallID, p)
 					break
 				}
 			}
@@ -180,9 +180,9 @@ func judgeAntTool003(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-func judgeAntTool004(tr *check.Traffic, r *check.Reporter) {
-	a := antAnalyze(tr)
-	a.each(func(i int, q *antReq) {
+func judgeToolUseIDs(tr *check.Traffic, r *check.Reporter) {
+	a := analyze(tr)
+	a.each(func(i int, q *request) {
 		seen := make(map[string]*traffic.Block, len(q.calls)) // id → its first use
 		for _, c := range q.calls {
 			b := c.block
@@ -193,11 +193,11 @@ func judgeAntTool004(tr *check.Traffic, r *check.Reporter) {
 			if !q.fresh[c.msg] {
 				continue
 			}
-			if !antToolIDRe.MatchString(b.ID) {
-				r.Add(i, antLoc(b, "id"), "tool_use id %q does not match %s", b.ID, antToolIDRe)
+			if !toolIDRe.MatchString(b.ID) {
+				r.Add(i, blockLoc(b, "id"), "tool_use id %q does not match %s", b.ID, toolIDRe)
 			}
 			if dup && b.ID != "" {
-				r.AddSeverity(check.SeverityInfo, i, antLoc(b, "id"), "tool_use id %q is used again (first at %s); ids should be unique in a conversation", b.ID, antLoc(first, "id"))
+				r.AddSeverity(check.SeverityInfo, i, blockLoc(b, "id"), "tool_use id %q is used again (first at %s); ids should be unique in a conversation", b.ID, blockLoc(first, "id"))
 			}
 		}
 		for k := range q.req.Messages {
@@ -210,31 +210,31 @@ func judgeAntTool004(tr *check.Traffic, r *check.Reporter) {
 				if b.WireType != "server_tool_use" {
 					continue // read the raw id only where it is judged
 				}
-				if id := antRawID(b); !antServerIDRe.MatchString(id) {
-					r.Add(i, antLoc(b, "id"), "server_tool_use id %q does not match %s", id, antServerIDRe)
+				if id := rawID(b); !serverIDRe.MatchString(id) {
+					r.Add(i, blockLoc(b, "id"), "server_tool_use id %q does not match %s", id, serverIDRe)
 				}
 			}
 		}
 	})
 }
 
-// antRawID reads the id of a block the model keeps raw (server_tool_use).
-func antRawID(b *traffic.Block) string {
+// rawID reads the id of a block the model keeps raw (server_tool_use).
+func rawID(b *traffic.Block) string {
 	fields, err := rawjson.Fields(b.Raw)
 	if err != nil {
 		return ""
 	}
 	for _, f := range fields {
 		if f.Key == "id" {
-			return antStr(f.Value)
+			return str(f.Value)
 		}
 	}
 	return ""
 }
 
-func judgeAntTool005(tr *check.Traffic, r *check.Reporter) {
-	a := antAnalyze(tr)
-	a.each(func(i int, q *antReq) {
+func judgeToolInputUnchanged(tr *check.Traffic, r *check.Reporter) {
+	a := analyze(tr)
+	a.each(func(i int, q *request) {
 		for _, c := range q.calls {
 			o := c.origin
 			if o == nil || o.unfinished || !q.fresh[c.msg] {
@@ -242,7 +242,7 @@ func judgeAntTool005(tr *check.Traffic, r *check.Reporter) {
 			}
 			b := c.block
 			if b.Name != o.block.Name {
-				r.Add(i, antLoc(b, "name"), "tool_use %s is echoed with name %q; %s produced it with name %q", b.ID, b.Name, antFrom(o), o.block.Name)
+				r.Add(i, blockLoc(b, "name"), "tool_use %s is echoed with name %q; %s produced it with name %q", b.ID, b.Name, originName(o), o.block.Name)
 			}
 			want, got := rawjson.Compact(o.block.Input), rawjson.Compact(b.Input)
 			if string(want) == string(got) {
@@ -257,15 +257,15 @@ func judgeAntTool005(tr *check.Traffic, r *check.Reporter) {
 			case rawjson.Equal(want, got):
 				what = "the same value re-encoded (key order or number format)"
 			}
-			f := r.AddSeverity(sev, i, antLoc(b, "input"), "tool_use %s input differs from the one %s produced: %s", b.ID, antFrom(o), what)
+			f := r.AddSeverity(sev, i, blockLoc(b, "input"), "tool_use %s input differs from the one %s produced: %s", b.ID, originName(o), what)
 			f.Diff = diff.Bytes(want, got)
 		}
 	})
 }
 
-func judgeAntCancel001(tr *check.Traffic, r *check.Reporter) {
-	a := antAnalyze(tr)
-	a.each(func(i int, q *antReq) {
+func judgeCancelledAnswered(tr *check.Traffic, r *check.Reporter) {
+	a := analyze(tr)
+	a.each(func(i int, q *request) {
 		msgs := q.req.Messages
 		for k := range msgs {
 			m := &msgs[k]
@@ -274,13 +274,13 @@ func judgeAntCancel001(tr *check.Traffic, r *check.Reporter) {
 				if k+1 >= len(msgs) || msgs[k+1].Role != traffic.RoleUser || !q.fresh[k+1] {
 					continue
 				}
-				missing, _ := antUnanswered(msgs, k)
+				missing, _ := unanswered(msgs, k)
 				if len(missing) == 0 {
 					continue
 				}
-				if said := antUserText(&msgs[k+1]); antInterrupted.MatchString(said) {
-					r.Add(i, antLoc(missing[0], "id"), "tool_use %s of messages[%d] was cancelled (messages[%d] says %q) but has no tool_result; answer it with is_error:true and an explanation",
-						antIDs(missing), k, k+1, antShortText(said))
+				if said := userText(&msgs[k+1]); interrupted.MatchString(said) {
+					r.Add(i, blockLoc(missing[0], "id"), "tool_use %s of messages[%d] was cancelled (messages[%d] says %q) but has no tool_result; answer it with is_error:true and an explanation",
+						idList(missing), k, k+1, shortText(said))
 				}
 			case traffic.RoleUser:
 				if !q.fresh[k] {
@@ -291,12 +291,12 @@ func judgeAntCancel001(tr *check.Traffic, r *check.Reporter) {
 					if b.Type != traffic.BlockToolResult {
 						continue
 					}
-					text := antText(b)
+					text := resultText(b)
 					switch {
-					case b.IsError && strings.TrimSpace(text) == "" && !antHasMedia(b):
-						r.AddSeverity(check.SeverityInfo, i, antLoc(b, "content"), "error tool_result for %s has no explanation; say what happened (cancelled, denied, failed)", b.ToolCallID)
-					case !b.IsError && len(text) <= 500 && antCancelWords.MatchString(text):
-						r.AddSeverity(check.SeverityInfo, i, antLoc(b, "is_error"), "tool_result for %s reads as a cancellation (%q) but is_error is not true", b.ToolCallID, antShortText(text))
+					case b.IsError && strings.TrimSpace(text) == "" && !hasMedia(b):
+						r.AddSeverity(check.SeverityInfo, i, blockLoc(b, "content"), "error tool_result for %s has no explanation; say what happened (cancelled, denied, failed)", b.ToolCallID)
+					case !b.IsError && len(text) <= 500 && cancelWords.MatchString(text):
+						r.AddSeverity(check.SeverityInfo, i, blockLoc(b, "is_error"), "tool_result for %s reads as a cancellation (%q) but is_error is not true", b.ToolCallID, shortText(text))
 					}
 				}
 			}
@@ -304,7 +304,7 @@ func judgeAntCancel001(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-func antHasMedia(b *traffic.Block) bool {
+func hasMedia(b *traffic.Block) bool {
 	for i := range b.Content {
 		if t := b.Content[i].Type; t != traffic.BlockText {
 			return true
@@ -313,7 +313,7 @@ func antHasMedia(b *traffic.Block) bool {
 	return false
 }
 
-func antShortText(s string) string {
+func shortText(s string) string {
 	s = strings.TrimSpace(s)
 	if r := []rune(s); len(r) > 60 {
 		return string(r[:60]) + "…"
@@ -321,38 +321,58 @@ func antShortText(s string) string {
 	return s
 }
 
-func judgeAntCancel002(tr *check.Traffic, r *check.Reporter) {
-	a := antAnalyze(tr)
-	a.each(func(i int, q *antReq) {
+func judgeNothingCutOffPersisted(tr *check.Traffic, r *check.Reporter) {
+	a := analyze(tr)
+	a.each(func(i int, q *request) {
 		for _, e := range q.echoes {
 			if o := e.origin; o != nil && o.unfinished && q.fresh[e.msg] {
 				why := "never stopped"
-				if antPayload(o.block) == "" {
+				if payloadOf(o.block) == "" {
 					why = "no signature"
 				}
-				r.Add(i, antLoc(e.block, ""), "%s block comes from %s, whose stream was cut off before the block was finished (%s); a partial message must not be persisted",
-					e.block.Type, antFrom(o), why)
+				r.Add(i, blockLoc(e.block, ""), "%s block comes from %s, whose stream was cut off before the block was finished (%s); a partial message must not be persisted",
+					e.block.Type, originName(o), why)
 			}
 		}
 		for _, c := range q.calls {
 			if o := c.origin; o != nil && o.unfinished && q.fresh[c.msg] {
-				r.Add(i, antLoc(c.block, ""), "tool_use %s comes from %s, whose stream was cut off before its input was complete; it must not be executed or persisted",
-					c.block.ID, antFrom(o))
+				r.Add(i, blockLoc(c.block, ""), "tool_use %s comes from %s, whose stream was cut off before its input was complete; it must not be executed or persisted",
+					c.block.ID, originName(o))
 			}
 		}
 		for k := range q.req.Messages {
 			if q.fresh[k] {
-				antCutText(a, q, k, i, r)
+				cutText(a, q, k, i, r)
 			}
 		}
 	})
 }
 
-// antCutText reports (warning) assistant message k of q when it keeps the
+// answeredAgain reports whether a call after src and before at
+// answered whole with text: a failed stream retried, the same answer
+// served again, which is what the request echoes.
+func answeredAgain(a *analysis, src, at int, text string) bool {
+	for j := src + 1; j < at && j < len(a.tr.Exchanges); j++ {
+		ex := &a.tr.Exchanges[j]
+		if ex.Wire != traffic.WireAnthropic || ex.Response == nil || ex.Response.Stream != nil && !ex.Response.Stream.Complete {
+			continue
+		}
+		if out := a.output(j); out != nil {
+			for _, b := range out.Blocks {
+				if b.Type == traffic.BlockText && b.Text == text {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// cutText reports (warning) assistant message k of q when it keeps the
 // text a cut-off stream was writing: the API accepts it, but the model then
 // reads a half answer the user stopped as one it finished. A next user
 // message that says so (interrupted, stopped, cancelled) makes it an info.
-func antCutText(a *antTraffic, q *antReq, k, at int, r *check.Reporter) {
+func cutText(a *analysis, q *request, k, at int, r *check.Reporter) {
 	m := &q.req.Messages[k]
 	if m.Role != traffic.RoleAssistant || q.origin[k] < 0 {
 		return
@@ -369,24 +389,27 @@ func antCutText(a *antTraffic, q *antReq, k, at int, r *check.Reporter) {
 	if last.Type != traffic.BlockText || strings.TrimSpace(last.Text) == "" {
 		return
 	}
+	if answeredAgain(a, q.origin[k], at, last.Text) {
+		return
+	}
 	for _, b := range m.Blocks {
 		if b.Type != traffic.BlockText || b.Text != last.Text {
 			continue
 		}
-		if k+1 < len(q.req.Messages) && antSaysInterrupted(&q.req.Messages[k+1]) {
-			r.AddSeverity(check.SeverityInfo, at, antLoc(&b, "text"), "text block keeps the partial answer of interaction %d, whose stream was cut off mid-text; the next user message says it was interrupted",
+		if k+1 < len(q.req.Messages) && saysInterrupted(&q.req.Messages[k+1]) {
+			r.AddSeverity(check.SeverityInfo, at, blockLoc(&b, "text"), "text block keeps the partial answer of interaction %d, whose stream was cut off mid-text; the next user message says it was interrupted",
 				q.origin[k])
 			return
 		}
-		r.AddSeverity(check.SeverityWarning, at, antLoc(&b, "text"), "text block keeps the partial answer of interaction %d, whose stream was cut off mid-text: the model will read an answer the user stopped as one it finished; drop the cut-off message, or tell the model it was interrupted",
+		r.AddSeverity(check.SeverityWarning, at, blockLoc(&b, "text"), "text block keeps the partial answer of interaction %d, whose stream was cut off mid-text: the model will read an answer the user stopped as one it finished; drop the cut-off message, or tell the model it was interrupted",
 			q.origin[k])
 		return
 	}
 }
 
-// antSaysInterrupted reports whether a user message tells the model its
+// saysInterrupted reports whether a user message tells the model its
 // previous answer was cut off.
-func antSaysInterrupted(m *traffic.Message) bool {
+func saysInterrupted(m *traffic.Message) bool {
 	for _, b := range m.Blocks {
 		t := strings.ToLower(b.Text)
 		for _, w := range []string{"interrupt", "stopped", "cancel", "cut off"} {

@@ -19,21 +19,21 @@ import (
 // raw JSON, so a re-encoding that keeps every value (whitespace, escapes of
 // opaque tokens) is not a difference.
 
-// antKey is a block's opaque token as map-key bytes: the token without its
+// payloadBytes is a block's opaque token as map-key bytes: the token without its
 // quotes when it has no escapes (no allocation), else its decoded value.
-func antKey(raw json.RawMessage) []byte {
+func payloadBytes(raw json.RawMessage) []byte {
 	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
 		return raw[1 : len(raw)-1]
 	}
 	if len(raw) == 0 {
 		return nil
 	}
-	return []byte(antStr(raw))
+	return []byte(str(raw))
 }
 
-// antStr decodes a raw JSON string token; a token that is not a string is
+// str decodes a raw JSON string token; a token that is not a string is
 // kept as its bytes, so it still compares unequal to every string.
-func antStr(raw json.RawMessage) string {
+func str(raw json.RawMessage) string {
 	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
 		return string(raw[1 : len(raw)-1])
 	}
@@ -43,8 +43,8 @@ func antStr(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// antBlockView is a block as the prefix diff shows it.
-type antBlockView struct {
+// blockView is a block as the prefix diff shows it.
+type blockView struct {
 	Type      string
 	Text      string            `json:",omitempty"`
 	Signature string            `json:",omitempty"`
@@ -55,33 +55,33 @@ type antBlockView struct {
 	Input     string            `json:",omitempty"`
 	ToolUseID string            `json:",omitempty"`
 	IsError   bool              `json:",omitempty"`
-	Content   []antBlockView    `json:",omitempty"`
+	Content   []blockView       `json:",omitempty"`
 	Result    string            `json:",omitempty"`
 	Raw       string            `json:",omitempty"`
 	Extra     map[string]string `json:",omitempty"`
 }
 
-// antMessageView is a message as the prefix diff shows it.
-type antMessageView struct {
+// messageView is a message as the prefix diff shows it.
+type messageView struct {
 	Role   string
-	Blocks []antBlockView
+	Blocks []blockView
 	Extra  map[string]string
 }
 
-// antToolView is a tool definition as the prefix diff shows it.
-type antToolView struct {
+// toolView is a tool definition as the prefix diff shows it.
+type toolView struct {
 	Name       string
 	Definition string
 }
 
-func antCompact(raw json.RawMessage) string {
+func compact(raw json.RawMessage) string {
 	if len(raw) == 0 {
 		return ""
 	}
 	return string(rawjson.Compact(thread.WithoutCacheControl(raw)))
 }
 
-func antExtraView(m map[string]json.RawMessage) map[string]string {
+func extraView(m map[string]json.RawMessage) map[string]string {
 	var out map[string]string
 	for k, v := range m {
 		if k == thread.CacheControl {
@@ -90,18 +90,18 @@ func antExtraView(m map[string]json.RawMessage) map[string]string {
 		if out == nil {
 			out = map[string]string{}
 		}
-		out[k] = antCompact(v)
+		out[k] = compact(v)
 	}
 	return out
 }
 
-func antViewBlock(b *traffic.Block) antBlockView {
-	v := antBlockView{
+func viewBlock(b *traffic.Block) blockView {
+	v := blockView{
 		Type: string(b.Type), Text: b.Text,
-		Signature: antStr(b.Signature), Data: antStr(b.Data), Source: antCompact(b.Source),
-		ID: b.ID, Name: b.Name, Input: antCompact(b.Input),
+		Signature: str(b.Signature), Data: str(b.Data), Source: compact(b.Source),
+		ID: b.ID, Name: b.Name, Input: compact(b.Input),
 		ToolUseID: b.ToolCallID, IsError: b.IsError,
-		Result: antCompact(b.ResultRaw), Raw: antCompact(b.Raw), Extra: antExtraView(b.Extra),
+		Result: compact(b.ResultRaw), Raw: compact(b.Raw), Extra: extraView(b.Extra),
 	}
 	if b.WireType != "" {
 		v.Type = b.WireType
@@ -113,27 +113,27 @@ func antViewBlock(b *traffic.Block) antBlockView {
 		v.Data = ""
 	}
 	for i := range b.Content {
-		v.Content = append(v.Content, antViewBlock(&b.Content[i]))
+		v.Content = append(v.Content, viewBlock(&b.Content[i]))
 	}
 	return v
 }
 
-func antViewBlocks(bs []traffic.Block) []antBlockView {
-	out := make([]antBlockView, 0, len(bs))
+func viewBlocks(bs []traffic.Block) []blockView {
+	out := make([]blockView, 0, len(bs))
 	for i := range bs {
-		out = append(out, antViewBlock(&bs[i]))
+		out = append(out, viewBlock(&bs[i]))
 	}
 	return out
 }
 
-func antViewMessage(m *traffic.Message) antMessageView {
-	return antMessageView{Role: string(m.Role), Blocks: antViewBlocks(m.Blocks), Extra: antExtraView(m.Extra)}
+func viewMessage(m *traffic.Message) messageView {
+	return messageView{Role: string(m.Role), Blocks: viewBlocks(m.Blocks), Extra: extraView(m.Extra)}
 }
 
-func antViewTools(tools []traffic.Tool) []antToolView {
-	out := make([]antToolView, 0, len(tools))
+func viewTools(tools []traffic.Tool) []toolView {
+	out := make([]toolView, 0, len(tools))
 	for _, t := range tools {
-		out = append(out, antToolView{Name: t.Name, Definition: antCompact(t.Raw)})
+		out = append(out, toolView{Name: t.Name, Definition: compact(t.Raw)})
 	}
 	return out
 }

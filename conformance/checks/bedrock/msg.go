@@ -7,7 +7,7 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-func judgeMsg001(tr *check.Traffic, r *check.Reporter) {
+func judgeRolesAlternate(tr *check.Traffic, r *check.Reporter) {
 	requests(tr, func(i int, _ *traffic.Exchange, req *traffic.Request) {
 		for k, m := range req.Messages {
 			switch {
@@ -27,7 +27,7 @@ func orNone(role traffic.Role) string {
 	return string(role)
 }
 
-func judgeMsg002(tr *check.Traffic, r *check.Reporter) {
+func judgeNoBlankText(tr *check.Traffic, r *check.Reporter) {
 	requests(tr, func(i int, _ *traffic.Exchange, req *traffic.Request) {
 		for _, m := range req.Messages {
 			for _, b := range m.Blocks {

@@ -7,7 +7,7 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-func judgeTool001(tr *check.Traffic, r *check.Reporter) {
+func judgeToolUseAnswered(tr *check.Traffic, r *check.Reporter) {
 	requests(tr, func(i int, _ *traffic.Exchange, req *traffic.Request) {
 		msgs := req.Messages
 		for k, m := range msgs {
@@ -53,7 +53,7 @@ func resultIDs(m *traffic.Message) map[string]bool {
 	return ids
 }
 
-func judgeTool002(tr *check.Traffic, r *check.Reporter) {
+func judgeToolConfigWithHistory(tr *check.Traffic, r *check.Reporter) {
 	requests(tr, func(i int, _ *traffic.Exchange, req *traffic.Request) {
 		if _, ok := req.Extra["toolConfig"]; ok {
 			return
@@ -69,7 +69,7 @@ func judgeTool002(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-func judgeTool003(tr *check.Traffic, r *check.Reporter) {
+func judgeErrorResultsExplained(tr *check.Traffic, r *check.Reporter) {
 	requests(tr, func(i int, _ *traffic.Exchange, req *traffic.Request) {
 		for _, m := range req.Messages {
 			for _, b := range m.Blocks {

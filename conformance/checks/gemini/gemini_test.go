@@ -20,8 +20,8 @@ func TestGemEnforcing(t *testing.T) {
 		"gemma-3-27b-it":                        false,
 		"":                                      false,
 	} {
-		if got := gemEnforcing(model); got != want {
-			t.Errorf("gemEnforcing(%q) = %t, want %t", model, got, want)
+		if got := isEnforcing(model); got != want {
+			t.Errorf("isEnforcing(%q) = %t, want %t", model, got, want)
 		}
 	}
 }
@@ -34,13 +34,13 @@ func TestGemSigDummyAndDecoding(t *testing.T) {
 		{`"context_engineering_is_the_way_to_go"`, true, true},
 		{`"skip_thought_signature_validator"`, true, true},
 		{`"Y29udGV4dF9lbmdpbmVlcmluZ19pc190aGVfd2F5X3RvX2dv"`, true, true}, // base64 of the first, as pydantic-ai sends it
-		{`"` + gemSigOf("skip_thought_signature_validator") + `"`, true, true},
+		{`"` + sigOf("skip_thought_signature_validator") + `"`, true, true},
 		{`"c2lnLWE="`, false, true},
 		{`"c2lnLWE"`, false, true},
 		{`"sig a!"`, false, false},
 	}
 	for _, tc := range cases {
-		s := newGemSig(json.RawMessage(tc.raw))
+		s := newSignature(json.RawMessage(tc.raw))
 		if s.dummy != tc.dummy || (s.err == nil) != tc.valid {
 			t.Errorf("%s: dummy %t err %v, want dummy %t valid %t", tc.raw, s.dummy, s.err, tc.dummy, tc.valid)
 		}
@@ -48,7 +48,7 @@ func TestGemSigDummyAndDecoding(t *testing.T) {
 	// The same bytes in either alphabet, padded or not, share a key.
 	keys := []string{}
 	for _, raw := range []string{`"++//Pg=="`, `"--__Pg"`, `"++//Pg"`} {
-		keys = append(keys, newGemSig(json.RawMessage(raw)).key)
+		keys = append(keys, newSignature(json.RawMessage(raw)).key)
 	}
 	if keys[0] != keys[1] || keys[1] != keys[2] {
 		t.Errorf("keys differ: %q", keys)
@@ -65,10 +65,10 @@ func TestGemCancelProblem(t *testing.T) {
 		`null`:                                   true,
 		``:                                       true,
 	} {
-		if got := gemCancelProblem([]byte(resp)) != ""; got != bad {
+		if got := cancelProblem([]byte(resp)) != ""; got != bad {
 			t.Errorf("%s: flagged %t, want %t", resp, got, bad)
 		}
 	}
 }
 
-func gemSigOf(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+func sigOf(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }

@@ -14,7 +14,7 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// gemTraffic is what the Gemini checks learn from one walk over the
+// analysis is what the Gemini checks learn from one walk over the
 // traffic. Every signed part of a recorded response is indexed by its
 // decoded signature bytes, so an echo re-encoded in another base64 alphabet
 // still finds its origin; every request is split into model turns (runs of
@@ -22,33 +22,33 @@ import (
 // per content), and each run is tied to the response it echoes. The walk
 // visits each exchange once and looks origins up in maps, so the checks
 // stay linear in the size of the traffic.
-type gemTraffic struct {
-	reqs []*gemReq // by exchange index; nil where there is no decoded Gemini request
+type analysis struct {
+	reqs []*resolvedRequest // by exchange index; nil where there is no decoded Gemini request
 }
 
-// gemOutput is one model content a recorded response produced.
-type gemOutput struct {
+// output is one model content a recorded response produced.
+type output struct {
 	ex      int
 	msg     *traffic.Message
 	partial bool         // the stream ended before this candidate's finishReason
-	sigs    []*gemSig    // per block: its signature, nil when it has none
+	sigs    []*signature // per block: its signature, nil when it has none
 	before  []int        // per block: how many functionCall blocks precede it
 	calls   []int        // block indexes of the functionCall blocks
 	names   []string     // their names
 	text    string       // the non-thought text, joined
-	blocks  []*gemOrigin // per block, for the signature index
+	blocks  []*source    // per block, for the signature index
 }
 
-// gemOrigin is one block of a recorded response.
-type gemOrigin struct {
-	out *gemOutput
+// source is one block of a recorded response.
+type source struct {
+	out *output
 	pos int // block index in out.msg
 }
 
-func (o *gemOrigin) block() *traffic.Block { return &o.out.msg.Blocks[o.pos] }
+func (o *source) block() *traffic.Block { return &o.out.msg.Blocks[o.pos] }
 
-// gemSig is a thoughtSignature token and what it decodes to.
-type gemSig struct {
+// signature is a thoughtSignature token and what it decodes to.
+type signature struct {
 	raw   json.RawMessage
 	bytes []byte // decoded; nil when the token is not base64
 	err   error  // why it did not decode
@@ -58,16 +58,16 @@ type gemSig struct {
 	key string
 }
 
-// gemDummies are the signatures the thought-signature guide lets a client
+// dummies are the signatures the thought-signature guide lets a client
 // put on calls it wrote itself or imported from another model.
-var gemDummies = []string{"context_engineering_is_the_way_to_go", "skip_thought_signature_validator"}
+var dummies = []string{"context_engineering_is_the_way_to_go", "skip_thought_signature_validator"}
 
-func newGemSig(raw json.RawMessage) *gemSig {
-	s := &gemSig{raw: raw}
+func newSignature(raw json.RawMessage) *signature {
+	s := &signature{raw: raw}
 	s.bytes, s.err = gemini.SignatureBytes(raw)
 	s.key = origin.Value(raw)
 	str, _ := rawjson.String(raw)
-	for _, d := range gemDummies {
+	for _, d := range dummies {
 		if str == d || s.err == nil && string(s.bytes) == d {
 			s.dummy = true
 		}
@@ -75,36 +75,36 @@ func newGemSig(raw json.RawMessage) *gemSig {
 	return s
 }
 
-// gemPart is one part of a request's contents.
-type gemPart struct {
+// requestPart is one part of a request's contents.
+type requestPart struct {
 	msg, pos int // content index, part index
 	b        *traffic.Block
-	run      *gemRun    // the model turn it belongs to; nil on the user side
+	run      *modelRun  // the model turn it belongs to; nil on the user side
 	before   int        // functionCall parts before it in its run
-	sig      *gemSig    // its part-level signature; nil when it has none
-	origin   *gemOrigin // the recorded part that produced sig, when indexed
+	sig      *signature // its part-level signature; nil when it has none
+	origin   *source    // the recorded part that produced sig, when indexed
 	// counter is the index of the block of run.out this part echoes, or -1.
 	counter int
 }
 
-// gemRun is a model turn of a request: consecutive model contents.
-type gemRun struct {
+// modelRun is a model turn of a request: consecutive model contents.
+type modelRun struct {
 	first, last int // content indexes
 	current     bool
-	parts       []*gemPart
-	calls       []*gemPart
+	parts       []*requestPart
+	calls       []*requestPart
 	// out is the recorded response content the run echoes: the origin of
 	// one of its signatures, else the response to the latest earlier
 	// request whose contents were exactly those before the run (when they
 	// look alike). nil for a turn no recorded response produced.
-	out *gemOutput
+	out *output
 	// counterpart[k] is the part echoing out's block k, for its calls and
 	// signed blocks; nil where the echo has none.
-	counterpart []*gemPart
+	counterpart []*requestPart
 }
 
-// gemReq is one Gemini request with its model turns resolved.
-type gemReq struct {
+// resolvedRequest is one Gemini request with its model turns resolved.
+type resolvedRequest struct {
 	ex  *traffic.Exchange
 	req *traffic.Request
 	// enforcing: the model validates signatures of the current turn (G2).
@@ -112,17 +112,17 @@ type gemReq struct {
 	// turnStart is the last user content with ordinary content (not only
 	// functionResponse parts): the start of the current turn; -1 if none.
 	turnStart int
-	runs      []*gemRun
-	runOf     []int                 // per content: its run index, or -1
-	signed    []*gemPart            // every part with a part-level signature, in order
-	bySig     map[string][]*gemPart // signed parts by signature key; built by withSig
+	runs      []*modelRun
+	runOf     []int                     // per content: its run index, or -1
+	signed    []*requestPart            // every part with a part-level signature, in order
+	bySig     map[string][]*requestPart // signed parts by signature key; built by withSig
 }
 
 // withSig returns the request's parts that carry the signature key. The
 // map is built on first use: clean traffic rarely needs it.
-func (r *gemReq) withSig(key string) []*gemPart {
+func (r *resolvedRequest) withSig(key string) []*requestPart {
 	if r.bySig == nil {
-		r.bySig = make(map[string][]*gemPart, len(r.signed))
+		r.bySig = make(map[string][]*requestPart, len(r.signed))
 		for _, p := range r.signed {
 			r.bySig[p.sig.key] = append(r.bySig[p.sig.key], p)
 		}
@@ -130,20 +130,20 @@ func (r *gemReq) withSig(key string) []*gemPart {
 	return r.bySig[key]
 }
 
-// gemAnalyze returns the analysis of tr, computed once per traffic: Judge
+// analyze returns the analysis of tr, computed once per traffic: Judge
 // runs the Gemini checks one after the other over the same Traffic.
-func gemAnalyze(tr *check.Traffic) *gemTraffic { return check.Analysis(tr, "gemini", newGemTraffic) }
+func analyze(tr *check.Traffic) *analysis { return check.Analysis(tr, "gemini", newAnalysis) }
 
-// gemIndex is the walk's state: what earlier responses produced.
-type gemIndex struct {
-	outputs [][]*gemOutput // by exchange: its candidates' contents
+// index is the walk's state: what earlier responses produced.
+type index struct {
+	outputs [][]*output // by exchange: its candidates' contents
 	origins *origin.Index
 	// full maps the hash of a request's whole contents to the latest
 	// exchange that sent them and got a model content back.
 	full map[uint64]int
 	// decoded caches each distinct token's decoding: a growing history
 	// echoes every signature again in every request.
-	decoded map[string]*gemSig
+	decoded map[string]*signature
 	h       *thread.Hasher // without payloads: a request's contents whatever its signatures
 	// threads has every request's message fingerprints with payloads:
 	// those of a message without any are the ones h gives. nil: none.
@@ -156,22 +156,22 @@ type gemIndex struct {
 }
 
 // sig returns the decoded signature of a raw token.
-func (x *gemIndex) sig(raw json.RawMessage) *gemSig {
+func (x *index) sig(raw json.RawMessage) *signature {
 	if s, ok := x.decoded[string(raw)]; ok {
 		return s
 	}
-	s := newGemSig(raw)
+	s := newSignature(raw)
 	x.decoded[string(raw)] = s
 	return s
 }
 
-func newGemTraffic(tr *check.Traffic) *gemTraffic {
-	g := &gemTraffic{reqs: make([]*gemReq, len(tr.Exchanges))}
-	x := &gemIndex{
-		outputs: make([][]*gemOutput, len(tr.Exchanges)),
+func newAnalysis(tr *check.Traffic) *analysis {
+	g := &analysis{reqs: make([]*resolvedRequest, len(tr.Exchanges))}
+	x := &index{
+		outputs: make([][]*output, len(tr.Exchanges)),
 		origins: origin.Of(tr),
 		full:    map[uint64]int{},
-		decoded: map[string]*gemSig{},
+		decoded: map[string]*signature{},
 		h:       thread.HasherFor(tr, traffic.WireGemini).WithoutPayloads(),
 		threads: thread.Of(tr),
 	}
@@ -187,7 +187,7 @@ func newGemTraffic(tr *check.Traffic) *gemTraffic {
 			// A live judgement keeps the last request's findings only, and
 			// the first request judged echoes nothing the traffic holds (its
 			// origins come before it): its parts cannot make a finding of
-			// the last one a repeat (gemOnce). Its hashes are enough: the
+			// the last one a repeat (reportedFaults). Its hashes are enough: the
 			// last request may extend it, or echo its answer.
 			whole = x.hash(i, ex.Request)[len(ex.Request.Messages)]
 		default:
@@ -203,12 +203,12 @@ func newGemTraffic(tr *check.Traffic) *gemTraffic {
 
 // response describes the model contents of ex's response, one per
 // candidate; nil when there is none.
-func (x *gemIndex) response(ex *traffic.Exchange) []*gemOutput {
+func (x *index) response(ex *traffic.Exchange) []*output {
 	resp := ex.Response
 	if resp == nil || len(resp.Output) == 0 {
 		return nil
 	}
-	outs := make([]*gemOutput, len(resp.Output))
+	outs := make([]*output, len(resp.Output))
 	for k := range resp.Output {
 		o := x.newOutput(ex.Index, &resp.Output[k])
 		if st := resp.Stream; st != nil {
@@ -220,7 +220,7 @@ func (x *gemIndex) response(ex *traffic.Exchange) []*gemOutput {
 }
 
 // first is the first candidate's content of exchange e's response, or nil.
-func (x *gemIndex) first(e int) *gemOutput {
+func (x *index) first(e int) *output {
 	if len(x.outputs[e]) == 0 {
 		return nil
 	}
@@ -229,7 +229,7 @@ func (x *gemIndex) first(e int) *gemOutput {
 
 // signed is the recorded part that carried signature s latest in a
 // response before exchange before, or nil.
-func (x *gemIndex) signed(s *gemSig, before int) *gemOrigin {
+func (x *index) signed(s *signature, before int) *source {
 	if s.dummy {
 		return nil
 	}
@@ -240,15 +240,15 @@ func (x *gemIndex) signed(s *gemSig, before int) *gemOrigin {
 	return x.outputs[o.Exchange][o.Output].blocks[o.Block]
 }
 
-func (x *gemIndex) newOutput(ex int, m *traffic.Message) *gemOutput {
+func (x *index) newOutput(ex int, m *traffic.Message) *output {
 	n := len(m.Blocks)
-	o := &gemOutput{ex: ex, msg: m, sigs: make([]*gemSig, n), before: make([]int, n), blocks: make([]*gemOrigin, n)}
+	o := &output{ex: ex, msg: m, sigs: make([]*signature, n), before: make([]int, n), blocks: make([]*source, n)}
 	calls := 0
 	var text strings.Builder
 	for j := range m.Blocks {
 		b := &m.Blocks[j]
 		o.before[j] = calls
-		o.blocks[j] = &gemOrigin{out: o, pos: j}
+		o.blocks[j] = &source{out: o, pos: j}
 		if b.Signature != nil {
 			o.sigs[j] = x.sig(b.Signature)
 		}
@@ -267,13 +267,13 @@ func (x *gemIndex) newOutput(ex int, m *traffic.Message) *gemOutput {
 
 // request analyses the request of exchange at against the index and returns it with the
 // hash of its whole contents.
-func (x *gemIndex) request(at int, ex *traffic.Exchange) (*gemReq, uint64) {
+func (x *index) request(at int, ex *traffic.Exchange) (*resolvedRequest, uint64) {
 	req := ex.Request
-	r := &gemReq{ex: ex, req: req, enforcing: gemEnforcing(req.Model), turnStart: -1,
+	r := &resolvedRequest{ex: ex, req: req, enforcing: isEnforcing(req.Model), turnStart: -1,
 		runOf: make([]int, len(req.Messages))}
 	prefix := x.hash(at, req)
 	for i := range req.Messages {
-		if m := &req.Messages[i]; m.Role != traffic.RoleAssistant && gemOrdinary(m) {
+		if m := &req.Messages[i]; m.Role != traffic.RoleAssistant && ordinary(m) {
 			r.turnStart = i
 		}
 	}
@@ -296,11 +296,11 @@ func (x *gemIndex) request(at int, ex *traffic.Exchange) (*gemReq, uint64) {
 		}
 	}
 	// Pointers into these stay valid: they never grow past their size.
-	parts := make([]gemPart, 0, n)
-	runs := make([]gemRun, 0, nRuns)
-	inRuns := make([]*gemPart, 0, nInRuns) // each run's parts, run after run
-	r.runs = make([]*gemRun, 0, nRuns)
-	var run *gemRun
+	parts := make([]requestPart, 0, n)
+	runs := make([]modelRun, 0, nRuns)
+	inRuns := make([]*requestPart, 0, nInRuns) // each run's parts, run after run
+	r.runs = make([]*modelRun, 0, nRuns)
+	var run *modelRun
 	runFrom := 0 // where run's parts begin in inRuns
 	for i := range req.Messages {
 		m := &req.Messages[i]
@@ -309,7 +309,7 @@ func (x *gemIndex) request(at int, ex *traffic.Exchange) (*gemReq, uint64) {
 			run = nil
 		} else {
 			if run == nil {
-				runs = append(runs, gemRun{first: i, current: i > r.turnStart})
+				runs = append(runs, modelRun{first: i, current: i > r.turnStart})
 				run = &runs[len(runs)-1]
 				r.runs = append(r.runs, run)
 				runFrom = len(inRuns)
@@ -322,7 +322,7 @@ func (x *gemIndex) request(at int, ex *traffic.Exchange) (*gemReq, uint64) {
 			if run == nil && b.Signature == nil {
 				continue // an unsigned user-side part: nothing to judge
 			}
-			parts = append(parts, gemPart{msg: i, pos: j, b: b, run: run, counter: -1})
+			parts = append(parts, requestPart{msg: i, pos: j, b: b, run: run, counter: -1})
 			p := &parts[len(parts)-1]
 			if b.Signature != nil {
 				p.sig = x.sig(b.Signature)
@@ -349,7 +349,7 @@ func (x *gemIndex) request(at int, ex *traffic.Exchange) (*gemReq, uint64) {
 // prefix[k] hashes contents[:k], whatever their signatures. A request that
 // extends the one hashed before in memory takes over its hashes, and a
 // content without signatures takes the fingerprint threading gave it.
-func (x *gemIndex) hash(at int, req *traffic.Request) []uint64 {
+func (x *index) hash(at int, req *traffic.Request) []uint64 {
 	prefix := make([]uint64, len(req.Messages)+1)
 	hashed := 0
 	if thread.StartsWith(req.Messages, x.lastMsgs) {
@@ -376,7 +376,7 @@ func (x *gemIndex) hash(at int, req *traffic.Request) []uint64 {
 
 // bind ties a run to the response content it echoes and pairs its parts
 // with that content's blocks.
-func (x *gemIndex) bind(run *gemRun, before uint64) {
+func (x *index) bind(run *modelRun, before uint64) {
 	for _, p := range run.parts {
 		if p.origin != nil {
 			run.out = p.origin.out
@@ -384,19 +384,19 @@ func (x *gemIndex) bind(run *gemRun, before uint64) {
 		}
 	}
 	if run.out == nil {
-		if e, ok := x.full[before]; ok && x.first(e) != nil && gemAlike(run, x.first(e)) {
+		if e, ok := x.full[before]; ok && x.first(e) != nil && alike(run, x.first(e)) {
 			run.out = x.first(e)
 		}
 	}
 	if run.out != nil {
-		gemPair(run)
+		pair(run)
 	}
 }
 
-// gemAlike reports whether a run looks like an echo of out: a call of the
+// alike reports whether a run looks like an echo of out: a call of the
 // same name, or the same text. A client that rewrote the model's answer
 // sent something else, and its signatures are not judged as echoes.
-func gemAlike(run *gemRun, out *gemOutput) bool {
+func alike(run *modelRun, out *output) bool {
 	for _, p := range run.calls {
 		if slices.Contains(out.names, p.b.Name) {
 			return true
@@ -411,12 +411,12 @@ func gemAlike(run *gemRun, out *gemOutput) bool {
 	return text != "" && text == out.text
 }
 
-// gemPair pairs the run's parts with the blocks of run.out: calls in order
+// pair pairs the run's parts with the blocks of run.out: calls in order
 // by name, and each signed non-call block with the first unpaired part of
 // the same kind and text that follows as many calls.
-func gemPair(run *gemRun) {
+func pair(run *modelRun) {
 	out := run.out
-	run.counterpart = make([]*gemPart, len(out.msg.Blocks))
+	run.counterpart = make([]*requestPart, len(out.msg.Blocks))
 	cursor := 0
 	for _, k := range out.calls {
 		name := out.msg.Blocks[k].Name
@@ -434,7 +434,7 @@ func gemPair(run *gemRun) {
 			continue
 		}
 		for _, p := range run.parts {
-			if p.counter < 0 && p.before == out.before[k] && gemSamePart(b, p.b) {
+			if p.counter < 0 && p.before == out.before[k] && samePart(b, p.b) {
 				run.counterpart[k], p.counter = p, k
 				break
 			}
@@ -442,52 +442,52 @@ func gemPair(run *gemRun) {
 	}
 }
 
-// gemKind classes a part for comparisons.
-type gemKind int
+// partKind classes a part for comparisons.
+type partKind int
 
 const (
-	gemKindOther gemKind = iota
-	gemKindCall
-	gemKindResult
-	gemKindText
-	gemKindThought
-	gemKindEmpty // a text or thought part with empty text, or a signature-only part
+	kindOther partKind = iota
+	kindCall
+	kindResult
+	kindText
+	kindThought
+	kindEmpty // a text or thought part with empty text, or a signature-only part
 )
 
-func gemKindOf(b *traffic.Block) gemKind {
+func kindOf(b *traffic.Block) partKind {
 	switch b.Type {
 	case traffic.BlockToolCall:
-		return gemKindCall
+		return kindCall
 	case traffic.BlockToolResult:
-		return gemKindResult
+		return kindResult
 	case traffic.BlockText, traffic.BlockThinking:
 		switch {
 		case b.Text == "":
-			return gemKindEmpty
+			return kindEmpty
 		case b.Type == traffic.BlockThinking:
-			return gemKindThought
+			return kindThought
 		}
-		return gemKindText
+		return kindText
 	}
-	return gemKindOther
+	return kindOther
 }
 
-// gemSamePart reports whether an echoed non-call part stands for the
+// samePart reports whether an echoed non-call part stands for the
 // recorded one: same kind and same text.
-func gemSamePart(rec, echo *traffic.Block) bool {
-	k := gemKindOf(rec)
-	if k != gemKindOf(echo) {
+func samePart(rec, echo *traffic.Block) bool {
+	k := kindOf(rec)
+	if k != kindOf(echo) {
 		return false
 	}
-	if k == gemKindOther {
+	if k == kindOther {
 		return rec.Type == echo.Type && rec.WireType == echo.WireType
 	}
 	return rec.Text == echo.Text
 }
 
-// gemOrdinary reports whether a user-side content carries something other
+// ordinary reports whether a user-side content carries something other
 // than function responses: it then opens a new turn (G2).
-func gemOrdinary(m *traffic.Message) bool {
+func ordinary(m *traffic.Message) bool {
 	for i := range m.Blocks {
 		if m.Blocks[i].Type != traffic.BlockToolResult {
 			return true
@@ -496,13 +496,13 @@ func gemOrdinary(m *traffic.Message) bool {
 	return false
 }
 
-// gemEnforcing reports whether the model validates the signatures of the
+// isEnforcing reports whether the model validates the signatures of the
 // current turn. Gemini 3 does (G2); 2.5 and older, Gemma, and Gemini 3 Pro
 // Image do not, so there a missing or wrong signature degrades answers
 // instead of failing the request. The moving "-latest" aliases point at
 // current models and count as enforcing; a name that says nothing (no
 // model in the URL) does not, to raise no error that the model may not.
-func gemEnforcing(model string) bool {
+func isEnforcing(model string) bool {
 	m := model[strings.LastIndexByte(model, '/')+1:]
 	rest, ok := strings.CutPrefix(m, "gemini-")
 	if !ok || strings.Contains(m, "-image") {

@@ -31,7 +31,7 @@ func TestRequestPrefixTakenOver(t *testing.T) {
 		tr.Exchanges = append(tr.Exchanges, ex)
 		contents = append(contents, `{"role":"model","parts":[`+call+`]}`, fmt.Sprintf(`{"role":"user","parts":[{"functionResponse":{"name":"step_%d","response":{"output":"ok"}}}]}`, turn))
 	}
-	x := &gemIndex{full: map[uint64]int{}, decoded: map[string]*gemSig{}, outputs: make([][]*gemOutput, len(tr.Exchanges)),
+	x := &index{full: map[uint64]int{}, decoded: map[string]*signature{}, outputs: make([][]*output, len(tr.Exchanges)),
 		h: thread.HasherFor(tr, traffic.WireGemini).WithoutPayloads(), threads: thread.Of(tr)}
 	shared := 0
 	for i := range tr.Exchanges {
@@ -40,7 +40,7 @@ func TestRequestPrefixTakenOver(t *testing.T) {
 			shared++
 		}
 		_, whole := x.request(i, ex)
-		alone := &gemIndex{full: map[uint64]int{}, decoded: map[string]*gemSig{}, outputs: x.outputs,
+		alone := &index{full: map[uint64]int{}, decoded: map[string]*signature{}, outputs: x.outputs,
 			h: thread.NewHasher(traffic.WireGemini).WithoutPayloads()}
 		if _, want := alone.request(i, ex); whole != want {
 			t.Errorf("request %d: whole-contents hash %x, want %x as worked out alone", i, whole, want)

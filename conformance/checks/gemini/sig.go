@@ -6,10 +6,10 @@ import (
 	"github.com/llmtck/llmtck/providers/gemini"
 )
 
-// judgeGemSig001 reports thoughtSignatures nested inside a functionCall or
+// judgeSignatureBesideCall reports thoughtSignatures nested inside a functionCall or
 // functionResponse object instead of beside it.
-func judgeGemSig001(tr *check.Traffic, r *check.Reporter) {
-	for _, q := range gemAnalyze(tr).reqs {
+func judgeSignatureBesideCall(tr *check.Traffic, r *check.Reporter) {
+	for _, q := range analyze(tr).reqs {
 		if q == nil {
 			continue
 		}
@@ -25,11 +25,11 @@ func judgeGemSig001(tr *check.Traffic, r *check.Reporter) {
 	}
 }
 
-// judgeGemSig002 reports function calls that lost the signature their
+// judgeCurrentTurnSigned reports function calls that lost the signature their
 // response gave them, and current-turn steps whose first call has none.
-func judgeGemSig002(tr *check.Traffic, r *check.Reporter) {
-	once := gemOnce{}
-	for _, q := range gemAnalyze(tr).reqs {
+func judgeCurrentTurnSigned(tr *check.Traffic, r *check.Reporter) {
+	once := reportedFaults{}
+	for _, q := range analyze(tr).reqs {
 		if q == nil {
 			continue
 		}
@@ -50,21 +50,21 @@ func judgeGemSig002(tr *check.Traffic, r *check.Reporter) {
 						continue
 					}
 					r.AddSeverity(sev, q.ex.Index, "request."+p.b.Path, "%s of the %s carries no thoughtSignature; %s produced it with one%s",
-						gemDescribe(p.b), gemStep(c, run), gemWhere(o), gemNested(p.b))
+						describe(p.b), step(c, run), originPlace(o), nested(p.b))
 				case p.counter < 0 && strict:
 					r.Add(q.ex.Index, "request."+p.b.Path, "%s opens a step of the current turn without a thoughtSignature, and no recorded response produced it: %s validates signatures of the current turn; a call the client wrote or imported needs the dummy signature%s",
-						gemDescribe(p.b), q.req.Model, gemNested(p.b))
+						describe(p.b), q.req.Model, nested(p.b))
 				}
 			}
 		}
 	}
 }
 
-// judgeGemSig003 compares every echoed signature with the recorded one:
+// judgeSignaturesUnchanged compares every echoed signature with the recorded one:
 // the bytes it decodes to and the part it sits on.
-func judgeGemSig003(tr *check.Traffic, r *check.Reporter) {
-	once := gemOnce{}
-	for _, q := range gemAnalyze(tr).reqs {
+func judgeSignaturesUnchanged(tr *check.Traffic, r *check.Reporter) {
+	once := reportedFaults{}
+	for _, q := range analyze(tr).reqs {
 		if q == nil {
 			continue
 		}
@@ -72,38 +72,38 @@ func judgeGemSig003(tr *check.Traffic, r *check.Reporter) {
 			if p.sig.dummy {
 				continue // synthetic, not an echo: GEM-SIG-005
 			}
-			loc := gemLoc{p.b}
+			loc := partLoc{p.b}
 			current := p.msg > q.turnStart
 			if p.sig.err != nil {
-				r.Add(q.ex.Index, loc.String(), "%s: %v; the API decodes signatures as base64", gemDescribe(p.b), p.sig.err)
+				r.Add(q.ex.Index, loc.String(), "%s: %v; the API decodes signatures as base64", describe(p.b), p.sig.err)
 				continue
 			}
 			switch {
 			case p.origin != nil:
-				gemJudgeMoved(r, once, q, p, current, loc)
+				judgeMoved(r, once, q, p, current, loc)
 			case p.run != nil && p.counter >= 0:
 				rec := p.run.out.sigs[p.counter]
 				o := p.run.out.blocks[p.counter]
-				sev := gemSeverity(o.block(), p.b, current, q.enforcing)
+				sev := severity(o.block(), p.b, current, q.enforcing)
 				if !once.first(sev, "bytes", o) {
 					continue
 				}
 				if rec == nil {
-					r.AddSeverity(sev, q.ex.Index, loc.String(), "%s carries a signature that no recorded response produced; %s gave this part none", gemDescribe(p.b), gemWhere(o))
+					r.AddSeverity(sev, q.ex.Index, loc.String(), "%s carries a signature that no recorded response produced; %s gave this part none", describe(p.b), originPlace(o))
 					continue
 				}
-				f := r.AddSeverity(sev, q.ex.Index, loc.String(), "thoughtSignature of %s differs from the one %s produced (compared after base64 decoding)", gemDescribe(p.b), gemWhere(o))
+				f := r.AddSeverity(sev, q.ex.Index, loc.String(), "thoughtSignature of %s differs from the one %s produced (compared after base64 decoding)", describe(p.b), originPlace(o))
 				if rec.err == nil {
-					f.Diff = "standard base64 of the decoded bytes: " + diff.Bytes(gemStd(rec.bytes), gemStd(p.sig.bytes))
+					f.Diff = "standard base64 of the decoded bytes: " + diff.Bytes(stdBase64(rec.bytes), stdBase64(p.sig.bytes))
 				}
 			}
 		}
 	}
 }
 
-// gemJudgeMoved checks that a signature found in the index sits on the
+// judgeMoved checks that a signature found in the index sits on the
 // part that echoes the one that carried it.
-func gemJudgeMoved(r *check.Reporter, once gemOnce, q *gemReq, p *gemPart, current bool, loc gemLoc) {
+func judgeMoved(r *check.Reporter, once reportedFaults, q *resolvedRequest, p *requestPart, current bool, loc partLoc) {
 	o := p.origin
 	rec := o.block()
 	if p.run != nil && p.run.out == o.out {
@@ -111,42 +111,42 @@ func gemJudgeMoved(r *check.Reporter, once gemOnce, q *gemReq, p *gemPart, curre
 		if cp == p {
 			return
 		}
-		if cp == nil && gemKindOf(rec) == gemKindEmpty && gemKindOf(p.b) != gemKindCall {
+		if cp == nil && kindOf(rec) == kindEmpty && kindOf(p.b) != kindCall {
 			return // a signature-only part merged into text: GEM-SIG-004
 		}
-		if cp == nil && gemKindOf(rec) != gemKindCall && gemKindOf(rec) == gemKindOf(p.b) && p.before == o.out.before[o.pos] {
+		if cp == nil && kindOf(rec) != kindCall && kindOf(rec) == kindOf(p.b) && p.before == o.out.before[o.pos] {
 			// Same kind of part, different text: merged or split text.
 			if once.first(check.SeverityWarning, "text", o) {
 				r.AddSeverity(check.SeverityWarning, q.ex.Index, loc.String(), "the signature of %s (%s) is on %s, whose text differs: text parts were merged or split around it",
-					gemDescribe(rec), gemWhere(o), gemDescribe(p.b))
+					describe(rec), originPlace(o), describe(p.b))
 			}
 			return
 		}
 	}
-	if p.run != nil && p.run.out != o.out && gemKindOf(rec) == gemKindOf(p.b) && rec.Name == p.b.Name {
+	if p.run != nil && p.run.out != o.out && kindOf(rec) == kindOf(p.b) && rec.Name == p.b.Name {
 		// A turn that joins parts of several responses: the part is the
 		// same kind as the one that carried the signature; nothing to
 		// compare its position with.
 		return
 	}
-	sev := gemSeverity(rec, p.b, current, q.enforcing)
+	sev := severity(rec, p.b, current, q.enforcing)
 	if !once.first(sev, "moved", o) {
 		return
 	}
-	where := "on " + gemDescribe(p.b)
+	where := "on " + describe(p.b)
 	if p.run == nil {
 		where += ", in a user content"
 	}
-	r.AddSeverity(sev, q.ex.Index, loc.String(), "the signature of %s (%s) is %s: moved off the part it came on", gemDescribe(rec), gemWhere(o), where)
+	r.AddSeverity(sev, q.ex.Index, loc.String(), "the signature of %s (%s) is %s: moved off the part it came on", describe(rec), originPlace(o), where)
 }
 
-// judgeGemSig004 reports signature-only parts of a response that the echo
+// judgeSignatureOnlyPartsKept reports signature-only parts of a response that the echo
 // merged into a neighbour or dropped.
-func judgeGemSig004(tr *check.Traffic, r *check.Reporter) {
-	once := gemOnce{}
-	gemEachEchoedSig(tr, func(q *gemReq, run *gemRun, k int) {
+func judgeSignatureOnlyPartsKept(tr *check.Traffic, r *check.Reporter) {
+	once := reportedFaults{}
+	eachEchoedSig(tr, func(q *resolvedRequest, run *modelRun, k int) {
 		out := run.out
-		if gemKindOf(&out.msg.Blocks[k]) != gemKindEmpty {
+		if kindOf(&out.msg.Blocks[k]) != kindEmpty {
 			return
 		}
 		if cp := run.counterpart[k]; cp != nil && cp.sig != nil {
@@ -155,21 +155,21 @@ func judgeGemSig004(tr *check.Traffic, r *check.Reporter) {
 		o := out.blocks[k]
 		if ps := q.withSig(out.sigs[k].key); len(ps) > 0 {
 			// Echoed elsewhere than in this turn: moved, GEM-SIG-003's to report.
-			if p := ps[0]; p.run == run && gemKindOf(p.b) != gemKindEmpty && once.first(check.SeverityWarning, "merged", o) {
-				r.Add(q.ex.Index, "request."+p.b.Path, "the signature-only part of %s was merged into %s instead of being echoed as its own part", gemWhere(o), gemDescribe(p.b))
+			if p := ps[0]; p.run == run && kindOf(p.b) != kindEmpty && once.first(check.SeverityWarning, "merged", o) {
+				r.Add(q.ex.Index, "request."+p.b.Path, "the signature-only part of %s was merged into %s instead of being echoed as its own part", originPlace(o), describe(p.b))
 			}
 			return
 		}
 		if once.first(check.SeverityWarning, "dropped", o) {
-			r.Add(q.ex.Index, "request."+q.req.Messages[run.first].Path, "the model turn echoing %s drops its signature-only part", gemWhere(o))
+			r.Add(q.ex.Index, "request."+q.req.Messages[run.first].Path, "the model turn echoing %s drops its signature-only part", originPlace(o))
 		}
 	})
 }
 
-// judgeGemSig005 reports dummy signatures standing where the response
+// judgeDummyOnlyOnSynthetic reports dummy signatures standing where the response
 // gave a real one.
-func judgeGemSig005(tr *check.Traffic, r *check.Reporter) {
-	for _, q := range gemAnalyze(tr).reqs {
+func judgeDummyOnlyOnSynthetic(tr *check.Traffic, r *check.Reporter) {
+	for _, q := range analyze(tr).reqs {
 		if q == nil {
 			continue
 		}
@@ -177,20 +177,20 @@ func judgeGemSig005(tr *check.Traffic, r *check.Reporter) {
 			if !p.sig.dummy || p.run == nil || p.counter < 0 || p.run.out.sigs[p.counter] == nil {
 				continue
 			}
-			r.Add(q.ex.Index, gemLoc{p.b}.String(), "%s carries the dummy signature %s, but %s produced it with a real one: the dummy skips validation and drops the model's reasoning",
-				gemDescribe(p.b), gemClipRaw(p.sig.raw), gemWhere(p.run.out.blocks[p.counter]))
+			r.Add(q.ex.Index, partLoc{p.b}.String(), "%s carries the dummy signature %s, but %s produced it with a real one: the dummy skips validation and drops the model's reasoning",
+				describe(p.b), clipRaw(p.sig.raw), originPlace(p.run.out.blocks[p.counter]))
 		}
 	}
 }
 
-// judgeGemSig006 reports signatures of text and other non-call parts that
+// judgeTextSignaturesEchoed reports signatures of text and other non-call parts that
 // the echo dropped.
-func judgeGemSig006(tr *check.Traffic, r *check.Reporter) {
-	once := gemOnce{}
-	gemEachEchoedSig(tr, func(q *gemReq, run *gemRun, k int) {
+func judgeTextSignaturesEchoed(tr *check.Traffic, r *check.Reporter) {
+	once := reportedFaults{}
+	eachEchoedSig(tr, func(q *resolvedRequest, run *modelRun, k int) {
 		out := run.out
 		b := &out.msg.Blocks[k]
-		if kind := gemKindOf(b); kind == gemKindEmpty || kind == gemKindCall {
+		if kind := kindOf(b); kind == kindEmpty || kind == kindCall {
 			return
 		}
 		cp := run.counterpart[k]
@@ -205,14 +205,14 @@ func judgeGemSig006(tr *check.Traffic, r *check.Reporter) {
 		if cp != nil {
 			loc = "request." + cp.b.Path
 		}
-		r.Add(q.ex.Index, loc, "the signature of %s (%s) was not echoed", gemDescribe(b), gemWhere(o))
+		r.Add(q.ex.Index, loc, "the signature of %s (%s) was not echoed", describe(b), originPlace(o))
 	})
 }
 
-// gemEachEchoedSig calls fn for every signed block of every response
+// eachEchoedSig calls fn for every signed block of every response
 // content a request's model turn echoes.
-func gemEachEchoedSig(tr *check.Traffic, fn func(q *gemReq, run *gemRun, k int)) {
-	for _, q := range gemAnalyze(tr).reqs {
+func eachEchoedSig(tr *check.Traffic, fn func(q *resolvedRequest, run *modelRun, k int)) {
+	for _, q := range analyze(tr).reqs {
 		if q == nil {
 			continue
 		}

@@ -11,10 +11,10 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// judgeGemTool001 reports function call turns that open the history and
+// judgeTurnOrder reports function call turns that open the history and
 // function response turns that do not follow a function call turn.
-func judgeGemTool001(tr *check.Traffic, r *check.Reporter) {
-	for _, q := range gemAnalyze(tr).reqs {
+func judgeTurnOrder(tr *check.Traffic, r *check.Reporter) {
+	for _, q := range analyze(tr).reqs {
 		if q == nil {
 			continue
 		}
@@ -22,15 +22,15 @@ func judgeGemTool001(tr *check.Traffic, r *check.Reporter) {
 		for _, run := range q.runs {
 			if run.first == 0 && len(run.calls) > 0 {
 				r.Add(q.ex.Index, "request."+msgs[run.calls[0].msg].Path,
-					"the history opens with a function call turn (%s); it must come right after a user turn or a function response turn", gemDescribe(run.calls[0].b))
+					"the history opens with a function call turn (%s); it must come right after a user turn or a function response turn", describe(run.calls[0].b))
 			}
 		}
 		for i := range msgs {
 			m := &msgs[i]
-			if m.Role == traffic.RoleAssistant || !gemHasResult(m) {
+			if m.Role == traffic.RoleAssistant || !hasResult(m) {
 				continue
 			}
-			if i > 0 && gemResultsOnly(&msgs[i-1]) {
+			if i > 0 && resultsOnly(&msgs[i-1]) {
 				continue // one response turn sent as several contents: judged at its first
 			}
 			switch {
@@ -45,10 +45,10 @@ func judgeGemTool001(tr *check.Traffic, r *check.Reporter) {
 	}
 }
 
-// judgeGemTool002 compares each function call turn with the content after
+// judgeOneResponsePerCall compares each function call turn with the content after
 // it: as many responses as calls (error), names and ids matching (info).
-func judgeGemTool002(tr *check.Traffic, r *check.Reporter) {
-	for _, q := range gemAnalyze(tr).reqs {
+func judgeOneResponsePerCall(tr *check.Traffic, r *check.Reporter) {
+	for _, q := range analyze(tr).reqs {
 		if q == nil {
 			continue
 		}
@@ -59,7 +59,7 @@ func judgeGemTool002(tr *check.Traffic, r *check.Reporter) {
 				continue // a call turn at the tail has no response turn yet
 			}
 			m := &msgs[next]
-			turn := gemResponseTurn(msgs, next)
+			turn := responseTurn(msgs, next)
 			results := 0
 			for _, c := range turn {
 				for j := range c.Blocks {
@@ -70,35 +70,35 @@ func judgeGemTool002(tr *check.Traffic, r *check.Reporter) {
 			}
 			if results != len(run.calls) {
 				r.Add(q.ex.Index, "request."+m.Path, "the function call turn at contents[%d] has %d functionCall part(s) (%s), but the response turn after it has %d functionResponse part(s)",
-					run.first, len(run.calls), strings.Join(gemCallNames(run), ", "), results)
+					run.first, len(run.calls), strings.Join(callNames(run), ", "), results)
 				continue
 			}
 			for _, c := range turn {
-				gemMatchResults(r, q, run, c)
+				matchResults(r, q, run, c)
 			}
 		}
 	}
 }
 
-// gemResponseTurn is the response turn starting at contents[i]: that
+// responseTurn is the response turn starting at contents[i]: that
 // content, and the contents right after it that hold only functionResponse
 // parts. Gemini reads consecutive user contents as one turn: crewAI sends
 // each response of a parallel call as a content of its own, and the API
 // answers 200 (gemini-2.5-flash, crewAI's TestGeminiNativeToolCalling).
-func gemResponseTurn(msgs []traffic.Message, i int) []*traffic.Message {
+func responseTurn(msgs []traffic.Message, i int) []*traffic.Message {
 	turn := []*traffic.Message{&msgs[i]}
-	if !gemResultsOnly(&msgs[i]) {
+	if !resultsOnly(&msgs[i]) {
 		return turn
 	}
-	for k := i + 1; k < len(msgs) && gemResultsOnly(&msgs[k]); k++ {
+	for k := i + 1; k < len(msgs) && resultsOnly(&msgs[k]); k++ {
 		turn = append(turn, &msgs[k])
 	}
 	return turn
 }
 
-// gemResultsOnly reports whether m is a user-side content holding nothing
+// resultsOnly reports whether m is a user-side content holding nothing
 // but functionResponse parts.
-func gemResultsOnly(m *traffic.Message) bool {
+func resultsOnly(m *traffic.Message) bool {
 	if m.Role == traffic.RoleAssistant || len(m.Blocks) == 0 {
 		return false
 	}
@@ -110,9 +110,9 @@ func gemResultsOnly(m *traffic.Message) bool {
 	return true
 }
 
-// gemMatchResults reports responses named after no call of the turn, and
+// matchResults reports responses named after no call of the turn, and
 // ids matching none of the calls' ids.
-func gemMatchResults(r *check.Reporter, q *gemReq, run *gemRun, m *traffic.Message) {
+func matchResults(r *check.Reporter, q *resolvedRequest, run *modelRun, m *traffic.Message) {
 	used := make([]bool, len(run.calls))
 	for j := range m.Blocks {
 		b := &m.Blocks[j]
@@ -129,7 +129,7 @@ func gemMatchResults(r *check.Reporter, q *gemReq, run *gemRun, m *traffic.Messa
 		}
 		if !named {
 			r.AddSeverity(check.SeverityInfo, q.ex.Index, "request."+b.Path+"."+b.WireType+".name",
-				"functionResponse is named %q, but the calls of contents[%d] are named %s", b.Name, run.first, strings.Join(gemCallNames(run), ", "))
+				"functionResponse is named %q, but the calls of contents[%d] are named %s", b.Name, run.first, strings.Join(callNames(run), ", "))
 		}
 		if b.ToolCallID != "" && anyID && !idKnown {
 			r.AddSeverity(check.SeverityInfo, q.ex.Index, "request."+b.Path+"."+b.WireType+".id",
@@ -138,7 +138,7 @@ func gemMatchResults(r *check.Reporter, q *gemReq, run *gemRun, m *traffic.Messa
 	}
 }
 
-func gemCallNames(run *gemRun) []string {
+func callNames(run *modelRun) []string {
 	names := make([]string, len(run.calls))
 	for c, p := range run.calls {
 		names[c] = p.b.Name
@@ -146,14 +146,14 @@ func gemCallNames(run *gemRun) []string {
 	return names
 }
 
-// gemCancelWords are what a tool result that reports a cancellation says.
-var gemCancelWords = [][]byte{[]byte("cancel"), []byte("abort"), []byte("interrupt"), []byte("denied"), []byte("declined")}
+// cancelWords are what a tool result that reports a cancellation says.
+var cancelWords = [][]byte{[]byte("cancel"), []byte("abort"), []byte("interrupt"), []byte("denied"), []byte("declined")}
 
-// judgeGemCancel001 reports cancellations answered as results, empty
+// judgeCancelledAnsweredWithError reports cancellations answered as results, empty
 // responses, and echoes of model content from streams cut short.
-func judgeGemCancel001(tr *check.Traffic, r *check.Reporter) {
-	reported := map[*gemOutput]bool{}
-	for _, q := range gemAnalyze(tr).reqs {
+func judgeCancelledAnsweredWithError(tr *check.Traffic, r *check.Reporter) {
+	reported := map[*output]bool{}
+	for _, q := range analyze(tr).reqs {
 		if q == nil {
 			continue
 		}
@@ -175,7 +175,7 @@ func judgeGemCancel001(tr *check.Traffic, r *check.Reporter) {
 					continue
 				}
 				loc := "request." + b.Path + "." + b.WireType + ".response"
-				if msg := gemCancelProblem(b.ResultRaw); msg != "" {
+				if msg := cancelProblem(b.ResultRaw); msg != "" {
 					r.Add(q.ex.Index, loc, "functionResponse %s %s", b.Name, msg)
 				}
 			}
@@ -183,10 +183,10 @@ func judgeGemCancel001(tr *check.Traffic, r *check.Reporter) {
 	}
 }
 
-// gemCancelProblem says what is wrong with a functionResponse.response, or
+// cancelProblem says what is wrong with a functionResponse.response, or
 // returns "".
-func gemCancelProblem(resp []byte) string {
-	if bytes.IndexByte(resp, ':') >= 0 && gemMentionsCancel(resp) == "" {
+func cancelProblem(resp []byte) string {
+	if bytes.IndexByte(resp, ':') >= 0 && mentionsCancel(resp) == "" {
 		return "" // the common case, a non-empty result, decided without parsing
 	}
 	fields, err := rawjson.Fields(resp)
@@ -201,13 +201,13 @@ func gemCancelProblem(resp []byte) string {
 			return ""
 		}
 	}
-	if w := gemMentionsCancel(resp); w != "" {
+	if w := mentionsCancel(resp); w != "" {
 		return fmt.Sprintf("says %q outside \"error\" (%s): a cancellation written as a result reads as a successful call", w, show.Clip(string(rawjson.Compact(resp)), 60))
 	}
 	return ""
 }
 
-func gemHasResult(m *traffic.Message) bool {
+func hasResult(m *traffic.Message) bool {
 	for i := range m.Blocks {
 		if m.Blocks[i].Type == traffic.BlockToolResult {
 			return true
@@ -216,10 +216,10 @@ func gemHasResult(m *traffic.Message) bool {
 	return false
 }
 
-// gemMentionsCancel returns the first cancellation word in b, ignoring
+// mentionsCancel returns the first cancellation word in b, ignoring
 // ASCII case, or "".
-func gemMentionsCancel(b []byte) string {
-	for _, w := range gemCancelWords {
+func mentionsCancel(b []byte) string {
+	for _, w := range cancelWords {
 		for i := 0; i+len(w) <= len(b); i++ {
 			if b[i]|0x20 == w[0] && bytes.EqualFold(b[i:i+len(w)], w) {
 				return string(w)

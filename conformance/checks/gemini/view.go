@@ -14,16 +14,16 @@ import (
 // recorded origin and a step, how severe a signature fault is, and how a
 // fault kept in a growing history is reported once.
 
-// gemLoc is the location of a part's signature, rendered only when a
+// partLoc is the location of a part's signature, rendered only when a
 // finding needs it: most signatures are fine.
-type gemLoc struct{ b *traffic.Block }
+type partLoc struct{ b *traffic.Block }
 
-func (l gemLoc) String() string { return "request." + l.b.Path + ".thoughtSignature" }
+func (l partLoc) String() string { return "request." + l.b.Path + ".thoughtSignature" }
 
-// gemSeverity: a wrong or misplaced signature fails the request only on a
+// severity: a wrong or misplaced signature fails the request only on a
 // function-call part of the current turn, on a model that validates
 // signatures; elsewhere the API does not check it and the model degrades.
-func gemSeverity(rec, echo *traffic.Block, current, enforcing bool) check.Severity {
+func severity(rec, echo *traffic.Block, current, enforcing bool) check.Severity {
 	call := rec.Type == traffic.BlockToolCall || echo.Type == traffic.BlockToolCall
 	if call && current && enforcing {
 		return check.SeverityError
@@ -31,18 +31,18 @@ func gemSeverity(rec, echo *traffic.Block, current, enforcing bool) check.Severi
 	return check.SeverityWarning
 }
 
-// gemOnce reports a fault about one recorded part once per cassette, so a
+// reportedFaults reports a fault about one recorded part once per cassette, so a
 // history that keeps a broken part is not reported again in every later
 // request; an error (current turn) is always reported.
-type gemOnce map[gemFault]bool
+type reportedFaults map[faultKey]bool
 
-type gemFault struct {
+type faultKey struct {
 	fault string
-	o     *gemOrigin
+	o     *source
 }
 
-func (s gemOnce) first(sev check.Severity, fault string, o *gemOrigin) bool {
-	key := gemFault{fault, o}
+func (s reportedFaults) first(sev check.Severity, fault string, o *source) bool {
+	key := faultKey{fault, o}
 	if sev == check.SeverityError {
 		s[key] = true
 		return true
@@ -54,8 +54,8 @@ func (s gemOnce) first(sev check.Severity, fault string, o *gemOrigin) bool {
 	return true
 }
 
-// gemStep names the step a call belongs to, for messages.
-func gemStep(c int, run *gemRun) string {
+// step names the step a call belongs to, for messages.
+func step(c int, run *modelRun) string {
 	which := "a later call"
 	if c == 0 {
 		which = "the first call"
@@ -67,31 +67,31 @@ func gemStep(c int, run *gemRun) string {
 	return fmt.Sprintf("model turn contents[%d] (%s, %s)", run.first, which, turn)
 }
 
-// gemNested adds a note when the call has its signature nested inside.
-func gemNested(b *traffic.Block) string {
+// nested adds a note when the call has its signature nested inside.
+func nested(b *traffic.Block) string {
 	if _, ok := gemini.NestedSignature(b); ok {
 		return " (the one nested inside " + b.WireType + " does not count: GEM-SIG-001)"
 	}
 	return ""
 }
 
-// gemWhere names a recorded response part.
-func gemWhere(o *gemOrigin) string {
+// originPlace names a recorded response part.
+func originPlace(o *source) string {
 	return fmt.Sprintf("interaction %d's response part %s", o.out.ex, o.block().Path)
 }
 
-// gemDescribe names a part for messages: its kind and a little content.
-func gemDescribe(b *traffic.Block) string {
-	switch gemKindOf(b) {
-	case gemKindCall:
+// describe names a part for messages: its kind and a little content.
+func describe(b *traffic.Block) string {
+	switch kindOf(b) {
+	case kindCall:
 		return "functionCall " + b.Name
-	case gemKindResult:
+	case kindResult:
 		return "functionResponse " + b.Name
-	case gemKindText:
+	case kindText:
 		return fmt.Sprintf("text part %q", show.Clip(b.Text, 30))
-	case gemKindThought:
+	case kindThought:
 		return fmt.Sprintf("thought part %q", show.Clip(b.Text, 30))
-	case gemKindEmpty:
+	case kindEmpty:
 		return "empty-text part"
 	}
 	if b.WireType != "" {
@@ -100,10 +100,10 @@ func gemDescribe(b *traffic.Block) string {
 	return "part"
 }
 
-func gemClipRaw(raw []byte) string {
+func clipRaw(raw []byte) string {
 	return show.Clip(string(raw), 48)
 }
 
-func gemStd(b []byte) []byte {
+func stdBase64(b []byte) []byte {
 	return []byte(base64.StdEncoding.EncodeToString(b))
 }

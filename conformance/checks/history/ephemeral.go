@@ -21,14 +21,14 @@ var ephemeralChecks = []*check.Check{
 		Troubleshoot: "Ephemeral content is sent to the model once, is visible to recorders and audit, and is never persisted (docs/reference-model.md, seed 000): the provider accepts it anywhere, but a copy kept in the history goes on telling the model, turn after turn, to fix an answer it already fixed. " +
 			"Typical causes: the retry loop appends the feedback to the transcript or the message store instead of to the one outgoing request, or the store ignores the message's ephemeral flag. " +
 			"Fix: build the retry request as the history plus the feedback as a trailing user message, and once an answer is accepted keep only the prompt and that answer — drop the rejected answer and the feedback.",
-		Judge:   judgeHist005,
+		Judge:   judgeEphemeralNotPersisted,
 		Applies: func(tr *check.Traffic) bool { return len(tr.Ephemeral) > 0 },
 	},
 }
 
-// histPersisted is one place declared ephemeral content sat before a request's
+// persisted is one place declared ephemeral content sat before a request's
 // last message, with the later requests that still carried it there.
-type histPersisted struct {
+type persisted struct {
 	interaction int
 	location    string
 	declared    string
@@ -36,13 +36,13 @@ type histPersisted struct {
 	later       int
 }
 
-// judgeHist005 finds user text blocks containing declared ephemeral text in
+// judgeEphemeralNotPersisted finds user text blocks containing declared ephemeral text in
 // any message but the last of each request. A block kept in the history
 // shows up again in every later request at the same place: it is reported
 // once, where it first appears, with how many later requests repeat it.
-func judgeHist005(tr *check.Traffic, r *check.Reporter) {
-	var found []*histPersisted
-	byPlace := map[string]*histPersisted{}
+func judgeEphemeralNotPersisted(tr *check.Traffic, r *check.Reporter) {
+	var found []*persisted
+	byPlace := map[string]*persisted{}
 	for i := tr.From; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Request == nil {
@@ -65,7 +65,7 @@ func judgeHist005(tr *check.Traffic, r *check.Reporter) {
 					p.later++
 					continue
 				}
-				p := &histPersisted{interaction: ex.Index, location: loc, declared: tr.Ephemeral[e], msg: m, of: len(msgs)}
+				p := &persisted{interaction: ex.Index, location: loc, declared: tr.Ephemeral[e], msg: m, of: len(msgs)}
 				byPlace[place] = p
 				found = append(found, p)
 			}

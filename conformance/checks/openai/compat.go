@@ -9,14 +9,14 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// judgeChatCompat (OAI-COMPAT-001): on DeepSeek and Moonshot, an assistant
+// judgeReasoningContentEchoed (OAI-COMPAT-001): on DeepSeek and Moonshot, an assistant
 // tool-call message of the current tool loop (after the last user message)
 // carries back the reasoning_content its recorded response produced. Calls
 // with no recorded origin, or whose response had no reasoning_content, are
 // not judged: nothing says thinking mode was on.
-func judgeChatCompat(tr *check.Traffic, r *check.Reporter) {
-	chatWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *chatOrigin) {
-		host := chatReasoningHost(ex.URL, req.Model)
+func judgeReasoningContentEchoed(tr *check.Traffic, r *check.Reporter) {
+	walk(tr, func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *source) {
+		host := reasoningHost(ex.URL, req.Model)
 		if host == "" {
 			return
 		}
@@ -29,15 +29,15 @@ func judgeChatCompat(tr *check.Traffic, r *check.Reporter) {
 		}
 		for i := start; i < len(msgs); i++ {
 			m := &msgs[i]
-			if m.Role != traffic.RoleAssistant || chatReasoning(m) != nil {
+			if m.Role != traffic.RoleAssistant || reasoning(m) != nil {
 				continue
 			}
-			for _, c := range chatCalls(m) {
+			for _, c := range callsOf(m) {
 				o := origins(c.ID)
 				if o == nil {
 					continue
 				}
-				rb := chatReasoning(o.message)
+				rb := reasoning(o.message)
 				if rb == nil {
 					continue
 				}
@@ -49,11 +49,11 @@ func judgeChatCompat(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-// chatReasoningHost names the OpenAI-compatible host that requires
+// reasoningHost names the OpenAI-compatible host that requires
 // reasoning_content back — by URL host, or by model name when the URL is a
 // gateway or proxy — or returns "". A router's vendor/model name
 // ("deepseek/deepseek-r1") is left to the router, which does not require it.
-func chatReasoningHost(rawURL, model string) string {
+func reasoningHost(rawURL, model string) string {
 	host := traffic.HostOf(rawURL)
 	switch {
 	case strings.Contains(host, "deepseek"):
@@ -73,13 +73,13 @@ func chatReasoningHost(rawURL, model string) string {
 	return ""
 }
 
-// judgeDeepSeekToolChoice (OAI-COMPAT-003): DeepSeek's thinking mode takes
+// judgeNoForcedToolChoice (OAI-COMPAT-003): DeepSeek's thinking mode takes
 // tool_choice auto or none only.
-func judgeDeepSeekToolChoice(tr *check.Traffic, r *check.Reporter) {
+func judgeNoForcedToolChoice(tr *check.Traffic, r *check.Reporter) {
 	for i := tr.WantedFrom(); i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		req := ex.Request
-		if ex.Wire != traffic.WireOpenAI || req == nil || chatReasoningHost(ex.URL, req.Model) != "DeepSeek" || len(req.ToolChoice) == 0 {
+		if ex.Wire != traffic.WireOpenAI || req == nil || reasoningHost(ex.URL, req.Model) != "DeepSeek" || len(req.ToolChoice) == 0 {
 			continue
 		}
 		thinking := strings.Contains(strings.ToLower(req.Model), "reasoner")

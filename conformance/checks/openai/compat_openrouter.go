@@ -50,13 +50,13 @@ func reasoningDetails(m *traffic.Message) ([]reasoningDetail, bool) {
 	return ds, true
 }
 
-// judgeOpenRouterDetails (OAI-COMPAT-002): on OpenRouter, an assistant
+// judgeReasoningDetailsUnchanged (OAI-COMPAT-002): on OpenRouter, an assistant
 // message that echoes a response's tool calls carries that response's
 // signed or encrypted reasoning_details back unchanged. An altered token is
 // an error (the model's provider refuses it); an entry left out a warning.
-func judgeOpenRouterDetails(tr *check.Traffic, r *check.Reporter) {
+func judgeReasoningDetailsUnchanged(tr *check.Traffic, r *check.Reporter) {
 	reported := map[string]bool{}
-	chatWalkAll(tr, func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *chatOrigin) {
+	walkAll(tr, func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *source) {
 		if ex.Dialect != traffic.DialectOpenRouter {
 			return
 		}
@@ -65,8 +65,8 @@ func judgeOpenRouterDetails(tr *check.Traffic, r *check.Reporter) {
 			if m.Role != traffic.RoleAssistant {
 				continue
 			}
-			var o *chatOrigin
-			for _, c := range chatCalls(m) {
+			var o *source
+			for _, c := range callsOf(m) {
 				if o = origins(c.ID); o != nil {
 					break
 				}

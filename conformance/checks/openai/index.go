@@ -9,8 +9,8 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// chatOrigin is one tool call a recorded chat response produced.
-type chatOrigin struct {
+// source is one tool call a recorded chat response produced.
+type source struct {
 	exchange int
 	call     *traffic.Block
 	message  *traffic.Message // the assistant message that carried it
@@ -19,44 +19,44 @@ type chatOrigin struct {
 	unfinished bool
 }
 
-// chatWalk calls judge for every decoded chat request whose findings are
+// walk calls judge for every decoded chat request whose findings are
 // wanted (check.Traffic.WantedFrom), in cassette order, with a lookup of
 // the tool calls earlier responses produced, by call id (the origin
 // index). Call ids are unique per response, so one index serves every
 // interleaved conversation; client-authored calls (no earlier response)
 // are simply not in it.
-func chatWalk(tr *check.Traffic, judge func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *chatOrigin)) {
-	chatWalkFrom(tr, tr.WantedFrom(), judge)
+func walk(tr *check.Traffic, judge func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *source)) {
+	walkFrom(tr, tr.WantedFrom(), judge)
 }
 
-// chatWalkAll is chatWalk over every request judged, for a check that
+// walkAll is walk over every request judged, for a check that
 // reports each call once, at the first request that sends it: in a live
 // judgement it must see the requests before the last too.
-func chatWalkAll(tr *check.Traffic, judge func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *chatOrigin)) {
-	chatWalkFrom(tr, tr.From, judge)
+func walkAll(tr *check.Traffic, judge func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *source)) {
+	walkFrom(tr, tr.From, judge)
 }
 
-func chatWalkFrom(tr *check.Traffic, from int, judge func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *chatOrigin)) {
+func walkFrom(tr *check.Traffic, from int, judge func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *source)) {
 	x := origin.Of(tr)
 	for i := from; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Wire != traffic.WireOpenAI || ex.Request == nil {
 			continue
 		}
-		judge(ex, ex.Request, func(id string) *chatOrigin {
+		judge(ex, ex.Request, func(id string) *source {
 			o, ok := x.Last(traffic.WireOpenAI, origin.Call, id, i)
 			if !ok {
 				return nil
 			}
 			from := x.Exchange(o)
 			st := from.Response.Stream
-			return &chatOrigin{exchange: from.Index, call: x.Block(o), message: x.Message(o), unfinished: st != nil && !st.Complete}
+			return &source{exchange: from.Index, call: x.Block(o), message: x.Message(o), unfinished: st != nil && !st.Complete}
 		})
 	}
 }
 
-// chatCalls returns the tool-call blocks of a message.
-func chatCalls(m *traffic.Message) []*traffic.Block {
+// callsOf returns the tool-call blocks of a message.
+func callsOf(m *traffic.Message) []*traffic.Block {
 	var out []*traffic.Block
 	for j := range m.Blocks {
 		if m.Blocks[j].Type == traffic.BlockToolCall {
@@ -66,8 +66,8 @@ func chatCalls(m *traffic.Message) []*traffic.Block {
 	return out
 }
 
-// chatResult returns the tool-result block of a tool message, or nil.
-func chatResult(m *traffic.Message) *traffic.Block {
+// result returns the tool-result block of a tool message, or nil.
+func result(m *traffic.Message) *traffic.Block {
 	if m.Role != traffic.RoleTool {
 		return nil
 	}
@@ -79,8 +79,8 @@ func chatResult(m *traffic.Message) *traffic.Block {
 	return nil
 }
 
-// chatReasoning returns the reasoning_content block of a message, or nil.
-func chatReasoning(m *traffic.Message) *traffic.Block {
+// reasoning returns the reasoning_content block of a message, or nil.
+func reasoning(m *traffic.Message) *traffic.Block {
 	for j := range m.Blocks {
 		if b := &m.Blocks[j]; b.Type == traffic.BlockThinking && b.WireType == "reasoning_content" {
 			return b
@@ -89,9 +89,9 @@ func chatReasoning(m *traffic.Message) *traffic.Block {
 	return nil
 }
 
-// chatResultText is what a tool message tells the model: its string
+// resultText is what a tool message tells the model: its string
 // content, or its text parts joined.
-func chatResultText(b *traffic.Block) string {
+func resultText(b *traffic.Block) string {
 	if b.Text != "" {
 		return b.Text
 	}
@@ -104,16 +104,16 @@ func chatResultText(b *traffic.Block) string {
 	return strings.Join(parts, "")
 }
 
-// chatArguments decodes a tool call's arguments token to the string the
+// arguments decodes a tool call's arguments token to the string the
 // model wrote; a token that is not a JSON string is compared as it is.
-func chatArguments(raw []byte) string {
+func arguments(raw []byte) string {
 	if s, ok := rawjson.String(raw); ok {
 		return s
 	}
 	return string(raw)
 }
 
-// chatRoleOf names a message for findings: "user message messages[4]".
-func chatRoleOf(m *traffic.Message) string {
+// roleOf names a message for findings: "user message messages[4]".
+func roleOf(m *traffic.Message) string {
 	return string(m.Role) + " message " + m.Path
 }

@@ -14,8 +14,8 @@ func TestChatReasoningHost(t *testing.T) {
 		{"https://api.openai.com/v1/chat/completions", "gpt-4o", ""},
 		{"::not a url", "gpt-4o", ""},
 	} {
-		if got := chatReasoningHost(c.url, c.model); got != c.want {
-			t.Errorf("chatReasoningHost(%q, %q) = %q, want %q", c.url, c.model, got, c.want)
+		if got := reasoningHost(c.url, c.model); got != c.want {
+			t.Errorf("reasoningHost(%q, %q) = %q, want %q", c.url, c.model, got, c.want)
 		}
 	}
 }

@@ -12,26 +12,26 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// judgeChatCallsAnswered (OAI-TOOL-001): the tool messages right after an
+// judgeCallsAnswered (OAI-TOOL-001): the tool messages right after an
 // assistant message with tool_calls answer every one of its call ids.
-func judgeChatCallsAnswered(tr *check.Traffic, r *check.Reporter) {
-	chatWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, _ func(id string) *chatOrigin) {
+func judgeCallsAnswered(tr *check.Traffic, r *check.Reporter) {
+	walk(tr, func(ex *traffic.Exchange, req *traffic.Request, _ func(id string) *source) {
 		msgs := req.Messages
 		for i := range msgs {
-			calls := chatCalls(&msgs[i])
+			calls := callsOf(&msgs[i])
 			if msgs[i].Role != traffic.RoleAssistant || len(calls) == 0 {
 				continue
 			}
 			answered := map[string]bool{}
 			j := i + 1
 			for ; j < len(msgs) && msgs[j].Role == traffic.RoleTool; j++ {
-				if b := chatResult(&msgs[j]); b != nil {
+				if b := result(&msgs[j]); b != nil {
 					answered[b.ToolCallID] = true
 				}
 			}
 			stop := "the request ends there"
 			if j < len(msgs) {
-				stop = "the " + chatRoleOf(&msgs[j]) + " comes first"
+				stop = "the " + roleOf(&msgs[j]) + " comes first"
 			}
 			for _, c := range calls {
 				if !answered[c.ID] {
@@ -43,10 +43,10 @@ func judgeChatCallsAnswered(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-// judgeChatResultsMatched (OAI-TOOL-002): a tool message follows (across
+// judgeResultsMatched (OAI-TOOL-002): a tool message follows (across
 // other tool messages only) an assistant message that made its call.
-func judgeChatResultsMatched(tr *check.Traffic, r *check.Reporter) {
-	chatWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, _ func(id string) *chatOrigin) {
+func judgeResultsMatched(tr *check.Traffic, r *check.Reporter) {
+	walk(tr, func(ex *traffic.Exchange, req *traffic.Request, _ func(id string) *source) {
 		msgs := req.Messages
 		owner := -1 // the assistant message the current run of tool messages follows
 		for j := range msgs {
@@ -55,14 +55,14 @@ func judgeChatResultsMatched(tr *check.Traffic, r *check.Reporter) {
 				owner = j
 				continue
 			}
-			b := chatResult(m)
+			b := result(m)
 			if b == nil {
 				continue
 			}
-			if owner < 0 || msgs[owner].Role != traffic.RoleAssistant || len(chatCalls(&msgs[owner])) == 0 {
+			if owner < 0 || msgs[owner].Role != traffic.RoleAssistant || len(callsOf(&msgs[owner])) == 0 {
 				before := "it is the first message"
 				if owner >= 0 {
-					before = "it follows the " + chatRoleOf(&msgs[owner])
+					before = "it follows the " + roleOf(&msgs[owner])
 				}
 				r.Add(ex.Index, "request."+m.Path, "tool message %s (tool_call_id %s) does not follow an assistant message with tool_calls: %s",
 					m.Path, b.ToolCallID, before)
@@ -70,7 +70,7 @@ func judgeChatResultsMatched(tr *check.Traffic, r *check.Reporter) {
 			}
 			var ids []string
 			found := false
-			for _, c := range chatCalls(&msgs[owner]) {
+			for _, c := range callsOf(&msgs[owner]) {
 				ids = append(ids, c.ID)
 				found = found || c.ID == b.ToolCallID
 			}
@@ -82,17 +82,17 @@ func judgeChatResultsMatched(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-// judgeChatArguments (OAI-TOOL-003; info when only whitespace differs): an echoed call's arguments equal
+// judgeArgumentsEchoed (OAI-TOOL-003; info when only whitespace differs): an echoed call's arguments equal
 // the string the response produced. Providers decode the JSON string, so
 // the decoded strings are compared. Each call is reported once.
-func judgeChatArguments(tr *check.Traffic, r *check.Reporter) {
+func judgeArgumentsEchoed(tr *check.Traffic, r *check.Reporter) {
 	reported := map[string]bool{}
-	chatWalkAll(tr, func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *chatOrigin) {
+	walkAll(tr, func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *source) {
 		for i := range req.Messages {
 			if req.Messages[i].Role != traffic.RoleAssistant {
 				continue
 			}
-			for _, c := range chatCalls(&req.Messages[i]) {
+			for _, c := range callsOf(&req.Messages[i]) {
 				o := origins(c.ID)
 				if o == nil {
 					continue
@@ -103,7 +103,7 @@ func judgeChatArguments(tr *check.Traffic, r *check.Reporter) {
 				if reported[call] || bytes.Equal(o.call.Input, c.Input) {
 					continue
 				}
-				want, got := chatArguments(o.call.Input), chatArguments(c.Input)
+				want, got := arguments(o.call.Input), arguments(c.Input)
 				if want == got {
 					continue
 				}
@@ -122,22 +122,22 @@ func judgeChatArguments(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-// chatCancelWords are what a tool message for a cut-off call should say.
-var chatCancelWords = []string{"cancel", "abort", "interrupt", "denied", "not run"}
+// cancelWords are what a tool message for a cut-off call should say.
+var cancelWords = []string{"cancel", "abort", "interrupt", "denied", "not run"}
 
-// judgeChatCancel (OAI-TOOL-004, info): a tool message is never empty, and
+// judgeCancelledAnswered (OAI-TOOL-004, info): a tool message is never empty, and
 // a call from a stream that never finished is answered as cancelled. Each
 // call is reported once, where first seen.
-func judgeChatCancel(tr *check.Traffic, r *check.Reporter) {
+func judgeCancelledAnswered(tr *check.Traffic, r *check.Reporter) {
 	reported := map[string]bool{}
-	chatWalkAll(tr, func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *chatOrigin) {
+	walkAll(tr, func(ex *traffic.Exchange, req *traffic.Request, origins func(id string) *source) {
 		for i := range req.Messages {
 			m := &req.Messages[i]
-			b := chatResult(m)
+			b := result(m)
 			if b == nil || reported[b.ToolCallID] {
 				continue
 			}
-			text := chatResultText(b)
+			text := resultText(b)
 			if strings.TrimSpace(text) == "" {
 				reported[b.ToolCallID] = true
 				r.Add(ex.Index, "request."+m.Path, "tool message %s for call %s is empty; a cancelled, denied or failed call should say what happened",
@@ -145,7 +145,7 @@ func judgeChatCancel(tr *check.Traffic, r *check.Reporter) {
 				continue
 			}
 			o := origins(b.ToolCallID)
-			if o == nil || !o.unfinished || chatSaysCancelled(text) {
+			if o == nil || !o.unfinished || saysCancelled(text) {
 				continue
 			}
 			reported[b.ToolCallID] = true
@@ -155,9 +155,9 @@ func judgeChatCancel(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-func chatSaysCancelled(text string) bool {
+func saysCancelled(text string) bool {
 	low := strings.ToLower(text)
-	for _, w := range chatCancelWords {
+	for _, w := range cancelWords {
 		if strings.Contains(low, w) {
 			return true
 		}

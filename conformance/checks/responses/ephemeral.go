@@ -19,13 +19,13 @@ var ephemeralChecks = []*check.Check{
 		ProviderError: "Item 'rs_…' of type 'reasoning' was provided without its required following item.",
 		Troubleshoot: "With store:true (the default) or previous_response_id the server persists everything in input and replays it on chained requests, so content meant for one request is not ephemeral at all (info). " +
 			"An ephemeral item placed right after a reasoning item separates the reasoning from the item it produced, which the API rejects (reported as error). Send ephemeral items after the last function_call_output, in stateless mode.",
-		Judge: judgeOaiEph001,
+		Judge: judgeEphemeralOnlyStateless,
 	},
 }
 
-// judgeOaiEph001 checks each Responses request's ephemeral items: after a
+// judgeEphemeralOnlyStateless checks each Responses request's ephemeral items: after a
 // reasoning item (error) and in stored or chained conversations (info).
-func judgeOaiEph001(tr *check.Traffic, r *check.Reporter) {
+func judgeEphemeralOnlyStateless(tr *check.Traffic, r *check.Reporter) {
 	a := thread.Of(tr)
 	chainedTo := map[string]bool{}
 	for _, hr := range a.Requests() {

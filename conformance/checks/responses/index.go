@@ -17,8 +17,8 @@ import (
 // serves every conversation a cassette interleaves, and looking an echoed
 // item up is one map access: the walk stays linear in the traffic.
 
-// rspOrigin is one output item a recorded response produced.
-type rspOrigin struct {
+// source is one output item a recorded response produced.
+type source struct {
 	exchange int              // interaction whose response produced it
 	at       int              // its position in the traffic
 	output   int              // its index in that response's output
@@ -30,19 +30,19 @@ type rspOrigin struct {
 	// partial is true when a stream started the item but never sent its
 	// response.output_item.done, so what was built is incomplete.
 	partial bool
-	route   rspRoute // where the producing call went
-	model   string   // the model that produced it, as the request named it
+	route   callRoute // where the producing call went
+	model   string    // the model that produced it, as the request named it
 }
 
-// rspIndex looks up what the responses before one request produced, in the
+// index looks up what the responses before one request produced, in the
 // origin index: the latest producer of an id wins.
-type rspIndex struct {
+type index struct {
 	x      *origin.Index
 	before int // the judged request's exchange: only earlier responses count
 }
 
 // item is the output item with the given id, or nil.
-func (idx rspIndex) item(id string) *rspOrigin {
+func (idx index) item(id string) *source {
 	o, ok := idx.x.Last(traffic.WireResponses, origin.Item, id, idx.before)
 	if !ok {
 		return nil
@@ -51,9 +51,9 @@ func (idx rspIndex) item(id string) *rspOrigin {
 }
 
 // call is the function_call item with the given call_id, or nil.
-func (idx rspIndex) call(id string) *rspOrigin {
+func (idx index) call(id string) *source {
 	o, ok := idx.x.Last(traffic.WireResponses, origin.Call, id, idx.before)
-	if !ok || rspCall(idx.x.Message(o)) == nil {
+	if !ok || callOf(idx.x.Message(o)) == nil {
 		return nil
 	}
 	return idx.originOf(o)
@@ -61,14 +61,14 @@ func (idx rspIndex) call(id string) *rspOrigin {
 
 // response returns the function_call blocks of the response with the given
 // id, and whether such a response was recorded.
-func (idx rspIndex) response(id string) ([]*traffic.Block, bool) {
+func (idx index) response(id string) ([]*traffic.Block, bool) {
 	o, ok := idx.x.Last(traffic.WireResponses, origin.Response, id, idx.before)
 	if !ok {
 		return nil, false
 	}
 	var calls []*traffic.Block
 	for k := range idx.x.Exchange(o).Response.Output {
-		if b := rspCall(&idx.x.Exchange(o).Response.Output[k]); b != nil {
+		if b := callOf(&idx.x.Exchange(o).Response.Output[k]); b != nil {
 			calls = append(calls, b)
 		}
 	}
@@ -76,10 +76,10 @@ func (idx rspIndex) response(id string) ([]*traffic.Block, bool) {
 }
 
 // originOf describes the output item o is part of.
-func (idx rspIndex) originOf(o origin.Origin) *rspOrigin {
+func (idx index) originOf(o origin.Origin) *source {
 	ex := idx.x.Exchange(o)
 	out := ex.Response.Output
-	r := &rspOrigin{exchange: ex.Index, at: o.Exchange, output: o.Output, item: &out[o.Output], route: rspRouteOf(ex)}
+	r := &source{exchange: ex.Index, at: o.Exchange, output: o.Output, item: &out[o.Output], route: routeOf(ex)}
 	if ex.Request != nil {
 		r.model = ex.Request.Model
 	}
@@ -101,62 +101,62 @@ func (idx rspIndex) originOf(o origin.Origin) *rspOrigin {
 	return r
 }
 
-// rspWalk calls judge for every decoded Responses request whose findings
+// walk calls judge for every decoded Responses request whose findings
 // are wanted (check.Traffic.WantedFrom), in cassette order, with the index
 // of everything earlier responses produced.
-func rspWalk(tr *check.Traffic, judge func(ex *traffic.Exchange, req *traffic.Request, idx rspIndex)) {
-	rspWalkFrom(tr, tr.WantedFrom(), judge)
+func walk(tr *check.Traffic, judge func(ex *traffic.Exchange, req *traffic.Request, idx index)) {
+	walkFrom(tr, tr.WantedFrom(), judge)
 }
 
-// rspWalkAll is rspWalk over every request judged, for a check that
+// walkAll is walk over every request judged, for a check that
 // reports each call once, at the first request that sends it: in a live
 // judgement it must see the requests before the last too.
-func rspWalkAll(tr *check.Traffic, judge func(ex *traffic.Exchange, req *traffic.Request, idx rspIndex)) {
-	rspWalkFrom(tr, tr.From, judge)
+func walkAll(tr *check.Traffic, judge func(ex *traffic.Exchange, req *traffic.Request, idx index)) {
+	walkFrom(tr, tr.From, judge)
 }
 
-func rspWalkFrom(tr *check.Traffic, from int, judge func(ex *traffic.Exchange, req *traffic.Request, idx rspIndex)) {
+func walkFrom(tr *check.Traffic, from int, judge func(ex *traffic.Exchange, req *traffic.Request, idx index)) {
 	x := origin.Of(tr)
 	for i := from; i < len(tr.Exchanges); i++ {
 		ex := &tr.Exchanges[i]
 		if ex.Wire == traffic.WireResponses && ex.Request != nil {
-			judge(ex, ex.Request, rspIndex{x: x, before: i})
+			judge(ex, ex.Request, index{x: x, before: i})
 		}
 	}
 }
 
-// rspCall returns the function_call block of an item, or nil.
-func rspCall(m *traffic.Message) *traffic.Block {
+// callOf returns the function_call block of an item, or nil.
+func callOf(m *traffic.Message) *traffic.Block {
 	if m.WireType != "function_call" || len(m.Blocks) != 1 || m.Blocks[0].Type != traffic.BlockToolCall {
 		return nil
 	}
 	return &m.Blocks[0]
 }
 
-// rspOutput returns the function_call_output block of an item, or nil.
-func rspOutput(m *traffic.Message) *traffic.Block {
+// outputOf returns the function_call_output block of an item, or nil.
+func outputOf(m *traffic.Message) *traffic.Block {
 	if m.WireType != "function_call_output" || len(m.Blocks) != 1 || m.Blocks[0].Type != traffic.BlockToolResult {
 		return nil
 	}
 	return &m.Blocks[0]
 }
 
-// rspReasoning returns the reasoning block of an item, or nil.
-func rspReasoning(m *traffic.Message) *traffic.Block {
+// reasoningOf returns the reasoning block of an item, or nil.
+func reasoningOf(m *traffic.Message) *traffic.Block {
 	if m.WireType != "reasoning" || len(m.Blocks) != 1 || m.Blocks[0].Type != traffic.BlockReasoning {
 		return nil
 	}
 	return &m.Blocks[0]
 }
 
-// rspIsMessage reports whether an item is a message (typed, or the
+// isMessage reports whether an item is a message (typed, or the
 // easy-input {role, content} form).
-func rspIsMessage(m *traffic.Message) bool {
+func isMessage(m *traffic.Message) bool {
 	return m.WireType == "message" || (m.WireType == "" && m.Role != "")
 }
 
-// rspView is what a finding's diff shows of an item.
-type rspView struct {
+// view is what a finding's diff shows of an item.
+type view struct {
 	Type   string
 	ID     string
 	Role   string
@@ -164,12 +164,12 @@ type rspView struct {
 	Text   string
 }
 
-func rspViewOf(m *traffic.Message) rspView {
-	v := rspView{Type: m.WireType, ID: origin.ItemID(m)}
+func viewOf(m *traffic.Message) view {
+	v := view{Type: m.WireType, ID: origin.ItemID(m)}
 	if v.Type == "" {
 		v.Type = "message"
 	}
-	if rspIsMessage(m) {
+	if isMessage(m) {
 		v.Role = string(m.Role)
 	}
 	for i := range m.Blocks {
@@ -187,9 +187,9 @@ func rspViewOf(m *traffic.Message) rspView {
 	return v
 }
 
-// rspDescribe names an item for a message: its kind, id and a little text.
-func rspDescribe(m *traffic.Message) string {
-	v := rspViewOf(m)
+// describe names an item for a message: its kind, id and a little text.
+func describe(m *traffic.Message) string {
+	v := viewOf(m)
 	var b strings.Builder
 	if v.Role != "" {
 		b.WriteString(v.Role + " ")
@@ -214,9 +214,9 @@ func rspDescribe(m *traffic.Message) string {
 // right before the function call that follows it in the input, by that
 // call's call_id; else the reasoning item whose summary it repeats. how says
 // which, for the finding.
-func (idx rspIndex) reasoningWithoutID(in []traffic.Message, i int) (src *rspOrigin, how string) {
+func (idx index) reasoningWithoutID(in []traffic.Message, i int) (src *source, how string) {
 	if i+1 < len(in) {
-		if c := rspCall(&in[i+1]); c != nil && c.ID != "" {
+		if c := callOf(&in[i+1]); c != nil && c.ID != "" {
 			if call := idx.call(c.ID); call != nil {
 				if r := idx.reasoningBefore(call); r != nil {
 					return r, "by the function call " + c.ID + " that follows it"
@@ -224,7 +224,7 @@ func (idx rspIndex) reasoningWithoutID(in []traffic.Message, i int) (src *rspOri
 			}
 		}
 	}
-	if rb := rspReasoning(&in[i]); rb != nil && rb.Text != "" {
+	if rb := reasoningOf(&in[i]); rb != nil && rb.Text != "" {
 		if o, ok := idx.x.Last(traffic.WireResponses, origin.Thinking, rb.Text, idx.before); ok {
 			return idx.originOf(o), "by its summary"
 		}
@@ -233,13 +233,13 @@ func (idx rspIndex) reasoningWithoutID(in []traffic.Message, i int) (src *rspOri
 }
 
 // reasoningBefore is the reasoning item right before o in o's output, or nil.
-func (idx rspIndex) reasoningBefore(o *rspOrigin) *rspOrigin {
+func (idx index) reasoningBefore(o *source) *source {
 	out := idx.x.Exchange(origin.Origin{Exchange: o.at}).Response.Output
 	for k := o.output - 1; k >= 0; k-- {
-		if rspReasoning(&out[k]) != nil {
+		if reasoningOf(&out[k]) != nil {
 			return idx.originOf(origin.Origin{Exchange: o.at, Wire: traffic.WireResponses, Output: k, Block: -1})
 		}
-		if rspCall(&out[k]) == nil {
+		if callOf(&out[k]) == nil {
 			break // reasoning is followed by its call, or calls in parallel
 		}
 	}

@@ -13,17 +13,17 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// judgeRSNFollower (OAI-RSN-001): a reasoning item the cassette produced must
+// judgeReasoningFollowed (OAI-RSN-001): a reasoning item the cassette produced must
 // be followed by the very item that followed it in the output, recognised
 // by its item id, as the API does. A reasoning item of unknown origin
 // (client-authored history, another recording) is judged by shape only: it
 // must be followed by something the model produced, not by the end of the
 // input or by a user, system, developer or tool item.
-func judgeRSNFollower(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, idx rspIndex) {
+func judgeReasoningFollowed(tr *check.Traffic, r *check.Reporter) {
+	walk(tr, func(ex *traffic.Exchange, req *traffic.Request, idx index) {
 		in := req.Messages
 		for i := range in {
-			rb := rspReasoning(&in[i])
+			rb := reasoningOf(&in[i])
 			if rb == nil {
 				continue
 			}
@@ -39,7 +39,7 @@ func judgeRSNFollower(tr *check.Traffic, r *check.Reporter) {
 						rb.ItemID, in[i].Path)
 				case next.Role != traffic.RoleAssistant && next.Role != "":
 					r.Add(ex.Index, "request."+in[i].Path, "reasoning item %s at %s is followed by %s at %s, not by the message or call it produced",
-						rb.ItemID, in[i].Path, rspDescribe(next), next.Path)
+						rb.ItemID, in[i].Path, describe(next), next.Path)
 				}
 				continue
 			}
@@ -56,12 +56,12 @@ func judgeRSNFollower(tr *check.Traffic, r *check.Reporter) {
 			}
 			if next == nil {
 				r.Add(ex.Index, "request."+in[i].Path, "reasoning item %s at %s is the last input item, but interaction %d produced it followed by %s (%s)",
-					rb.ItemID, in[i].Path, src.exchange, rspDescribe(want), want.Path)
+					rb.ItemID, in[i].Path, src.exchange, describe(want), want.Path)
 				continue
 			}
 			f := r.Add(ex.Index, "request."+in[i].Path, "reasoning item %s at %s is followed by %s at %s instead of %s that interaction %d produced right after it (%s)",
-				rb.ItemID, in[i].Path, rspDescribe(next), next.Path, rspDescribe(want), src.exchange, want.Path)
-			f.Diff = diff.Struct(rspViewOf(want), rspViewOf(next))
+				rb.ItemID, in[i].Path, describe(next), next.Path, describe(want), src.exchange, want.Path)
+			f.Diff = diff.Struct(viewOf(want), viewOf(next))
 		}
 	})
 }
@@ -75,15 +75,15 @@ func judgeRSNFollower(tr *check.Traffic, r *check.Reporter) {
 // edited history) followed the reasoning with an assistant message that had
 // neither id nor type. docs/provider-rules.md R1.
 func callWithoutID(item, want *traffic.Message) bool {
-	return rspCall(item) != nil && rspCall(want) != nil && origin.ItemID(item) == ""
+	return callOf(item) != nil && callOf(want) != nil && origin.ItemID(item) == ""
 }
 
-// judgeRSNAccompanied (OAI-RSN-002): a function_call echoed with the fc_ id
+// judgeCallWithReasoning (OAI-RSN-002): a function_call echoed with the fc_ id
 // of a call the cassette produced after a reasoning item needs that
 // reasoning item in the same input. Requests chained with
 // previous_response_id are skipped: the server has the reasoning.
-func judgeRSNAccompanied(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, idx rspIndex) {
+func judgeCallWithReasoning(tr *check.Traffic, r *check.Reporter) {
+	walk(tr, func(ex *traffic.Exchange, req *traffic.Request, idx index) {
 		if req.PreviousResponseID != "" {
 			return
 		}
@@ -95,7 +95,7 @@ func judgeRSNAccompanied(tr *check.Traffic, r *check.Reporter) {
 		}
 		for i := range req.Messages {
 			m := &req.Messages[i]
-			b := rspCall(m)
+			b := callOf(m)
 			if b == nil || b.ItemID == "" {
 				continue
 			}
@@ -109,20 +109,20 @@ func judgeRSNAccompanied(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-// rspIncludeEncrypted is the include value that asks for reasoning payloads.
-const rspIncludeEncrypted = "reasoning.encrypted_content"
+// includeEncrypted is the include value that asks for reasoning payloads.
+const includeEncrypted = "reasoning.encrypted_content"
 
-// judgeRSNStateless (OAI-RSN-003): with store:false the server keeps
+// judgeStatelessEncrypted (OAI-RSN-003): with store:false the server keeps
 // nothing, so reasoning travels whole; a missing include is a warning.
-func judgeRSNStateless(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, _ rspIndex) {
+func judgeStatelessEncrypted(tr *check.Traffic, r *check.Reporter) {
+	walk(tr, func(ex *traffic.Exchange, req *traffic.Request, _ index) {
 		if req.Store == nil || *req.Store {
 			return
 		}
 		usesReasoning := req.Thinking != nil
 		for i := range req.Messages {
 			m := &req.Messages[i]
-			rb := rspReasoning(m)
+			rb := reasoningOf(m)
 			if rb == nil {
 				continue
 			}
@@ -134,26 +134,26 @@ func judgeRSNStateless(tr *check.Traffic, r *check.Reporter) {
 		}
 		if ex.Response != nil {
 			for k := range ex.Response.Output {
-				usesReasoning = usesReasoning || rspReasoning(&ex.Response.Output[k]) != nil
+				usesReasoning = usesReasoning || reasoningOf(&ex.Response.Output[k]) != nil
 			}
 		}
-		if usesReasoning && !slices.Contains(req.Include, rspIncludeEncrypted) {
+		if usesReasoning && !slices.Contains(req.Include, includeEncrypted) {
 			r.AddSeverity(check.SeverityWarning, ex.Index, "request.include", "store:false with reasoning but include does not ask for %q; reasoning items may come back without the payload the next stateless turn must replay",
-				rspIncludeEncrypted)
+				includeEncrypted)
 		}
 	})
 }
 
-// judgeRSNEncrypted (OAI-RSN-004): echoed encrypted_content is compared
+// judgeEncryptedUnchanged (OAI-RSN-004): echoed encrypted_content is compared
 // with the item that produced it, wherever in the cassette that was.
 // Providers decode the JSON string, so equal bytes are equal and differing
 // bytes are compared decoded; the diff shows the first differing byte.
-func judgeRSNEncrypted(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, idx rspIndex) {
-		sent := rspRouteOf(ex)
+func judgeEncryptedUnchanged(tr *check.Traffic, r *check.Reporter) {
+	walk(tr, func(ex *traffic.Exchange, req *traffic.Request, idx index) {
+		sent := routeOf(ex)
 		for i := range req.Messages {
 			m := &req.Messages[i]
-			rb := rspReasoning(m)
+			rb := reasoningOf(m)
 			if rb == nil || len(rb.EncryptedContent) == 0 {
 				continue
 			}
@@ -164,7 +164,7 @@ func judgeRSNEncrypted(tr *check.Traffic, r *check.Reporter) {
 			if src == nil {
 				continue // not produced in this cassette: nothing to compare with
 			}
-			ob := rspReasoning(src.item)
+			ob := reasoningOf(src.item)
 			if ob == nil {
 				continue
 			}
@@ -180,7 +180,7 @@ func judgeRSNEncrypted(tr *check.Traffic, r *check.Reporter) {
 			case len(ob.EncryptedContent) == 0:
 				r.Add(ex.Index, loc, "reasoning item %s carries encrypted_content (%d bytes), but interaction %d produced it without one (%s); the payload was not issued with this item",
 					name, len(rb.EncryptedContent), src.exchange, src.item.Path)
-			case !bytes.Equal(rb.EncryptedContent, ob.EncryptedContent) && !rspSameString(rb.EncryptedContent, ob.EncryptedContent):
+			case !bytes.Equal(rb.EncryptedContent, ob.EncryptedContent) && !sameString(rb.EncryptedContent, ob.EncryptedContent):
 				want, _ := rawjson.String(ob.EncryptedContent)
 				got, _ := rawjson.String(rb.EncryptedContent)
 				f := r.Add(ex.Index, loc, "encrypted_content of reasoning item %s differs from the one interaction %d produced (response %s)",
@@ -197,30 +197,30 @@ func judgeRSNEncrypted(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-// rspSameString reports whether two JSON string tokens decode equal.
-func rspSameString(a, b []byte) bool {
+// sameString reports whether two JSON string tokens decode equal.
+func sameString(a, b []byte) bool {
 	x, okA := rawjson.String(a)
 	y, okB := rawjson.String(b)
 	return okA && okB && x == y
 }
 
-// rspRoute is where a call went: the organization the response names and
+// callRoute is where a call went: the organization the response names and
 // the URL's host. An encrypted payload is only valid where it was issued.
-type rspRoute struct{ org, host string }
+type callRoute struct{ org, host string }
 
-func rspRouteOf(ex *traffic.Exchange) rspRoute {
-	return rspRoute{org: ex.ResponseHeader.Get("Openai-Organization"), host: ex.Host()}
+func routeOf(ex *traffic.Exchange) callRoute {
+	return callRoute{org: ex.ResponseHeader.Get("Openai-Organization"), host: ex.Host()}
 }
 
-// judgeRSNModel (OAI-RSN-005): reasoning items go only to a model that
+// judgeReasoningModel (OAI-RSN-005): reasoning items go only to a model that
 // reasons (error, once per request), and encrypted reasoning produced by
 // one model family is not sent to another (warning, once per item).
-func judgeRSNModel(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, idx rspIndex) {
+func judgeReasoningModel(tr *check.Traffic, r *check.Reporter) {
+	walk(tr, func(ex *traffic.Exchange, req *traffic.Request, idx index) {
 		reasons := rspwire.Reasons(req.Model)
 		for i := range req.Messages {
 			m := &req.Messages[i]
-			rb := rspReasoning(m)
+			rb := reasoningOf(m)
 			if rb == nil {
 				continue
 			}

@@ -9,21 +9,21 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// judgeRspCallsAnswered (OAI-TOOL-010): every function_call in input, and
+// judgeCallsAnswered (OAI-TOOL-010): every function_call in input, and
 // every call of a recorded response named by previous_response_id, has an
 // output with its call_id somewhere in the input. Where the output sits is
 // OAI-CANCEL-001's concern; an output before its call is OAI-TOOL-011's.
-func judgeRspCallsAnswered(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, idx rspIndex) {
+func judgeCallsAnswered(tr *check.Traffic, r *check.Reporter) {
+	walk(tr, func(ex *traffic.Exchange, req *traffic.Request, idx index) {
 		answered := map[string]bool{}
 		for i := range req.Messages {
-			if o := rspOutput(&req.Messages[i]); o != nil {
+			if o := outputOf(&req.Messages[i]); o != nil {
 				answered[o.ToolCallID] = true
 			}
 		}
 		for i := range req.Messages {
 			m := &req.Messages[i]
-			if b := rspCall(m); b != nil && b.ID != "" && !answered[b.ID] {
+			if b := callOf(m); b != nil && b.ID != "" && !answered[b.ID] {
 				r.Add(ex.Index, "request."+m.Path, "function_call %s (%s) at %s has no function_call_output with its call_id in the input",
 					b.ID, b.Name, m.Path)
 			}
@@ -38,13 +38,13 @@ func judgeRspCallsAnswered(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-// judgeRspOutputsMatched (OAI-TOOL-011): every function_call_output answers
+// judgeOutputsMatched (OAI-TOOL-011): every function_call_output answers
 // a function_call sent before it, or — when the request is chained with
 // previous_response_id — a call a recorded response produced. When the
 // chain or an item_reference points at something the cassette does not
 // hold, orphans cannot be told from references and are not reported.
-func judgeRspOutputsMatched(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, idx rspIndex) {
+func judgeOutputsMatched(tr *check.Traffic, r *check.Reporter) {
+	walk(tr, func(ex *traffic.Exchange, req *traffic.Request, idx index) {
 		unknown := false
 		if prev := req.PreviousResponseID; prev != "" {
 			_, recorded := idx.response(prev)
@@ -53,14 +53,14 @@ func judgeRspOutputsMatched(tr *check.Traffic, r *check.Reporter) {
 		callAt := map[string]int{}
 		for i := range req.Messages {
 			m := &req.Messages[i]
-			if b := rspCall(m); b != nil {
+			if b := callOf(m); b != nil {
 				if _, dup := callAt[b.ID]; !dup {
 					callAt[b.ID] = i
 				}
 			}
 			if m.WireType == "item_reference" {
-				if o := idx.item(origin.ItemID(m)); o != nil && rspCall(o.item) != nil {
-					callAt[rspCall(o.item).ID] = i
+				if o := idx.item(origin.ItemID(m)); o != nil && callOf(o.item) != nil {
+					callAt[callOf(o.item).ID] = i
 				} else {
 					unknown = true
 				}
@@ -71,7 +71,7 @@ func judgeRspOutputsMatched(tr *check.Traffic, r *check.Reporter) {
 		}
 		for i := range req.Messages {
 			m := &req.Messages[i]
-			o := rspOutput(m)
+			o := outputOf(m)
 			if o == nil {
 				continue
 			}
@@ -93,9 +93,9 @@ func judgeRspOutputsMatched(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-// rspPrefix is the id prefix the API expects of an item kind, or "".
+// prefix is the id prefix the API expects of an item kind, or "".
 // (A switch, not a map: it is asked for every item of every request.)
-func rspPrefix(kind string) string {
+func prefix(kind string) string {
 	switch kind {
 	case "reasoning":
 		return "rs_"
@@ -107,8 +107,8 @@ func rspPrefix(kind string) string {
 	return ""
 }
 
-// rspRole reports whether an input message may have role r.
-func rspRole(r traffic.Role) bool {
+// role reports whether an input message may have role r.
+func role(r traffic.Role) bool {
 	switch r {
 	case traffic.RoleUser, traffic.RoleAssistant, traffic.RoleSystem, traffic.RoleDeveloper:
 		return true
@@ -116,25 +116,25 @@ func rspRole(r traffic.Role) bool {
 	return false
 }
 
-// judgeRspIDsAndRoles (OAI-TOOL-012): item ids keep their prefixes and no
+// judgeIDsAndRoles (OAI-TOOL-012): item ids keep their prefixes and no
 // input message has a role the API does not take (tool above all).
-func judgeRspIDsAndRoles(tr *check.Traffic, r *check.Reporter) {
-	rspWalk(tr, func(ex *traffic.Exchange, req *traffic.Request, _ rspIndex) {
+func judgeIDsAndRoles(tr *check.Traffic, r *check.Reporter) {
+	walk(tr, func(ex *traffic.Exchange, req *traffic.Request, _ index) {
 		for i := range req.Messages {
 			m := &req.Messages[i]
 			kind := m.WireType
-			if rspIsMessage(m) {
+			if isMessage(m) {
 				kind = "message"
 				switch {
 				case m.Role == traffic.RoleTool:
 					r.Add(ex.Index, "request."+m.Path+".role", "%s is a message with role \"tool\"; Responses input takes a function_call_output item with the call's call_id instead",
 						m.Path)
-				case m.Role != "" && !rspRole(m.Role):
+				case m.Role != "" && !role(m.Role):
 					r.Add(ex.Index, "request."+m.Path+".role", "%s has role %q; input messages take user, assistant, system or developer",
 						m.Path, m.Role)
 				}
 			}
-			id, want := origin.ItemID(m), rspPrefix(kind)
+			id, want := origin.ItemID(m), prefix(kind)
 			if id != "" && want != "" && !strings.HasPrefix(id, want) {
 				r.Add(ex.Index, "request."+m.Path+".id", "%s at %s has id %q; %s ids begin with %q (keep the id the server sent, or leave it out)",
 					kind, m.Path, id, kind, want)
@@ -143,23 +143,23 @@ func judgeRspIDsAndRoles(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-// judgeRspCancel (OAI-CANCEL-001, info): each output comes right after its
+// judgeCancelledClosed (OAI-CANCEL-001, info): each output comes right after its
 // call — only other calls, outputs and reasoning of the same step between —
 // and is not empty. Each call is reported once, where first seen, since a
 // growing history repeats it in every later request.
-func judgeRspCancel(tr *check.Traffic, r *check.Reporter) {
+func judgeCancelledClosed(tr *check.Traffic, r *check.Reporter) {
 	reported := map[string]bool{}
-	rspWalkAll(tr, func(ex *traffic.Exchange, req *traffic.Request, _ rspIndex) {
+	walkAll(tr, func(ex *traffic.Exchange, req *traffic.Request, _ index) {
 		outAt := map[string]int{}
 		for i := range req.Messages {
-			if o := rspOutput(&req.Messages[i]); o != nil {
+			if o := outputOf(&req.Messages[i]); o != nil {
 				if _, dup := outAt[o.ToolCallID]; !dup {
 					outAt[o.ToolCallID] = i
 				}
 			}
 		}
 		for k := range req.Messages {
-			b := rspCall(&req.Messages[k])
+			b := callOf(&req.Messages[k])
 			if b == nil || b.ID == "" || reported[b.ID] {
 				continue
 			}
@@ -168,13 +168,13 @@ func judgeRspCancel(tr *check.Traffic, r *check.Reporter) {
 				continue // OAI-TOOL-010 and OAI-TOOL-011 own these
 			}
 			out := &req.Messages[j]
-			if between := rspStepBreak(req.Messages[k+1 : j]); between != nil {
+			if between := stepBreak(req.Messages[k+1 : j]); between != nil {
 				reported[b.ID] = true
 				r.Add(ex.Index, "request."+out.Path, "the output of call %s (%s at %s) comes at %s, after %s at %s; put each output right after its call",
-					b.ID, b.Name, req.Messages[k].Path, out.Path, rspDescribe(between), between.Path)
+					b.ID, b.Name, req.Messages[k].Path, out.Path, describe(between), between.Path)
 				continue
 			}
-			if rspEmptyOutput(rspOutput(out).ResultRaw) {
+			if emptyOutput(outputOf(out).ResultRaw) {
 				reported[b.ID] = true
 				r.Add(ex.Index, "request."+out.Path+".output", "the output of call %s (%s) is empty; a cancelled, denied or failed call should say so (e.g. \"aborted\")",
 					b.ID, b.Name)
@@ -183,10 +183,10 @@ func judgeRspCancel(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-// rspStepBreak returns the first item that does not belong to a step's
+// stepBreak returns the first item that does not belong to a step's
 // calls and outputs (function, custom and hosted tool calls, their outputs,
 // reasoning), or nil.
-func rspStepBreak(items []traffic.Message) *traffic.Message {
+func stepBreak(items []traffic.Message) *traffic.Message {
 	for i := range items {
 		typ := items[i].WireType
 		if typ != "reasoning" && !strings.HasSuffix(typ, "_call") && !strings.HasSuffix(typ, "_output") {
@@ -196,9 +196,9 @@ func rspStepBreak(items []traffic.Message) *traffic.Message {
 	return nil
 }
 
-// rspEmptyOutput reports whether an output token says nothing: absent,
+// emptyOutput reports whether an output token says nothing: absent,
 // null, "", blank, or an empty list of parts.
-func rspEmptyOutput(raw []byte) bool {
+func emptyOutput(raw []byte) bool {
 	switch rawjson.Kind(raw) {
 	case "", "null":
 		return true

@@ -13,42 +13,42 @@ import (
 // (traffic.StreamIssue), so grammar rules live next to the reassembly code and
 // the catalogue stays the one place that names and explains them.
 var checks = []*check.Check{
-	streamCheck(&check.Check{
+	declare(&check.Check{
 		ID: traffic.CheckAnthropicStream, Title: "Anthropic stream event grammar", Wire: traffic.WireAnthropic,
 		Law:          "A stream is message_start, then (content_block_start, content_block_delta*, content_block_stop)*, message_delta and message_stop; ping may appear anywhere and error ends the stream.",
 		Troubleshoot: "A stream that stops before message_stop was cut off (client cancel, network, proxy timeout): its message is partial and must not be persisted as if complete. Events after message_stop or a missing message_start mean the body was spliced or rewritten by something between the provider and the recorder.",
 	}),
-	streamCheck(&check.Check{
+	declare(&check.Check{
 		ID: traffic.CheckAnthropicBlockIndex, Title: "Anthropic block indices", Wire: traffic.WireAnthropic,
 		Law:          "content_block_start indices run 0, 1, 2… without gaps, and every delta or stop names a block that was started and not yet stopped.",
 		Troubleshoot: "An accumulator keyed on the index silently drops or misplaces text when indices skip or repeat. Look for a proxy that filters events (for example removing thinking blocks) without renumbering, or for two streams interleaved in one body.",
 	}),
-	streamCheck(&check.Check{
+	declare(&check.Check{
 		ID: traffic.CheckAnthropicDeltaType, Title: "Anthropic delta types", Wire: traffic.WireAnthropic,
 		Law:          "Each delta's type is allowed for its block's type, and signature_delta arrives only on a thinking block, before its content_block_stop.",
 		Troubleshoot: "A thinking block whose signature_delta is missing or misplaced cannot be echoed: the next request fails with a signature error. Check the stream was not re-framed by a gateway that converts between providers.",
 	}),
-	streamCheck(&check.Check{
+	declare(&check.Check{
 		ID: traffic.CheckAnthropicToolInput, Title: "Anthropic tool input JSON", Wire: traffic.WireAnthropic,
 		Law:          "The concatenated partial_json of a tool_use block parses to a JSON object at content_block_stop.",
 		Troubleshoot: "Invalid tool input usually means the stream was cut inside the block (max_tokens, cancel) or fragments were reordered. Never execute a tool call whose input did not parse.",
 	}),
-	streamCheck(&check.Check{
+	declare(&check.Check{
 		ID: traffic.CheckChatStream, Title: "Chat Completions stream grammar", Wire: traffic.WireOpenAI,
 		Law:          "Tool-call fragments are grouped by index with id and name in the first fragment, the arguments concatenate to the final string, and the stream ends with data: [DONE] (kept as JSON lines of chunks, with every choice's finish_reason).",
 		Troubleshoot: "A stream without [DONE] was cut off; its tool-call arguments may be incomplete JSON and must not be executed. Fragments without an index, or a name that changes within one index, come from gateways that re-chunk the stream.",
 	}),
-	streamCheck(&check.Check{
+	declare(&check.Check{
 		ID: traffic.CheckResponsesStream, Title: "Responses stream grammar", Wire: traffic.WireResponses,
 		Law:          "sequence_number strictly increases, every output item is added before it is done and done before the stream ends, and the stream ends with response.completed, response.incomplete or response.failed.",
 		Troubleshoot: "Take output items from response.output_item.done: the copy in .added lacks encrypted_content. A stream that ends without a terminal event was cut off, and items that were only added must not be echoed.",
 	}),
-	streamCheck(&check.Check{
+	declare(&check.Check{
 		ID: traffic.CheckGeminiStream, Title: "Gemini stream grammar", Wire: traffic.WireGemini,
 		Law:          "Every chunk is a GenerateContentResponse, the last chunk carries finishReason, and nothing follows it.",
 		Troubleshoot: "A stream without a finishReason was cut off; go-genai's chat drops such a turn together with its user input. Keep trailing parts that carry only a thoughtSignature: they belong to the turn.",
 	}),
-	streamCheck(&check.Check{
+	declare(&check.Check{
 		ID: traffic.CheckBedrockStream, Title: "Bedrock ConverseStream grammar", Wire: traffic.WireBedrock,
 		Law:          "An AWS event stream whose frames decode (lengths and both CRCs), holding messageStart, then per content block its deltas (contentBlockStart first for a toolUse) and contentBlockStop, then messageStop and metadata; an exception frame ends it.",
 		Troubleshoot: "A frame that fails its CRC or stops short means the body was cut or rewritten between Bedrock and the recorder (a proxy that decoded it as text, a logger that truncated it). A stream without messageStop was cut off: its toolUse input may be incomplete JSON and its reasoning unsigned, so it must not be persisted as a finished turn.",
@@ -64,9 +64,9 @@ var terminalCheck = map[traffic.Wire]string{
 	traffic.WireBedrock:   traffic.CheckBedrockStream,
 }
 
-// streamSources cite what each grammar is held to: the provider's SDK,
+// sources cite what each grammar is held to: the provider's SDK,
 // which fails on a stream that breaks it, whoever served the stream.
-var streamSources = map[string][]string{
+var sources = map[string][]string{
 	traffic.CheckAnthropicStream:     {"anthropic-sdk-go packages/ssestream and Message.Accumulate", "docs/provider-rules.md §1.4"},
 	traffic.CheckAnthropicBlockIndex: {"anthropic-sdk-go messageutil.go (indices 0, 1, 2… without gaps)", "docs/provider-rules.md §1.4"},
 	traffic.CheckAnthropicDeltaType:  {"anthropic-sdk-go Message.Accumulate (delta types per block type)", "docs/provider-rules.md §1.4"},
@@ -77,9 +77,9 @@ var streamSources = map[string][]string{
 	traffic.CheckBedrockStream:       {"aws-sdk-go-v2 aws/protocol/eventstream (frame CRCs)", "Bedrock ConverseStream API reference (event order)"},
 }
 
-func streamCheck(c *check.Check) *check.Check {
+func declare(c *check.Check) *check.Check {
 	c.Severity, c.Scope, c.Since = check.SeverityError, "S", "0.1.0"
-	c.Evidence = check.Evidence{Sources: streamSources[c.ID]}
+	c.Evidence = check.Evidence{Sources: sources[c.ID]}
 	c.Judge = func(tr *check.Traffic, r *check.Reporter) {
 		for i := tr.From; i < len(tr.Exchanges); i++ {
 			ex := &tr.Exchanges[i]
