@@ -28,7 +28,7 @@ lint: fmt-check
 # Mutation testing on real traffic: one fault at a time planted into the
 # corpus recordings; prints the catch rate per check family and every miss.
 mutants:
-	$(GO) test -count=1 -run TestMutantsOnRealTraffic -v ./conformance/checks | grep -E 'planted|MISS|ok|FAIL'
+	$(GO) test -count=1 -run TestMutantsOnRealTraffic -v ./conformance/checks | grep -E 'planted|MISS|ok|FAIL|set '
 
 # Every fuzz target for FUZZTIME each (default 15s; about 65 targets), one
 # line per target with its execs: make fuzz FUZZTIME=1m

@@ -75,6 +75,8 @@ func FuzzDecodeRequestMemo(f *testing.F) {
 		f.Add(w, []byte(`{"contents":[{"role":"user","parts":[{"text":"a"}]}],"contents":[]}`))
 		f.Add(w, []byte(`{"input":[{"role":"user","content":"\xff"}],"model":"m"}`))
 		f.Add(w, []byte("{\"contents\":[{\"role\":\"user\",\"parts\":[{\"text\":\"\xff\"}]}]}"))
+		f.Add(w, []byte(`{"contents":{"role":"user","parts":{"text":"a"}},"systemInstruction":{"parts":{"text":"s"}}}`))
+		f.Add(w, []byte(`{"contents":[{"role":"user","parts":{"text":"a"}},{"role":"model","parts":[{"text":"b"}]}]}`))
 	}
 	f.Fuzz(func(t *testing.T, w uint8, body []byte) {
 		c := memoCodecFor(t, memoWires[int(w)%len(memoWires)])

@@ -156,6 +156,11 @@ type Request struct {
 
 	// Extra keeps every other top-level field, values raw.
 	Extra map[string]json.RawMessage `json:"extra,omitempty"`
+
+	// Notes say where the codec read a lenient form the provider accepts
+	// (one value for a repeated field, a number as a string) or had to
+	// guess; each is reported as info, and the checks still run.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Usage is token accounting of one response.

@@ -34,6 +34,7 @@ import (
 func TestMutantsOnRealTraffic(t *testing.T) {
 	type tally struct{ planted, caught int }
 	byFamily := map[string]*tally{}
+	bySet := map[string]*tally{} // the rate holds on every corpus set, not only over both
 	var misses []string
 	for _, set := range []string{corpus.Dev, corpus.Wave2} {
 		for _, path := range corpus.SetFiles(t, set) {
@@ -60,9 +61,16 @@ func TestMutantsOnRealTraffic(t *testing.T) {
 						tl = &tally{}
 						byFamily[m.family()] = tl
 					}
+					st := bySet[set]
+					if st == nil {
+						st = &tally{}
+						bySet[set] = st
+					}
 					tl.planted++
+					st.planted++
 					if caught {
 						tl.caught++
+						st.caught++
 						continue
 					}
 					misses = append(misses, fmt.Sprintf("%s/%s #%d %s: %s", set, corpus.Name(t, path), i, m.name, got))
@@ -81,6 +89,18 @@ func TestMutantsOnRealTraffic(t *testing.T) {
 	for _, f := range fams {
 		tl := byFamily[f]
 		t.Logf("%-10s %3d planted, %3d caught (%.1f%%)", f, tl.planted, tl.caught, 100*float64(tl.caught)/float64(tl.planted))
+	}
+	for _, set := range []string{corpus.Dev, corpus.Wave2} {
+		st := bySet[set]
+		if st == nil {
+			t.Logf("set %-6s no mutant planted", set)
+			continue
+		}
+		rate := float64(st.caught) / float64(st.planted)
+		t.Logf("set %-6s %3d planted, %3d caught (%.1f%%)", set, st.planted, st.caught, 100*rate)
+		if rate < 0.97 {
+			t.Errorf("set %s: caught %d of %d mutants (%.1f%%), want at least 97%%", set, st.caught, st.planted, 100*rate)
+		}
 	}
 	for _, m := range misses {
 		t.Logf("MISS %s", m)

@@ -144,6 +144,9 @@ func decodeMessage(path string, item json.RawMessage) (traffic.Message, error) {
 // decodeToolConfig reads each toolSpec's name, description and input
 // schema, and the tool choice.
 func decodeToolConfig(req *traffic.Request, raw json.RawMessage) error {
+	if rawjson.Kind(raw) == "null" {
+		return nil // an unset structure, as AWS's JSON protocols read null
+	}
 	fields, err := rawjson.ObjectAt("toolConfig", raw)
 	if err != nil {
 		return err

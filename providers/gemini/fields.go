@@ -3,8 +3,11 @@ package gemini
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"strings"
 
 	"github.com/llmtck/llmtck/internal/rawjson"
+	"github.com/llmtck/llmtck/traffic"
 )
 
 // name is a field the codec interprets, with both spellings Gemini accepts:
@@ -110,13 +113,44 @@ func (o object) duplicate(known ...name) string {
 // isTrue reports whether raw is the JSON literal true.
 func isTrue(raw json.RawMessage) bool { return bytes.Equal(raw, []byte("true")) }
 
-// intValue reads a JSON integer; ok is false for anything else.
+// intValue reads a JSON integer, or a decimal string: proto's JSON mapping
+// accepts either for an integer field. ok is false for anything else.
 func intValue(raw json.RawMessage) (int, bool) {
+	if s, ok := rawjson.String(raw); ok {
+		raw = json.RawMessage(s)
+	}
 	var n int
 	if len(raw) == 0 || json.Unmarshal(raw, &n) != nil {
 		return 0, false
 	}
 	return n, true
+}
+
+// listOf reads a repeated field: an array, or one object, which Google's
+// JSON parser accepts as a list of one (Gemini answered 200 to a
+// systemInstruction whose parts was an object; docs/provider-rules.md §4.2).
+// single reports the second form.
+func listOf(raw json.RawMessage) (items []json.RawMessage, single bool, err error) {
+	if rawjson.Kind(raw) == "object" {
+		return []json.RawMessage{raw}, true, nil
+	}
+	items, err = rawjson.Array(raw)
+	return items, false, err
+}
+
+// itemPath is where item i of a list at path is: the list itself when it
+// was one value.
+func itemPath(path string, i int, single bool) string {
+	if single {
+		return path
+	}
+	return fmt.Sprintf("%s[%d]", path, i)
+}
+
+// singlePart reports whether blocks came from parts written as one object:
+// their only block's path names the list itself.
+func singlePart(blocks []traffic.Block) bool {
+	return len(blocks) == 1 && strings.HasSuffix(blocks[0].Path, ".parts")
 }
 
 // set is one field of an object as the model says it should be.

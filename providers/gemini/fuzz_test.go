@@ -24,6 +24,8 @@ func FuzzDecodeRequest(f *testing.F) {
 		`{"contents":[{"role":"assistant","parts":null},{"role":7}],"systemInstruction":"be brief","model":5}`,
 		`{"tools":[{"functionDeclarations":[{"name":"a"}],"googleSearch":{}},{}],"generationConfig":{"thinkingConfig":[]}}`,
 		`{"contents":[{"parts":[{"functionResponse":{"name":"f","response":{},"parts":[{"text":"a","thought":false}]}},{"thoughtSignature":""}]}]}`,
+		`{"systemInstruction":{"parts":{"text":"s"}},"contents":{"parts":{"functionResponse":{"name":"f","parts":{"text":"a"}}}},"tools":{"functionDeclarations":{"name":"f"}}}`,
+		` {"generationConfig":{"maxOutputTokens":"12","thinkingConfig":{"thinkingBudget":"-1"}},"contents":[{"parts":{"text":"a"}}]}` + "\n",
 	} {
 		f.Add([]byte(s))
 	}

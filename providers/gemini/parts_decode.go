@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/llmtck/llmtck/internal/rawjson"
@@ -39,7 +38,7 @@ var partNames = []name{nText, nThought, nSignature, nCall, nResponse, nInline}
 // dataNames are the part fields that hold the part's data.
 var dataNames = []name{nText, nCall, nResponse, nInline}
 
-// decodeParts decodes a parts array found at path.
+// decodeParts decodes a parts array, or one part, found at path.
 func decodeParts(raw json.RawMessage, path string) ([]traffic.Block, error) {
 	return decodePartList(raw, path, false)
 }
@@ -49,13 +48,13 @@ func decodeParts(raw json.RawMessage, path string) ([]traffic.Block, error) {
 // functionCall or functionResponse there stays BlockOther, which also keeps
 // decoding from recursing without bound.
 func decodePartList(raw json.RawMessage, path string, inner bool) ([]traffic.Block, error) {
-	items, err := rawjson.Array(raw)
+	items, single, err := listOf(raw)
 	if err != nil {
-		return nil, rawjson.Mismatch(path, "an array", raw)
+		return nil, rawjson.Mismatch(path, "an array of parts (or one part)", raw)
 	}
 	blocks := make([]traffic.Block, 0, len(items))
 	for i, it := range items {
-		b, err := decodePart(it, fmt.Sprintf("%s[%d]", path, i), inner)
+		b, err := decodePart(it, itemPath(path, i, single), inner)
 		if err != nil {
 			return nil, err
 		}

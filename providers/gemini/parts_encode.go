@@ -11,7 +11,8 @@ import (
 	"github.com/llmtck/llmtck/traffic"
 )
 
-// encodeParts encodes blocks as a parts array.
+// encodeParts encodes blocks as a parts array, or as the one part they
+// were read from when the wire wrote it without an array.
 func encodeParts(blocks []traffic.Block) (json.RawMessage, error) {
 	items := make([]json.RawMessage, 0, len(blocks))
 	for i, b := range blocks {
@@ -24,6 +25,9 @@ func encodeParts(blocks []traffic.Block) (json.RawMessage, error) {
 			return nil, fmt.Errorf("%s: %w", where, err)
 		}
 		items = append(items, it)
+	}
+	if singlePart(blocks) {
+		return items[0], nil
 	}
 	return rawjson.ArrayOf(items), nil
 }

@@ -117,6 +117,7 @@ func requestOf(obj object, decode func(json.RawMessage) ([]traffic.Message, erro
 			keep(f.Key, f.Value)
 		}
 	}
+	req.Notes = lenientNotes(req, obj)
 	return req, nil
 }
 
@@ -124,13 +125,13 @@ func requestOf(obj object, decode func(json.RawMessage) ([]traffic.Message, erro
 var topNames = []name{nModel, nContents, nSystem, nTools, nToolConfig, nGenConfig}
 
 func decodeContents(raw json.RawMessage) ([]traffic.Message, error) {
-	items, err := rawjson.Array(raw)
+	items, single, err := listOf(raw)
 	if err != nil {
-		return nil, rawjson.Mismatch("contents", "an array", raw)
+		return nil, rawjson.Mismatch("contents", "an array (or one content)", raw)
 	}
 	msgs := make([]traffic.Message, 0, len(items))
 	for i, it := range items {
-		m, err := decodeContent(it, fmt.Sprintf("contents[%d]", i))
+		m, err := decodeContent(it, itemPath("contents", i, single))
 		if err != nil {
 			return nil, err
 		}
@@ -231,9 +232,9 @@ func decodeTools(raw json.RawMessage) ([]traffic.Tool, error) {
 	if rawjson.Kind(raw) == "null" {
 		return nil, nil
 	}
-	items, err := rawjson.Array(raw)
+	items, _, err := listOf(raw)
 	if err != nil {
-		return nil, rawjson.Mismatch("tools", "an array", raw)
+		return nil, rawjson.Mismatch("tools", "an array (or one tool)", raw)
 	}
 	tools := []traffic.Tool{}
 	for i, it := range items {
@@ -244,7 +245,7 @@ func decodeTools(raw json.RawMessage) ([]traffic.Tool, error) {
 		var rest rawjson.Object
 		restFields, decls := 0, 0
 		for _, f := range obj.fields {
-			list, err := rawjson.Array(f.Value)
+			list, _, err := listOf(f.Value)
 			if !nDeclarations.is(f.Key) || err != nil {
 				rest.Raw(f.Key, f.Value)
 				restFields++
@@ -314,4 +315,43 @@ func decodeThinking(raw json.RawMessage) *traffic.Thinking {
 		t.Type = "disabled"
 	}
 	return t
+}
+
+// lenientNotes names each repeated field the request wrote as one value,
+// which the codec read as a list of one, as Google's parser does.
+func lenientNotes(req *traffic.Request, obj object) []string {
+	var notes []string
+	note := func(path string) {
+		notes = append(notes, path+" is one value, not an array: read as a list of one, as the API does")
+	}
+	if len(req.Messages) == 1 && req.Messages[0].Path == nContents.camel {
+		note(nContents.camel)
+	}
+	var blocks func(bs []traffic.Block)
+	blocks = func(bs []traffic.Block) {
+		if singlePart(bs) {
+			note(bs[0].Path)
+		}
+		for i := range bs {
+			blocks(bs[i].Content)
+		}
+	}
+	blocks(req.System)
+	for i := range req.Messages {
+		blocks(req.Messages[i].Blocks)
+	}
+	if key, tools, ok := obj.get(nTools); ok {
+		if rawjson.Kind(tools) == "object" {
+			note(key)
+		}
+		items, single, _ := listOf(tools)
+		for i, it := range items {
+			if t, err := parseObject(it, ""); err == nil {
+				if dk, d, ok := t.get(nDeclarations); ok && rawjson.Kind(d) == "object" {
+					note(itemPath(key, i, single) + "." + dk)
+				}
+			}
+		}
+	}
+	return notes
 }

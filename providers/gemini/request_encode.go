@@ -33,7 +33,11 @@ func (Codec) EncodeRequest(req *traffic.Request) ([]byte, error) {
 			}
 			items = append(items, c)
 		}
-		o.Raw(nContents.camel, rawjson.ArrayOf(items))
+		if len(items) == 1 && req.Messages[0].Path == nContents.camel {
+			o.Raw(nContents.camel, items[0]) // one content, as it was written
+		} else {
+			o.Raw(nContents.camel, rawjson.ArrayOf(items))
+		}
 	}
 	key, kept := keptField(req.Extra, nSystem)
 	sys, err := systemValue(req, kept, isSnake(key))

@@ -201,16 +201,16 @@ func TestRequestErrors(t *testing.T) {
 		{`{"contents": [`, "invalid JSON at byte 14: unexpected end of JSON input"},
 		{"{\"sy\x83tem\": 1}", "invalid UTF-8 at byte 4"},
 		{`[]`, "expected a JSON object, found an array"},
-		{`{"contents": "hi"}`, "contents: expected an array, found a string"},
+		{`{"contents": "hi"}`, "contents: expected an array (or one content), found a string"},
 		{`{"contents": [1]}`, "contents[0]: expected an object, found a number"},
-		{`{"contents": [{"parts": {}}]}`, "contents[0].parts: expected an array, found an object"},
+		{`{"contents": [{"parts": 7}]}`, "contents[0].parts: expected an array of parts (or one part), found a number"},
 		{`{"contents": [{"role": "user", "parts": ["x"]}]}`, "contents[0].parts[0]: expected an object, found a string"},
 		{`{"contents": [{"role": "user", "role": "model"}]}`, `contents[0]: duplicate key "role"`},
 		{`{"contents": [], "contents": []}`, `duplicate key "contents"`},
 		{`{"systemInstruction": {}, "system_instruction": {}}`, `duplicate key "system_instruction"`},
 		{`{"systemInstruction": 5}`, "systemInstruction: expected an object, found a number"},
 		{`{"systemInstruction": {"parts": [null]}}`, "systemInstruction.parts[0]: expected an object, found null"},
-		{`{"tools": {}}`, "tools: expected an array, found an object"},
+		{`{"tools": "t"}`, "tools: expected an array (or one tool), found a string"},
 		{`{"tools": [true]}`, "tools[0]: expected an object, found a boolean"},
 	}
 	for _, tc := range cases {
@@ -365,5 +365,90 @@ func TestNulls(t *testing.T) {
 	resp, err := codec.DecodeResponse(200, nil, []byte(`{"candidates":null,"promptFeedback":null,"usageMetadata":null}`))
 	if err != nil || len(resp.Output) != 0 || resp.Usage != nil {
 		t.Errorf("null response fields: %+v, %v", resp, err)
+	}
+}
+
+// TestRequestLenient: what Google's JSON parser accepts decodes, says how it
+// was read as a note, encodes back to the same JSON, and keeps the paths
+// the checks report.
+func TestRequestLenient(t *testing.T) {
+	cases := []struct {
+		name, body string
+		notes      []string
+		system     int    // blocks in System
+		blockPath  string // path of the first block of the last message, when there is one
+	}{
+		{
+			name:  "systemInstruction.parts as one part (answered 200)",
+			body:  `{"systemInstruction":{"parts":{"text":"be brief"}},"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`,
+			notes: []string{"systemInstruction.parts is one value, not an array: read as a list of one, as the API does"}, system: 1,
+			blockPath: "contents[0].parts[0]",
+		},
+		{
+			name:  "snake_case system_instruction with one part",
+			body:  `{"system_instruction":{"role":"user","parts":{"text":"be brief"}},"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`,
+			notes: []string{"system_instruction.parts is one value, not an array: read as a list of one, as the API does"}, system: 1,
+			blockPath: "contents[0].parts[0]",
+		},
+		{
+			name:      "a content's parts as one part",
+			body:      `{"contents":[{"role":"user","parts":{"text":"hi"}},{"role":"model","parts":{"functionCall":{"name":"f","args":{}}}}]}`,
+			notes:     []string{"contents[0].parts is one value, not an array: read as a list of one, as the API does", "contents[1].parts is one value, not an array: read as a list of one, as the API does"},
+			blockPath: "contents[1].parts",
+		},
+		{
+			name:  "contents as one content",
+			body:  `{"contents":{"role":"user","parts":[{"text":"hi"}]}}`,
+			notes: []string{"contents is one value, not an array: read as a list of one, as the API does"}, blockPath: "contents.parts[0]",
+		},
+		{
+			name:      "a functionResponse's parts as one part",
+			body:      `{"contents":[{"role":"user","parts":[{"functionResponse":{"name":"f","response":{},"parts":{"inlineData":{"mimeType":"image/png","data":"aGk="}}}}]}]}`,
+			notes:     []string{"contents[0].parts[0].functionResponse.parts is one value, not an array: read as a list of one, as the API does"},
+			blockPath: "contents[0].parts[0]",
+		},
+		{
+			name:  "tools and functionDeclarations as one value",
+			body:  `{"tools":{"functionDeclarations":{"name":"f","parameters":{"type":"object"}}},"contents":[]}`,
+			notes: []string{"tools is one value, not an array: read as a list of one, as the API does", "tools.functionDeclarations is one value, not an array: read as a list of one, as the API does"},
+		},
+		{
+			name: "numbers as strings, nulls and unknown fields, padded with whitespace",
+			body: " \n\t{\"contents\":null,\"systemInstruction\":null,\"tools\":null,\"cachedContent\":\"c/1\",\"someFutureField\":{\"a\":1},\"generationConfig\":{\"maxOutputTokens\":\"256\",\"thinkingConfig\":{\"thinkingBudget\":\"1024\"}}}\r\n ",
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			req, err := codec.DecodeRequest([]byte(tc.body))
+			if err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			if d := cmp.Diff(tc.notes, req.Notes); d != "" {
+				t.Errorf("notes (-want +got):\n%s", d)
+			}
+			if len(req.System) != tc.system {
+				t.Errorf("system blocks: %d, want %d", len(req.System), tc.system)
+			}
+			if tc.blockPath != "" {
+				last := req.Messages[len(req.Messages)-1]
+				if len(last.Blocks) == 0 || last.Blocks[0].Path != tc.blockPath {
+					t.Errorf("block path: %+v, want %q", last.Blocks, tc.blockPath)
+				}
+			}
+			enc, err := codec.EncodeRequest(req)
+			if err != nil {
+				t.Fatalf("encode: %v", err)
+			}
+			if !rawjson.Equal(enc, []byte(tc.body)) {
+				t.Errorf("encoding changed the JSON value\nin:  %s\nout: %s", tc.body, enc)
+			}
+		})
+	}
+	req, err := codec.DecodeRequest([]byte(cases[len(cases)-1].body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.MaxTokens != 256 || req.Thinking == nil || req.Thinking.BudgetTokens != 1024 || req.Thinking.Type != "enabled" {
+		t.Errorf("numbers as strings: max %d, thinking %+v", req.MaxTokens, req.Thinking)
 	}
 }

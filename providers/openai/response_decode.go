@@ -17,11 +17,11 @@ func decodeResponse(status int, b []byte) (*traffic.Response, error) {
 	trimmed := bytes.TrimSpace(b)
 	switch f := body.Sniff(b); {
 	case f == body.EventStream:
-		return decodeStream(sse.Parse(b)), nil
+		return decodeStream(sse.Parse(b), true), nil
 	case f == body.Document:
 		return decodeDocument(status, trimmed)
 	case f == body.JSONLines:
-		return decodeStream(jsonLines(b)), nil
+		return decodeStream(jsonLines(b), false), nil
 	case !ok2xx(status) && (f == body.Text || f == body.BadJSON):
 		return &traffic.Response{Wire: traffic.WireOpenAI, Output: []traffic.Message{}, Error: statusError(status, trimmed)}, nil
 	default:

@@ -116,15 +116,24 @@ func TestDecodeResponseChoices(t *testing.T) {
 }
 
 // Stream chunks saved one JSON object per line (no SSE framing) reassemble
-// like the stream they came from; without [DONE] they are not complete.
+// like the stream they came from. The framing that carries data: [DONE] was
+// never stored, so a stream whose choices all finished is complete, and one
+// cut before a finish_reason is truncated without naming [DONE].
 func TestDecodeResponseJSONLines(t *testing.T) {
 	body := strings.Join([]string{cStart, cArgs1, cArgs2, cFinish}, "\n") + "\n"
 	r, err := openai.Codec{}.DecodeResponse(200, nil, []byte(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Stream == nil || r.Stream.Events != 4 || r.Stream.Complete || !r.Stream.Truncated {
+	if r.Stream == nil || r.Stream.Events != 4 || !r.Stream.Complete || r.Stream.Truncated || len(r.Stream.Issues) != 0 {
 		t.Fatalf("stream = %+v", r.Stream)
+	}
+	cut, err := openai.Codec{}.DecodeResponse(200, nil, []byte(strings.Join([]string{cStart, cArgs1, cArgs2}, "\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cut.Stream; s == nil || s.Complete || !s.Truncated || len(s.Issues) != 1 || strings.Contains(s.Issues[0].Message, "stream ended without data: [DONE]") {
+		t.Fatalf("cut stream = %+v", cut.Stream)
 	}
 	if b := onlyCall(t, r); string(b.Input) != `"{\"city\":\"Paris\"}"` {
 		t.Errorf("input = %s", b.Input)

@@ -53,6 +53,10 @@ type reassembly struct {
 	id      string
 	choices map[int]*choiceState
 	done    bool
+	// framed is false for chunks kept as JSON lines: the recorder stored
+	// each chunk's data without the SSE framing, so data: [DONE] was never
+	// kept and the end of the stream is read from the finish reasons.
+	framed bool
 }
 
 type choiceState struct {
@@ -68,9 +72,11 @@ type choiceState struct {
 	function                          *callState           // legacy streamed function_call
 }
 
-// decodeStream reassembles a chat completions event stream.
-func decodeStream(events []sse.Event) *traffic.Response {
+// decodeStream reassembles a chat completions event stream; framed says
+// whether the events kept their SSE framing (see reassembly.framed).
+func decodeStream(events []sse.Event, framed bool) *traffic.Response {
 	r := &reassembly{
+		framed:  framed,
 		resp:    &traffic.Response{Wire: traffic.WireOpenAI, Output: []traffic.Message{}},
 		st:      &traffic.Stream{Events: len(events), Offsets: make([]int, 0, len(events))},
 		choices: map[int]*choiceState{},
@@ -265,6 +271,12 @@ func (r *reassembly) finish(events int) {
 		// The error event ends the stream: it is not complete, and not cut off.
 	case r.done:
 		r.st.Complete = true
+	case !r.framed && r.finished():
+		r.st.Complete = true
+	case !r.framed:
+		r.st.Truncated = true
+		r.issue(events, "stream ended before every choice had a finish_reason (chunks kept as JSON lines, without the SSE framing that carries data: [DONE])")
+		r.st.Issues[len(r.st.Issues)-1].Truncation = true
 	default:
 		r.st.Truncated = true
 		r.issue(events, "stream ended without data: [DONE]")
@@ -347,4 +359,15 @@ func (r *reassembly) message(k int, cs *choiceState, last int) traffic.Message {
 		m.Blocks = append(m.Blocks, b)
 	}
 	return m
+}
+
+// finished reports whether the stream has a choice and every choice has
+// its finish_reason: how a stream kept without its framing shows its end.
+func (r *reassembly) finished() bool {
+	for _, cs := range r.choices {
+		if cs.finish == "" {
+			return false
+		}
+	}
+	return len(r.choices) > 0
 }

@@ -188,11 +188,13 @@ var checks = []*check.Check{
 	}),
 	declare(&check.Check{
 		ID: "ANT-MSG-002", Title: "Roles alternate", Severity: check.SeverityInfo, Scope: "R",
-		Law:           "Consecutive messages do not share a role (an error on Amazon Bedrock).",
+		Law:           "Consecutive messages do not share a role (the API combines them into one turn; an error only where the recorded response refused it).",
 		ProviderError: "messages: roles must alternate between \"user\" and \"assistant\", but found multiple \"user\" roles in a row",
-		Troubleshoot: "The Anthropic API now merges consecutive same-role messages, but gateways such as Amazon Bedrock still reject them, and merging changes what later thinking blocks were produced after. " +
-			"Append extra user content as blocks of the same message instead.",
-		Judge: judgeRolesAlternate,
+		Troubleshoot: "The Messages API combines consecutive user or assistant turns into a single turn (Anthropic's API reference for `messages`; Amazon Bedrock's InvokeModel answered 200 to such a request), so this is info. " +
+			"Older API versions and some gateways refused them, and merging changes what later thinking blocks were produced after: append extra user content as blocks of the same message instead. " +
+			"Bedrock Converse refuses them (BDR-MSG-001).",
+		Evidence: check.Evidence{Endpoints: check.AnthropicEndpoints, Sources: []string{"anthropics/anthropic-sdk-python src/anthropic/types/message_create_params.py (`messages`: consecutive turns are combined)", "FlowiseAI/Flowise#2006 (the old refusal)"}},
+		Judge:    judgeRolesAlternate,
 	}),
 	declare(&check.Check{
 		ID: "ANT-HDR-001", Title: "Version header kept", Severity: check.SeverityInfo, Scope: "R,C",

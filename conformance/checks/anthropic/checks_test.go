@@ -467,9 +467,15 @@ func TestAnthropicChecks(t *testing.T) {
 			want: []wantFinding{{0, check.SeverityError, "has empty content"}, {1, check.SeverityError, "has empty content"}},
 		},
 		{
-			name: "roles repeat on Amazon Bedrock", check: "ANT-MSG-002",
+			name: "roles repeat on Amazon Bedrock InvokeModel, answered 200", check: "ANT-MSG-002",
 			exs: []call{{URL: "https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-sonnet-4-5-20250929-v1:0/invoke",
 				Req: requestBody("", user("q"), user("q2")), Resp: response(textBlock("ok"))}},
+			want: []wantFinding{{0, check.SeverityInfo, "second user message in a row"}},
+		},
+		{
+			name: "roles repeat and the recorded response refused it", check: "ANT-MSG-002",
+			exs: []call{{Req: requestBody("", user("q"), user("q2")), Status: 400,
+				Resp: `{"type":"error","error":{"type":"invalid_request_error","message":"messages: roles must alternate between \"user\" and \"assistant\", but found multiple \"user\" roles in a row"}}`}},
 			want: []wantFinding{{0, check.SeverityError, "second user message in a row"}},
 		},
 		{

@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"bytes"
 	"net/http"
 	"strings"
 
@@ -44,8 +45,11 @@ func judgeNoEmptyContent(tr *check.Traffic, r *check.Reporter) {
 func judgeRolesAlternate(tr *check.Traffic, r *check.Reporter) {
 	a := analyze(tr)
 	a.each(func(i int, q *request) {
+		// The Messages API, on Amazon Bedrock's InvokeModel too, combines
+		// consecutive same-role turns (docs/provider-rules.md A11); only a
+		// recorded refusal that names the rule makes it an error.
 		sev := check.SeverityInfo
-		if platform(q.ex.URL) == "Amazon Bedrock" {
+		if q.ex.Status >= 400 && bytes.Contains(q.ex.ResponseBody, []byte("roles must alternate")) {
 			sev = check.SeverityError
 		}
 		msgs := q.req.Messages

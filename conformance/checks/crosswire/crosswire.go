@@ -25,11 +25,12 @@ import (
 var checks = []*check.Check{
 	&check.Check{
 		ID: "XP-DECODE-001", Title: "Bodies decode as their wire", Severity: check.SeverityError, Scope: "C",
-		Law:          "Every request and response body of a provider call decodes as the wire its URL and shape name.",
-		Troubleshoot: "A body that does not decode is either not what the provider sent (a scrubber or recorder rewrote it) or a wire llmtck does not know yet; the message says which field broke.",
-		Since:        "0.1.0",
-		Evidence:     check.Evidence{Sources: []string{"every provider parses the body as its wire: one that does not decode is refused or was rewritten"}},
-		Judge:        judgeDecode,
+		Law: "Every request and response body of a provider call decodes as the wire its URL and shape name.",
+		Troubleshoot: "A body that does not decode is either not what the provider sent (a scrubber or recorder rewrote it) or a wire llmtck does not know yet; the message says which field broke. " +
+			"A body in a form the provider accepts but does not document as its own (one value for a repeated field, a number as a string) decodes, is reported as info saying how it was read, and every other check still runs on it.",
+		Since:    "0.1.0",
+		Evidence: check.Evidence{Sources: []string{"every provider parses the body as its wire: one that does not decode is refused or was rewritten"}},
+		Judge:    judgeDecode,
 	},
 	&check.Check{
 		ID: "XP-RAW-001", Title: "Opaque payloads kept as received", Severity: check.SeverityInfo, Scope: "C",
@@ -192,6 +193,11 @@ func judgeDecode(tr *check.Traffic, r *check.Reporter) {
 		ex := &tr.Exchanges[i]
 		if ex.RequestErr != "" {
 			r.Add(ex.Index, "request", "%s does not decode as %s: %s", "request", ex.Wire, ex.RequestErr)
+		}
+		if ex.Request != nil {
+			for _, n := range ex.Request.Notes {
+				r.AddSeverity(check.SeverityInfo, ex.Index, "request", "request decodes as %s leniently: %s", ex.Wire, n)
+			}
 		}
 		if ex.ResponseErr != "" {
 			r.Add(ex.Index, "response", "%s does not decode as %s: %s", "response", ex.Wire, ex.ResponseErr)

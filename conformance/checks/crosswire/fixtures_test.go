@@ -58,6 +58,12 @@ var fixtures = []checktest.Fixture{
 		}},
 
 	checktest.Fixture{Check: "XP-DECODE-001", Name: "real-tool-stream", Pass: true, Source: srcAnthropicToolStream},
+	// A form Google's JSON parser accepts (one part for the parts list)
+	// decodes, with an info finding saying how it was read.
+	checktest.Fixture{Check: "XP-DECODE-001", Name: "gemini-system-parts-one-object", Interaction: 1, Source: "pydantic__pydantic-ai/tests__models__cassettes__test_google__test_google_model_retry.yaml",
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			checktest.SetJSON(t, c, 1, "systemInstruction.parts", `{"text":"You are a helpful chatbot."}`)
+		}},
 	checktest.Fixture{Check: "XP-DECODE-001", Name: "messages-not-a-list", Interaction: 1, Source: srcAnthropicToolStream,
 		Mutate: func(t *testing.T, c *cassette.Cassette) { checktest.SetJSON(t, c, 1, "messages", `{"role":"user"}`) }},
 }

@@ -112,6 +112,14 @@ var fixtures = []checktest.Fixture{
 	checktest.Fixture{Check: "GEM-TOOL-002", Name: "real-sequential-steps", Pass: true, Source: srcGemRetry},
 	checktest.Fixture{Check: "GEM-TOOL-002", Name: "function-response-dropped", Interaction: 2, Source: srcGemRetry,
 		Mutate: func(t *testing.T, c *cassette.Cassette) { checktest.DeleteJSON(t, c, 2, "contents.4.parts.0") }},
+	// The same fault in a request whose systemInstruction.parts is one
+	// object (Gemini answers 200 to that form): the request decodes, so
+	// the check still runs.
+	checktest.Fixture{Check: "GEM-TOOL-002", Name: "function-response-dropped-system-parts-one-object", Interaction: 2, Source: srcGemRetry,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			checktest.DeleteJSON(t, c, 2, "contents.4.parts.0")
+			checktest.SetJSON(t, c, 2, "systemInstruction.parts", `{"text":"You are a helpful chatbot."}`)
+		}},
 	// cagent names its responses after the call id; Gemini 2.5
 	// accepts it, so this real traffic raises an info finding.
 	checktest.Fixture{Check: "GEM-TOOL-002", Name: "real-response-named-by-call-id", Interaction: 1, Source: srcGemCagentTool},

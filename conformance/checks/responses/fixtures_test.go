@@ -33,6 +33,15 @@ var fixtures = []checktest.Fixture{
 	// xAI's Responses API took a reasoning item followed by its function call
 	// echoed without the fc_ id (rig's recording, 200).
 	checktest.Fixture{Check: "OAI-RSN-001", Name: "real-xai-call-echoed-without-id", Pass: true, Source: srcXAIResponses},
+	// OpenAI answered 200 to a call echoed without its id whose call_id is
+	// the fc_ id the reasoning produced: a call without id is matched by
+	// its type, not its call_id.
+	checktest.Fixture{Check: "OAI-RSN-001", Name: "call-without-id-call-id-is-item-id", Pass: true, Source: srcResponsesTools,
+		Mutate: func(t *testing.T, c *cassette.Cassette) {
+			checktest.DeleteJSON(t, c, 1, "input.2.id")
+			checktest.SetJSON(t, c, 1, "input.2.call_id", `"fc_68c42d3e9e4881968b15fbb8253f58540e8bc41441c948f6"`)
+			checktest.SetJSON(t, c, 1, "input.3.call_id", `"fc_68c42d3e9e4881968b15fbb8253f58540e8bc41441c948f6"`)
+		}},
 	// The corpus's real violation: the API answered 400 here.
 	checktest.Fixture{Check: "OAI-RSN-001", Name: "real-edited-history-rejected", Interaction: 1, Source: srcResponsesEdited},
 	checktest.Fixture{Check: "OAI-RSN-001", Name: "reasoning-moved-after-call", Interaction: 1, Source: srcResponsesTools,

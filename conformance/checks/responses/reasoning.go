@@ -48,9 +48,10 @@ func judgeReasoningFollowed(tr *check.Traffic, r *check.Reporter) {
 			if next != nil && origin.ItemID(next) == wantID {
 				continue
 			}
-			if next != nil && sameCallWithoutID(next, want) {
-				// The function call it produced, echoed without its fc_ id:
-				// the API pairs them by call_id (rig's xAI recording, 200).
+			if next != nil && callWithoutID(next, want) {
+				// A function call without an item id where the reasoning
+				// produced one: answered 200 whatever its call_id (see
+				// callWithoutID).
 				continue
 			}
 			if next == nil {
@@ -65,11 +66,16 @@ func judgeReasoningFollowed(tr *check.Traffic, r *check.Reporter) {
 	})
 }
 
-// sameCallWithoutID reports whether item is want's function call, sent
-// back without an item id but with the same call_id.
-func sameCallWithoutID(item, want *traffic.Message) bool {
-	got, orig := callOf(item), callOf(want)
-	return got != nil && orig != nil && origin.ItemID(item) == "" && got.ID != "" && got.ID == orig.ID
+// callWithoutID reports whether item is a function call sent without an
+// item id where want, what the reasoning produced, is a function call. The
+// recordings show the API matching the follower by its item id when it has
+// one and by its type when it has none: a function call without id was
+// answered 200 with the produced call_id (rig's xAI recording) and with the
+// produced fc_ id as its call_id (OpenAI, issue 44), while the one 400 (an
+// edited history) followed the reasoning with an assistant message that had
+// neither id nor type. docs/provider-rules.md R1.
+func callWithoutID(item, want *traffic.Message) bool {
+	return callOf(item) != nil && callOf(want) != nil && origin.ItemID(item) == ""
 }
 
 // judgeCallWithReasoning (OAI-RSN-002): a function_call echoed with the fc_ id

@@ -16,12 +16,12 @@ var checks = []*check.Check{
 		ID: "OAI-RSN-001", Title: "Reasoning item followed by the item it produced", Severity: check.SeverityError, Scope: "R",
 		Law:           "Every reasoning item in input is immediately followed by the item it produced (the message or function_call that came right after it in the response), as it was in the output.",
 		ProviderError: "Item 'rs_…' of type 'reasoning' was provided without its required following item.",
-		Troubleshoot: "The API replays a reasoning item only together with its follower, which it recognises by the follower's item id. " +
+		Troubleshoot: "The API replays a reasoning item only together with its follower, which it recognises by the follower's item id; a function_call sent without an id is taken as the call the reasoning produced, whatever its call_id. " +
 			"The usual causes are a history editor that rewrote or dropped the assistant message after the reasoning (pydantic-ai's modified-history test sends the reasoning item followed by a hand-written assistant message without an id, and gets this 400), " +
 			"a converter that turns output messages into easy-input {role, content} messages and so loses their msg_ id (vercel/ai#7099, openai-node#1567), " +
 			"or a filter that keeps reasoning but drops or reorders the next item (continuedev/continue#8933). " +
 			"Echo output items as they came, ids included, in output order; if you must change the answer text, drop the reasoning item too.",
-		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Models: "reasoning models", Sources: []string{"continuedev/continue#8933", "openai/openai-node#1567", "vercel/ai#7099", "pydantic-ai's test_openai_responses_thinking_with_modified_history (400)", "rig's xAI recording (a function call echoed without its fc_ id after reasoning: 200)", "docs/provider-rules.md R1"}},
+		Evidence: check.Evidence{Endpoints: check.OpenAIEndpoints, Models: "reasoning models", Sources: []string{"continuedev/continue#8933", "openai/openai-node#1567", "vercel/ai#7099", "pydantic-ai's test_openai_responses_thinking_with_modified_history (400)", "rig's xAI recording (a function call echoed without its fc_ id after reasoning: 200)", "OpenAI: a function call without id whose call_id is the produced fc_ id, after reasoning: 200 (issue 44)", "docs/provider-rules.md R1"}},
 		Judge:    judgeReasoningFollowed,
 	}),
 	declare(&check.Check{

@@ -1,6 +1,7 @@
 package stream_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/llmtck/llmtck/conformance/checks/stream"
@@ -51,6 +52,13 @@ var fixtures = []checktest.Fixture{
 	checktest.Fixture{Check: "OAI-STREAM-001", Name: "real-multi-agent-streams", Pass: true, Source: srcChatStream},
 	checktest.Fixture{Check: "OAI-STREAM-001", Name: "no-done", Interaction: 0, Source: srcChatStream,
 		Mutate: func(t *testing.T, c *cassette.Cassette) { checktest.TruncateAt(t, c, 0, "data: [DONE]") }},
+	// Recorders that keep a stream as its chunks, one JSON object a line,
+	// never stored the SSE framing, so data: [DONE] cannot be there: the
+	// finish reasons say where the stream ended.
+	checktest.Fixture{Check: "OAI-STREAM-001", Name: "chunks-as-json-lines", Pass: true, Source: srcChatStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { chunksAsJSONLines(t, c, 0, false) }},
+	checktest.Fixture{Check: "OAI-STREAM-001", Name: "chunks-as-json-lines-cut", Interaction: 0, Source: srcChatStream,
+		Mutate: func(t *testing.T, c *cassette.Cassette) { chunksAsJSONLines(t, c, 0, true) }},
 
 	checktest.Fixture{Check: "OAI-STREAM-002", Name: "real-reasoning-stream", Pass: true, Source: srcResponsesStream},
 	checktest.Fixture{Check: "OAI-STREAM-002", Name: "sequence-number-repeated", Interaction: 0, Source: srcResponsesStream,
@@ -67,4 +75,28 @@ var fixtures = []checktest.Fixture{
 	{Check: "BDR-STREAM-001", Name: "real-reasoning-stream", Pass: true, Source: srcBdrStream},
 	{Check: "BDR-STREAM-001", Name: "cut-before-message-stop", Interaction: 0, Source: srcBdrStream,
 		Mutate: func(t *testing.T, c *cassette.Cassette) { checktest.TruncateAt(t, c, 0, "messageStop") }},
+}
+
+// chunksAsJSONLines rewrites interaction i's SSE response as its chunks,
+// one JSON object a line, as recorders that keep chunks store it; cut also
+// drops the chunks from the first finish_reason on.
+func chunksAsJSONLines(t *testing.T, c *cassette.Cassette, i int, cut bool) {
+	t.Helper()
+	body := checktest.Body(t, c, i, "response")
+	var lines []string
+	for _, l := range strings.Split(string(*body), "\n") {
+		data, ok := strings.CutPrefix(l, "data: ")
+		if !ok || data == "[DONE]" {
+			continue
+		}
+		if cut && strings.Contains(data, `"finish_reason":"`) {
+			break
+		}
+		lines = append(lines, data)
+	}
+	if len(lines) < 2 {
+		t.Fatalf("interaction %d: %d chunks", i, len(lines))
+	}
+	*body = []byte(strings.Join(lines, "\n") + "\n")
+	c.Interactions[i].Response.Header.Set("Content-Type", "application/x-ndjson")
 }

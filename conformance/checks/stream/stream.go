@@ -35,7 +35,7 @@ var checks = []*check.Check{
 	}),
 	declare(&check.Check{
 		ID: traffic.CheckChatStream, Title: "Chat Completions stream grammar", Wire: traffic.WireOpenAI,
-		Law:          "Tool-call fragments are grouped by index with id and name in the first fragment, the arguments concatenate to the final string, and the stream ends with data: [DONE].",
+		Law:          "Tool-call fragments are grouped by index with id and name in the first fragment, the arguments concatenate to the final string, and the stream ends with data: [DONE] (kept as JSON lines of chunks, with every choice's finish_reason).",
 		Troubleshoot: "A stream without [DONE] was cut off; its tool-call arguments may be incomplete JSON and must not be executed. Fragments without an index, or a name that changes within one index, come from gateways that re-chunk the stream.",
 	}),
 	declare(&check.Check{
