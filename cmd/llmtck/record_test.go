@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,9 +33,27 @@ func TestServerChild(t *testing.T) {
 // server is a CLI server verb running in a child process.
 type server struct {
 	cmd    *exec.Cmd
-	addr   string // from the first stdout line
-	stderr *bytes.Buffer
+	addr   string        // from the first stdout line
+	stderr *syncBuffer   // written by the child's stderr copier while a test reads it
 	rest   *bufio.Reader // stdout after the first line
+}
+
+// syncBuffer is a bytes.Buffer safe to read while another goroutine writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func startServer(t *testing.T, args ...string) *server {
@@ -51,7 +70,7 @@ func startServerEnv(t *testing.T, env []string, args ...string) *server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &server{cmd: cmd, stderr: &bytes.Buffer{}}
+	s := &server{cmd: cmd, stderr: &syncBuffer{}}
 	cmd.Stderr = s.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
