@@ -67,3 +67,22 @@ func TestListRefusesReportFormats(t *testing.T) {
 		t.Errorf("check --skip ANT-NOPE-001 = %d, %q; want exit 2 naming the ID", code, errOut)
 	}
 }
+
+// Shell completion offers proxy's modes and the catalogue's check IDs
+// where a flag or an argument takes them.
+func TestCompletionOffersModesAndCheckIDs(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"__complete", "proxy", "--mode", ""}, "passthrough"},
+		{[]string{"__complete", "check", "--skip", "ANT-THINK"}, "ANT-THINK-001"},
+		{[]string{"__complete", "check", "--only", ""}, "XP-SECRET-001"},
+		{[]string{"__complete", "explain", ""}, "OAI-RSN-003"},
+	} {
+		code, out, errOut := runCLI(t, c.args...)
+		if code != 0 || !strings.Contains(out, c.want+"\n") {
+			t.Errorf("llmtck %v offers:\n%s%s; want %s", c.args, out, errOut, c.want)
+		}
+	}
+}

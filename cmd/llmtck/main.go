@@ -72,5 +72,6 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(newScenariosCmd(), newViewCmd(), newRedactCmd(), newTestCmd(), newExplainCmd())
 	addServerCommands(root)
 	addExamples(root)
+	addCompletions(root)
 	return root
 }
