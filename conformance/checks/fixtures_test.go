@@ -91,6 +91,6 @@ func judgeFixture(t *testing.T, name string) []check.Finding {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := &check.Traffic{Path: name, Exchanges: providers.DecodeCassette(c, ""), Ephemeral: c.Ephemeral}
+	tr := &check.Traffic{Path: name, Exchanges: providers.DecodeCassette(c, ""), Ephemeral: c.Ephemeral, Torn: c.Torn}
 	return check.Judge(tr, checks.All())
 }

@@ -216,7 +216,11 @@ func checkFile(path string, checks []*check.Check, wire traffic.Wire) (fr FileRe
 		fr.Note = noChecksNote(tr.Exchanges)
 	}
 	if tr.Torn > 0 {
-		torn := fmt.Sprintf("the last %d bytes are an interaction cut in the middle (a recorder was killed while writing it) and were left out; the %d complete interactions before it were checked", tr.Torn, fr.Interactions)
+		checked := fmt.Sprintf("the %d complete interactions before it were checked", fr.Interactions)
+		if fr.Interactions == 1 {
+			checked = "the complete interaction before it was checked"
+		}
+		torn := fmt.Sprintf("the last %d bytes are an interaction cut in the middle (a recorder was killed while writing it) and were left out; %s (XP-TORN-001)", tr.Torn, checked)
 		fr.Note = strings.TrimPrefix(fr.Note+"; "+torn, "; ")
 	}
 	return fr

@@ -1,6 +1,6 @@
 // Package crosswire holds the checks that look at every wire at once: bodies
-// decode as their wire, opaque payloads are kept as received and no live
-// credential is recorded (XP-*).
+// decode as their wire, opaque payloads are kept as received, no live
+// credential is recorded and no interaction is cut off (XP-*).
 package crosswire
 
 import (
@@ -43,6 +43,7 @@ var checks = []*check.Check{
 		Judge: judgeOpaqueKept,
 	},
 	secretCheck,
+	tornCheck,
 }
 
 func judgeOpaqueKept(tr *check.Traffic, r *check.Reporter) {

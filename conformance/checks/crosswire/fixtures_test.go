@@ -1,6 +1,8 @@
 package crosswire_test
 
 import (
+	"bytes"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -77,4 +79,47 @@ func escapeDash(t *testing.T, c *cassette.Cassette, i int, path string) {
 		t.Fatalf("interaction %d: no '-' in %s", i, path)
 	}
 	checktest.SetJSON(t, c, i, path, strings.Replace(raw, "-", `\u002d`, 1))
+}
+
+// tornPair is two Anthropic calls of one conversation, whole.
+func tornPair() *cassette.Cassette {
+	header := func(kv ...string) http.Header {
+		h := http.Header{}
+		for i := 0; i < len(kv); i += 2 {
+			h.Set(kv[i], kv[i+1])
+		}
+		return h
+	}
+	call := func(req, resp string) *cassette.Interaction {
+		return &cassette.Interaction{
+			Request: cassette.Request{Method: "POST", URL: "https://api.anthropic.com/v1/messages",
+				Header: header("Content-Type", "application/json", "Anthropic-Version", "2023-06-01"), Body: []byte(req)},
+			Response: cassette.Response{Status: 200, Header: header("Content-Type", "application/json"), Body: []byte(resp)},
+		}
+	}
+	return &cassette.Cassette{Interactions: []*cassette.Interaction{
+		call(`{"model":"claude-sonnet-4-5","max_tokens":64,"messages":[{"role":"user","content":"hi"}]}`,
+			`{"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Hello."}],"stop_reason":"end_turn","usage":{"input_tokens":8,"output_tokens":3}}`),
+		call(`{"model":"claude-sonnet-4-5","max_tokens":64,"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"Hello."},{"role":"user","content":"`+strings.Repeat("tell me more ", 40)+`"}]}`,
+			`{"id":"msg_02","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"`+strings.Repeat("More. ", 60)+`"}],"stop_reason":"end_turn","usage":{"input_tokens":90,"output_tokens":120}}`),
+	}}
+}
+
+// tornFile is tornPair as a recorder killed inside the second call's
+// answer leaves it.
+func tornFile(t *testing.T) []byte {
+	var buf bytes.Buffer
+	if err := tornPair().Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	return data[:bytes.LastIndex(data, []byte("More. More."))]
+}
+
+func init() {
+	fixtures = append(fixtures,
+		checktest.Fixture{Check: "XP-TORN-001", Name: "handbuilt-complete", Pass: true,
+			Build: func(*testing.T) *cassette.Cassette { return tornPair() }},
+		checktest.Fixture{Check: "XP-TORN-001", Name: "handbuilt-cut-in-the-answer", Interaction: 0, Raw: tornFile},
+	)
 }
