@@ -193,23 +193,3 @@ func TestLatestJudgesTheLastAsAWholeJudgementDoes(t *testing.T) {
 	}
 	t.Logf("%d requests compared", compared)
 }
-
-// lastJudgedLiveAsWhole fails t unless the last request of exs, judged
-// live (only its findings wanted: check.Traffic.Latest), gets the findings,
-// diffs included, that whole, the judgement of all of exs, gives it.
-func lastJudgedLiveAsWhole(t *testing.T, exs []traffic.Exchange, checks []*check.Check, whole []check.Finding) {
-	t.Helper()
-	last := len(exs) - 1
-	about := func(fs []check.Finding) []string {
-		var out []string
-		for _, f := range fs {
-			if f.Interaction == last {
-				out = append(out, f.String()+"\n"+f.Diff)
-			}
-		}
-		return out
-	}
-	if latest, want := about(check.Judge(&check.Traffic{Exchanges: exs, Latest: true}, checks)), about(whole); !slices.Equal(latest, want) {
-		t.Fatalf("the last request judged latest:\n%q\njudged whole:\n%q", latest, want)
-	}
-}
