@@ -79,16 +79,22 @@ func withoutEmptyAssistant(msgs []traffic.Message) []traffic.Message {
 			continue
 		}
 		if n := len(out); joinNext && n > 0 && out[n-1].Role == m.Role && m.Role == traffic.RoleUser && !holdsResults(out[n-1]) && !holdsResults(m) {
-			joined := out[n-1]
-			joined.Blocks = slices.Concat(joined.Blocks, m.Blocks)
-			joined.ContentString, joined.ContentNull = false, false
-			out[n-1] = joined
+			out[n-1] = Joined(out[n-1], m)
 		} else {
 			out = append(out, m)
 		}
 		joinNext = false
 	}
 	return out
+}
+
+// Joined is a followed by b's blocks, as one message of a's role: how two
+// messages of one role in a row are sent where a wire wants roles to
+// alternate. Neither a nor b is changed.
+func Joined(a, b traffic.Message) traffic.Message {
+	a.Blocks = slices.Concat(a.Blocks, b.Blocks)
+	a.ContentString, a.ContentNull = false, false
+	return a
 }
 
 func emptyAssistant(m traffic.Message) bool {
@@ -120,10 +126,7 @@ func placeEphemeral(system []traffic.Block, msgs, eph []traffic.Message) ([]traf
 			continue
 		}
 		if n := len(out); n > 0 && out[n-1].Role == m.Role {
-			joined := out[n-1]
-			joined.Blocks = slices.Concat(joined.Blocks, m.Blocks)
-			joined.ContentString, joined.ContentNull = false, false
-			out = append(out[:n-1:n-1], joined)
+			out = append(out[:n-1:n-1], Joined(out[n-1], m))
 			continue
 		}
 		out = append(out, m)

@@ -1,6 +1,9 @@
 package harness
 
-import "github.com/llmtck/llmtck/traffic"
+import (
+	"github.com/llmtck/llmtck/reference/engine"
+	"github.com/llmtck/llmtck/traffic"
+)
 
 // shape puts the compiled system prompt and messages in the form the wire's
 // codec writes. Chat Completions has no top-level system prompt: it leads
@@ -63,10 +66,7 @@ func joinUserRuns(msgs []traffic.Message) []traffic.Message {
 	out := make([]traffic.Message, 0, len(msgs))
 	for _, m := range msgs {
 		if n := len(out); n > 0 && m.Role == traffic.RoleUser && out[n-1].Role == traffic.RoleUser {
-			joined := out[n-1]
-			joined.Blocks = append(append([]traffic.Block(nil), joined.Blocks...), m.Blocks...)
-			joined.ContentString = false
-			out[n-1] = joined
+			out[n-1] = engine.Joined(out[n-1], m)
 			continue
 		}
 		out = append(out, m)
